@@ -1,0 +1,790 @@
+"""The state machine: one deal (bidding, play, scoring) and the match of deals to the line.
+
+Every front end drives the game the same way: ask ``legal_actions()``, ``apply()`` one, read
+``view(seat)``. An action is a small int: a card 0..31, or a bid (``PASS``, ``TAKE``, or naming a
+suit). An illegal action raises an ``IllegalAction`` that names the rule and changes nothing.
+
+>>> deal = Deal.from_seed(7)
+>>> deal.phase, SEATS[deal.to_move]
+('bidding', 'E')
+>>> deal.apply(TAKE)
+>>> deal.phase, SEATS[deal.taker], len(deal.hand(deal.taker))
+('play', 'E', 8)
+>>> while deal.phase == "play":
+...     deal.apply(deal.legal_actions()[0])
+>>> sum(deal.result.cards)
+162
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from belote.cards import CARDS, FULL_PACK, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, cards_of, parse_card
+from belote.declarations import Declaration, belote_cards, belote_holder, best_side, find_declarations
+from belote.play import KEY, LAST_TRICK, POINTS, TRUMP_BONUS, explain_illegal, legal_mask
+from belote.rules import Rules
+from belote.scoring import SIDES, DealResult, match_winner, score_deal, thrown_in
+
+SEATS = "NESW"
+BIDDING, PLAY, DONE = "bidding", "play", "done"
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; the state is unchanged."""
+
+
+class IllegalBid(IllegalAction):
+    pass
+
+
+class IllegalPlay(IllegalAction):
+    pass
+
+
+class NotYourTurn(IllegalAction):
+    pass
+
+
+class GameOver(IllegalAction):
+    pass
+
+
+class Bid(int):
+    """A bidding action: ``pass``, ``take`` (the turned card), or a suit named in the second round."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        if self == PASS:
+            return "pass"
+        if self == TAKE:
+            return "take"
+        return SUIT_LETTERS[self - NAME_SUIT]
+
+    def __repr__(self) -> str:
+        return f"Bid('{self}')"
+
+    def pretty(self) -> str:
+        if self == PASS or self == TAKE:
+            return str(self)
+        return f"{SUIT_NAMES[self - NAME_SUIT]} {SUIT_SYMBOLS[self - NAME_SUIT]}"
+
+
+PASS = Bid(32)
+TAKE = Bid(33)
+NAME_SUIT = 34
+NAMES = tuple(Bid(NAME_SUIT + s) for s in range(4))
+
+Action = int
+
+
+def parse_action(text: str) -> Action:
+    """``pass``, ``take``, a suit letter (naming it in the second round), or a card."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"{text!r} is not an action: say pass, take, a suit letter, or a card such as JH")
+    t = text.strip().lower()
+    if t == "pass":
+        return PASS
+    if t == "take":
+        return TAKE
+    if len(t) == 1 and t.upper() in SUIT_LETTERS:
+        return NAMES[SUIT_LETTERS.index(t.upper())]
+    try:
+        return parse_card(text)
+    except ValueError:
+        raise IllegalAction(
+            f"{text!r} is not an action: say pass, take, a suit letter, or a card such as JH"
+        ) from None
+
+
+def action_str(action: Action) -> str:
+    return str(CARDS[action]) if action < 32 else str(Bid(action))
+
+
+class Trick(NamedTuple):
+    """A completed trick: who led, the cards in the order played, who won it, its points."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+    points: int  # card points, and the last trick's ten for the eighth
+
+    def seats(self, step: int, players: int = 4) -> list[int]:
+        return [(self.leader + i * step) % players for i in range(len(self.cards))]
+
+
+_new_trick = tuple.__new__
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one seat may know: its own hand and everything public. Never another hand."""
+
+    seat: int | None  # None: a spectator
+    rules: Rules
+    phase: str
+    dealer: int
+    to_move: int | None
+    hand: tuple[Card, ...]
+    turned: Card | None
+    bids: tuple[tuple[int, Bid], ...]
+    taker: int | None
+    trump: int | None
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    declarations: tuple[tuple[int, str, tuple[Card, ...]], ...]
+    belote: tuple[tuple[int, str], ...]
+    legal: tuple[Action, ...]
+    won: tuple[int, int]
+    result: DealResult | None
+    score: tuple[int, int] = (0, 0)
+    pending: int = 0
+    deal_number: int = 1
+    match_over: bool = False
+    match_winner: int | None = None
+    played: tuple[Card, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        def seat(s: int | None) -> str | None:
+            return None if s is None else SEATS[s]
+
+        return {
+            "seat": seat(self.seat),
+            "rules": self.rules.to_dict(),
+            "phase": self.phase,
+            "dealer": seat(self.dealer),
+            "to_move": seat(self.to_move),
+            "hand": [str(c) for c in self.hand],
+            "turned": None if self.turned is None else str(self.turned),
+            "bids": [[SEATS[s], str(b)] for s, b in self.bids],
+            "taker": seat(self.taker),
+            "trump": None if self.trump is None else SUIT_LETTERS[self.trump],
+            "trick": [[SEATS[s], str(c)] for s, c in self.trick],
+            "tricks": [
+                {
+                    "leader": SEATS[t.leader],
+                    "cards": [str(CARDS[c]) for c in t.cards],
+                    "winner": SEATS[t.winner],
+                    "points": t.points,
+                }
+                for t in self.tricks
+            ],
+            "declarations": [
+                {"seat": SEATS[s], "name": n, "cards": [str(c) for c in cs]} for s, n, cs in self.declarations
+            ],
+            "belote": [[SEATS[s], w] for s, w in self.belote],
+            "legal": [action_str(a) for a in self.legal],
+            "won": {"NS": self.won[0], "EW": self.won[1]},
+            "result": None if self.result is None else self.result.to_json(),
+            "score": {"NS": self.score[0], "EW": self.score[1]},
+            "pending": self.pending,
+            "deal_number": self.deal_number,
+            "match_over": self.match_over,
+            "match_winner": None if self.match_winner is None else SIDES[self.match_winner],
+        }
+
+
+@functools.cache
+def _first_places(players: int) -> tuple[tuple[int, ...], ...]:
+    """Which places of the deck each player takes in the first distribution (3 each, then 2 each)."""
+    return tuple(
+        (*range(3 * k, 3 * k + 3), *range(3 * players + 2 * k, 3 * players + 2 * k + 2)) for k in range(players)
+    )
+
+
+def shuffled_deck(rng: random.Random) -> tuple[Card, ...]:
+    """A well-shuffled pack, the same for the same state of ``rng``."""
+    r = rng.random
+    return tuple(sorted(CARDS, key=lambda _: r()))
+
+
+class Deal:
+    """One deal of the four-hand game, from the shuffled deck to the score."""
+
+    __slots__ = (
+        "_key",
+        "_last",
+        "_legal",
+        "_points",
+        "best",
+        "best_seat",
+        "bids",
+        "dealer",
+        "deck",
+        "declared",
+        "hands",
+        "leader",
+        "led",
+        "mode",
+        "order",
+        "pending",
+        "phase",
+        "players",
+        "plays",
+        "result",
+        "rules",
+        "start_hands",
+        "step",
+        "taker",
+        "to_move",
+        "trick",
+        "tricks",
+        "trump",
+        "turned",
+        "won",
+        "won_tricks",
+    )
+
+    def __init__(self, rules: Rules, dealer: int, deck: Sequence[int], pending: int = 0) -> None:
+        deck = tuple(deck)
+        if len(deck) != 32 or sum(1 << c for c in deck) != FULL_PACK:
+            raise ValueError("the deck must hold each of the 32 cards once")
+        self.rules = rules
+        self.players = players = rules.players
+        self.step = step = rules.step
+        self.dealer = dealer
+        self.deck = deck
+        self.pending = pending
+        self._last = 32 // players - 1
+        #: the seats in playing order, starting with the player next to the dealer
+        self.order = [(dealer + step * (i + 1)) % players for i in range(players)]
+        self.bids: list[Bid] = []
+        self.plays: list[int] = []
+        self.result: DealResult | None = None
+        self._first_distribution()
+
+    @classmethod
+    def from_seed(cls, seed: int, rules: Rules | None = None, dealer: int = 0) -> Deal:
+        return cls(rules or Rules(), dealer, shuffled_deck(random.Random(seed)))
+
+    # ----------------------------------------------------------------- dealing
+    def _first_distribution(self) -> None:
+        """Three cards each then two, from the player next to the dealer; the next card is turned."""
+        deck = self.deck
+        hands = [0] * self.players
+        for seat, places in zip(self.order, _first_places(self.players), strict=True):
+            m = 0
+            for i in places:
+                m |= 1 << deck[i]
+            hands[seat] = m
+        self.hands = hands
+        self.turned: Card | None = CARDS[deck[5 * self.players]]
+        self.phase = BIDDING
+        self.taker: int | None = None
+        self.trump: int | None = None
+        self.mode = -1
+        self.to_move = self.leader = self.order[0]
+        self.start_hands: list[int] = []
+        self.declared: list[list[Declaration]] = []
+        self.trick: list[int] = []
+        self.tricks: list[Trick] = []
+        self.won = [0, 0]
+        self.won_tricks = [0, 0]
+        self.best = self.best_seat = self.led = -1
+        self._legal = -1
+
+    def _second_distribution(self, taker: int, trump: int) -> None:
+        """Three more each from the player next to the dealer, but two and the turned card to the taker."""
+        assert self.turned is not None
+        deck = self.deck
+        hands = self.hands
+        pos = 5 * self.players + 1
+        for seat in self.order:
+            end = pos + (2 if seat == taker else 3)
+            m = hands[seat]
+            for i in range(pos, end):
+                m |= 1 << deck[i]
+            hands[seat] = m
+            pos = end
+        hands[taker] |= 1 << self.turned
+        self.taker = taker
+        self.trump = self.mode = trump
+        self._key = KEY[trump]
+        self._points = POINTS[trump]
+        self.phase = PLAY
+        self.start_hands = list(hands)
+        rules = self.rules
+        if rules.declarations:
+            reuse = rules.declaration_card_reuse
+            self.declared = [find_declarations(h, trump, reuse) for h in hands]
+        self.to_move = self.leader = self.order[0]
+
+    # ----------------------------------------------------------------- queries
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return cards_of(self.hands[seat])
+
+    @property
+    def bid_round(self) -> int:
+        return len(self.bids) // self.players
+
+    def legal_mask(self) -> int:
+        """The legal cards of the player to move, as a mask (0 outside the play)."""
+        m = self._legal
+        if m < 0:
+            if self.phase is not PLAY:
+                return 0
+            seat = self.to_move
+            if self.trick:
+                bs = self.best_seat
+                partner = bs != seat and (bs - seat) & 1 == 0
+                m = legal_mask(self.mode, self.hands[seat], self.best, partner, self.rules.undertrump, self.led)
+            else:
+                m = self.hands[seat]
+            self._legal = m
+        return m
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The cards the player to move may play, or the bids they may make."""
+        if self.phase is PLAY:
+            m = self._legal
+            return cards_of(m if m >= 0 else self.legal_mask())
+        if self.phase is BIDDING:
+            assert self.turned is not None
+            if len(self.bids) < self.players:
+                return (PASS, TAKE)
+            return (PASS, *(b for b in NAMES if b - NAME_SUIT != self.turned.suit))
+        return ()
+
+    def is_legal(self, action: Action) -> bool:
+        if self.phase == PLAY:
+            return 0 <= action < 32 and bool(self.legal_mask() >> action & 1)
+        return action in self.legal_actions()
+
+    # ----------------------------------------------------------------- actions
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play a card or make a bid for the player to move (``seat``, when given, must be that player).
+
+        An illegal action raises ``IllegalAction`` with the rule it breaks, and changes nothing.
+        """
+        if self.phase is PLAY and (seat is None or seat == self.to_move):
+            m = self._legal
+            if m < 0:
+                m = self.legal_mask()
+            if action >= 0 and m >> action & 1:
+                self._play(action)
+                return
+        self._check(action, seat)
+        if self.phase is PLAY:
+            self._play(action)
+        else:
+            self._bid(Bid(action))
+
+    def _check(self, action: Action, seat: int | None) -> None:
+        if self.phase == DONE:
+            raise GameOver("the deal is over")
+        if seat is not None and seat != self.to_move:
+            verb = "play" if self.phase == PLAY else "bid"
+            raise NotYourTurn(f"it is {SEATS[self.to_move]}'s turn to {verb}, not {SEATS[seat]}'s")
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise IllegalAction(f"{action!r} is not an action")
+        if self.phase == PLAY:
+            if not 0 <= action < 32:
+                raise IllegalPlay(f"bidding is over: play a card, not {action_str(action) if action < 38 else action}")
+            if not self.legal_mask() >> action & 1:
+                raise IllegalPlay(self.explain(action))
+            return
+        if action < 32:
+            raise IllegalBid(f"the bidding is not over: take, pass or name a suit before playing {CARDS[action]}")
+        if action not in self.legal_actions():
+            assert self.turned is not None
+            if action == TAKE:
+                raise IllegalBid("in the second round you name a suit or pass; the turned card can no longer be taken")
+            if NAME_SUIT <= action < NAME_SUIT + 4:
+                if self.bid_round == 0:
+                    raise IllegalBid(
+                        "in the first round you take the turned suit or pass; other suits are named in the second"
+                    )
+                raise IllegalBid(
+                    f"the turned suit {SUIT_SYMBOLS[self.turned.suit]} cannot be named in the second round"
+                )
+            raise IllegalBid(f"{action} is not a bid")
+
+    def explain(self, card: int) -> str:
+        """Why ``card`` may not be played now."""
+        seat = self.to_move
+        bs = self.best_seat
+        partner = bool(self.trick) and bs != seat and (bs - seat) % 2 == 0
+        return explain_illegal(
+            self.mode, self.hands[seat], self.best if self.trick else -1, partner, self.rules.undertrump,
+            self.led, card,
+        )
+
+    def _bid(self, bid: Bid) -> None:
+        seat = self.to_move
+        self.bids.append(bid)
+        assert self.turned is not None
+        if bid == TAKE:
+            self._second_distribution(seat, self.turned.suit)
+        elif bid != PASS:
+            self._second_distribution(seat, bid - NAME_SUIT)
+        elif len(self.bids) == 2 * self.players:
+            self.phase = DONE
+            self.result = thrown_in(self.pending)
+        else:
+            self.to_move = (seat + self.step) % self.players
+
+    def _play(self, c: int) -> None:
+        seat = self.to_move
+        self.hands[seat] ^= 1 << c
+        trick = self.trick
+        trick.append(c)
+        self.plays.append(c)
+        self._legal = -1
+        n = len(trick)
+        if n == 1:
+            self.led = c >> 3
+            self.best = c
+            self.best_seat = seat
+            self.to_move = (seat + self.step) % self.players
+            return
+        key = self._key
+        k = key[c]
+        if k > key[self.best] and (c >> 3 == self.led or k >= TRUMP_BONUS):
+            self.best = c
+            self.best_seat = seat
+        if n < self.players:
+            self.to_move = (seat + self.step) % self.players
+            return
+        # The trick is complete: the best card takes it.
+        p = self._points
+        points = 0
+        for x in trick:
+            points += p[x]
+        tricks = self.tricks
+        last = len(tricks) == self._last
+        if last:
+            points += LAST_TRICK
+        winner = self.best_seat
+        tricks.append(_new_trick(Trick, (self.leader, tuple(trick), winner, points)))
+        side = winner & 1
+        self.won[side] += points
+        self.won_tricks[side] += 1
+        self.trick = []
+        self.leader = self.to_move = winner
+        if last:
+            self._score()
+
+    def _score(self) -> None:
+        assert self.taker is not None
+        side_of = [s & 1 for s in range(self.players)]
+        declarations = [0, 0]
+        if self.rules.declarations:
+            best = best_side(self.declared, self.order, side_of, self.rules.declaration_tie)
+            if best is not None:
+                declarations[best] = sum(d.points for s in range(self.players) if s & 1 == best for d in self.declared[s])
+        belote = [0, 0]
+        holder = belote_holder(self.start_hands, self.mode)
+        if holder is not None:
+            belote[holder & 1] = 20
+        self.result = score_deal(
+            self.rules,
+            self.taker & 1,
+            (self.won[0], self.won[1]),
+            (self.won_tricks[0], self.won_tricks[1]),
+            (declarations[0], declarations[1]),
+            (belote[0], belote[1]),
+            self.pending,
+        )
+        self.phase = DONE
+
+    def undo(self) -> Action:
+        """Take back the last action; returns it. The state is exactly as before it."""
+        if self.plays:
+            self.result = None
+            self.phase = PLAY
+            c = self.plays.pop()
+            if not self.trick:
+                t = self.tricks.pop()
+                side = t.winner & 1
+                self.won[side] -= t.points
+                self.won_tricks[side] -= 1
+                self.trick = list(t.cards)
+                self.leader = t.leader
+            self.trick.pop()
+            seat = (self.leader + self.step * len(self.trick)) % self.players
+            self.hands[seat] |= 1 << c
+            self.to_move = seat
+            self._legal = -1
+            self._recompute_best()
+            return c
+        if not self.bids:
+            raise IllegalAction("nothing to undo")
+        bid = self.bids.pop()
+        bids = self.bids[:]
+        self.bids = []
+        self.result = None
+        self._first_distribution()
+        for b in bids:
+            self._bid(b)
+        return bid
+
+    def _recompute_best(self) -> None:
+        trick = self.trick
+        if not trick:
+            self.best = self.best_seat = self.led = -1
+            return
+        self.led = trick[0] >> 3
+        self.best, self.best_seat = trick[0], self.leader
+        key = KEY[self.mode]
+        for i, c in enumerate(trick[1:], 1):
+            k = key[c]
+            if k > key[self.best] and (c >> 3 == self.led or k >= TRUMP_BONUS):
+                self.best, self.best_seat = c, (self.leader + self.step * i) % self.players
+
+    def copy(self) -> Deal:
+        new = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            setattr(new, name, value)
+        return new
+
+    # ----------------------------------------------------------------- public knowledge
+    @property
+    def actions(self) -> list[Action]:
+        return [*self.bids, *(CARDS[c] for c in self.plays)]
+
+    def seat_of_play(self, index: int) -> int:
+        """Who played the card ``plays[index]``."""
+        trick_no, pos = divmod(index, self.players)
+        leader = self.tricks[trick_no].leader if trick_no < len(self.tricks) else self.leader
+        return (leader + self.step * pos) % self.players
+
+    def announced(self) -> list[tuple[int, Declaration]]:
+        """The declarations announced so far: each seat announces as it plays its first card."""
+        if not self.declared:
+            return []
+        first = self.plays[: self.players]
+        return [(self.seat_of_play(i), d) for i in range(len(first)) for d in self.declared[self.seat_of_play(i)]]
+
+    def scoring_declarations_side(self) -> int | None:
+        if not self.declared or not self.rules.declarations:
+            return None
+        return best_side(self.declared, self.order, [s & 1 for s in range(self.players)], self.rules.declaration_tie)
+
+    def belote_words(self) -> list[tuple[int, str]]:
+        """``belote`` then ``rebelote``, said by the holder of the king and queen of trumps as they fall."""
+        if self.phase == BIDDING or self.mode < 0:
+            return []
+        holder = belote_holder(self.start_hands, self.mode)
+        if holder is None:
+            return []
+        pair = belote_cards(self.mode)
+        words = []
+        for c in self.plays:
+            if pair >> c & 1:
+                words.append((holder, "belote" if not words else "rebelote"))
+        return words
+
+    def view(self, seat: int | None) -> PlayerView:
+        shown_side = self.scoring_declarations_side() if self.tricks else None
+        declarations = tuple(
+            (s, d.name, cards_of(d.cards) if shown_side == s & 1 else ())
+            for s, d in self.announced()
+        )
+        trick_seats = [(self.leader + self.step * i) % self.players for i in range(len(self.trick))]
+        return PlayerView(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            dealer=self.dealer,
+            to_move=self.to_move if self.phase != DONE else None,
+            hand=self.hand(seat) if seat is not None else (),
+            turned=self.turned if (self.phase == BIDDING or not self._turned_played()) else None,
+            bids=tuple(((self.order[i % self.players]), b) for i, b in enumerate(self.bids)),
+            taker=self.taker,
+            trump=self.trump,
+            trick=tuple(zip(trick_seats, (CARDS[c] for c in self.trick), strict=True)),
+            tricks=tuple(self.tricks),
+            declarations=declarations,
+            belote=tuple(self.belote_words()),
+            legal=self.legal_actions() if seat is not None and seat == self.to_move else (),
+            won=(self.won[0], self.won[1]),
+            result=self.result,
+            played=tuple(CARDS[c] for c in self.plays),
+        )
+
+    def _turned_played(self) -> bool:
+        return self.turned is not None and self.turned in self.plays
+
+    # ----------------------------------------------------------------- events
+    def events(self) -> list[dict[str, Any]]:
+        """The public events of the deal so far, in order (no hidden card in any of them)."""
+        assert self.turned is not None
+        ev: list[dict[str, Any]] = [{"type": "dealt", "dealer": SEATS[self.dealer], "turned": str(self.turned)}]
+        for i, b in enumerate(self.bids):
+            ev.append({"type": "bid", "seat": SEATS[self.order[i % self.players]], "bid": str(b)})
+        if self.taker is not None and self.trump is not None:
+            ev.append({"type": "trump", "taker": SEATS[self.taker], "trump": SUIT_LETTERS[self.trump]})
+        belote_pair = belote_cards(self.mode) if self.mode >= 0 else 0
+        holder = belote_holder(self.start_hands, self.mode) if self.start_hands else None
+        belote_said = 0
+        shown_side = self.scoring_declarations_side()
+        for i, c in enumerate(self.plays):
+            seat = self.seat_of_play(i)
+            if i < self.players and self.declared and self.declared[seat]:
+                ev.append(
+                    {"type": "declared", "seat": SEATS[seat], "declarations": [d.name for d in self.declared[seat]]}
+                )
+            card_event: dict[str, Any] = {"type": "card", "seat": SEATS[seat], "card": str(CARDS[c])}
+            if holder is not None and belote_pair >> c & 1:
+                card_event["say"] = "belote" if belote_said == 0 else "rebelote"
+                belote_said += 1
+            ev.append(card_event)
+            if (i + 1) % self.players == 0:
+                t = self.tricks[i // self.players]
+                ev.append({"type": "trick", "winner": SEATS[t.winner], "points": t.points, "number": i // self.players + 1})
+                if i + 1 == self.players and shown_side is not None:
+                    ev.append(
+                        {
+                            "type": "declarations-shown",
+                            "side": SIDES[shown_side],
+                            "declarations": [
+                                {"seat": SEATS[s], **d.to_json()} for s, d in self.announced() if s & 1 == shown_side
+                            ],
+                        }
+                    )
+        if self.result is not None:
+            ev.append({"type": "scored", **self.result.to_json()})
+        return ev
+
+
+class Match:
+    """Deals to the line (or a number of deals). A match is its seed plus its list of actions."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        first_dealer: int = 0,
+        score: tuple[int, int] = (0, 0),
+    ) -> None:
+        self.rules = rules or Rules()
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.start_score = score
+        self.score = list(score)
+        self.deals: list[Deal] = []
+        self.scores_before: list[tuple[int, int]] = []
+        self.over = False
+        self.winner: int | None = None
+        self._new_deal(first_dealer, 0)
+
+    def _deck(self, number: int) -> tuple[Card, ...]:
+        return shuffled_deck(random.Random(f"belote:{self.seed}:{number}"))
+
+    def _new_deal(self, dealer: int, pending: int) -> None:
+        self.scores_before.append((self.score[0], self.score[1]))
+        self.deals.append(Deal(self.rules, dealer, self._deck(len(self.deals)), pending))
+
+    @property
+    def deal(self) -> Deal:
+        return self.deals[-1]
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.over else self.deal.to_move
+
+    @property
+    def pending(self) -> int:
+        return self.deal.pending
+
+    @property
+    def deals_played(self) -> int:
+        return sum(1 for d in self.deals if d.result is not None and d.result.outcome != "thrown-in")
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return () if self.over else self.deal.legal_actions()
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        if self.over:
+            raise GameOver("the match is over")
+        deal = self.deal
+        deal.apply(action, seat)
+        if deal.result is not None:
+            r = deal.result
+            self.score[0] += r.points[0]
+            self.score[1] += r.points[1]
+            over, winner = (False, None)
+            if r.outcome != "thrown-in":
+                over, winner = match_winner(self.rules, (self.score[0], self.score[1]), self.deals_played)
+            self.over, self.winner = over, winner
+            if not over:
+                self._new_deal((deal.dealer + self.rules.step) % self.rules.players, r.pending)
+
+    def undo(self) -> Action:
+        if not self.over and not self.deal.bids and len(self.deals) > 1:
+            self.deals.pop()
+            self.scores_before.pop()
+        deal = self.deal
+        if deal.result is not None:
+            self.score = list(self.scores_before[-1])
+            self.over, self.winner = False, None
+        return deal.undo()
+
+    @property
+    def actions(self) -> list[Action]:
+        return [a for d in self.deals for a in d.actions]
+
+    def view(self, seat: int | None) -> PlayerView:
+        v = self.deal.view(seat)
+        return PlayerView(
+            **{
+                **{f: getattr(v, f) for f in v.__dataclass_fields__},
+                "score": (self.score[0], self.score[1]),
+                "pending": self.deal.pending,
+                "deal_number": len(self.deals),
+                "match_over": self.over,
+                "match_winner": self.winner,
+                "legal": v.legal if not self.over else (),
+            }
+        )
+
+    def events(self, since: int = 0) -> list[tuple[int, dict[str, Any]]]:
+        """Numbered public events from number ``since`` on (the first event is number 0)."""
+        out: list[dict[str, Any]] = []
+        for i, deal in enumerate(self.deals):
+            out.append({"type": "deal", "number": i + 1, "score": dict(zip(SIDES, self.scores_before[i], strict=True))})
+            out.extend(deal.events())
+        if self.over:
+            out.append(
+                {
+                    "type": "match-over",
+                    "score": dict(zip(SIDES, self.score, strict=True)),
+                    "winner": None if self.winner is None else SIDES[self.winner],
+                }
+            )
+        return list(enumerate(out))[since:]
+
+    # ----------------------------------------------------------------- saving
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": "belote-match/1",
+            "seed": self.seed,
+            "rules": self.rules.changes(),
+            "first_dealer": SEATS[self.first_dealer],
+            "score_before": dict(zip(SIDES, self.start_score, strict=True)),
+            "actions": [action_str(a) for a in self.actions],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        score = data.get("score_before", {"NS": 0, "EW": 0})
+        m = cls(
+            Rules.from_dict(data.get("rules", {})),
+            int(data["seed"]),
+            SEATS.index(data.get("first_dealer", "N")),
+            (int(score["NS"]), int(score["EW"])),
+        )
+        for a in data["actions"]:
+            m.apply(parse_action(a))
+        return m
+
+    def __iter__(self) -> Iterator[Deal]:
+        return iter(self.deals)

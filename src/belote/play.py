@@ -1,0 +1,143 @@
+"""The play of the cards: card order and points for a trump mode, the legal cards, the trick winner.
+
+A trump mode is a suit (0..3, that suit is trumps), ``NO_TRUMP`` or ``ALL_TRUMP``. Every table
+here is indexed by the mode and then by the card, so the engine never branches on rank names.
+
+>>> from belote.cards import HEARTS, mask_of, cards_of, parse_card
+>>> hand = mask_of(["9H", "7H", "AD"])
+>>> # Spades led, the other side wins with the king: no spade, so you must trump.
+>>> cards_of(legal_mask(HEARTS, hand, parse_card("KS"), False, True))
+(Card('7H'), Card('9H'))
+"""
+
+from __future__ import annotations
+
+from belote.cards import CARDS, RANK_PEOPLE, SUIT_MASKS, SUIT_SYMBOLS, cards_of
+
+NO_TRUMP = 4
+ALL_TRUMP = 5
+MODES = (0, 1, 2, 3, NO_TRUMP, ALL_TRUMP)
+MODE_NAMES = ("spades", "hearts", "diamonds", "clubs", "no trumps", "all trumps")
+
+# Strength of each rank (7 8 9 T J Q K A) inside its suit: higher wins.
+TRUMP_ORDER = (0, 1, 6, 4, 7, 2, 3, 5)  # J 9 A T K Q 8 7
+PLAIN_ORDER = (0, 1, 2, 6, 3, 4, 5, 7)  # A T K Q J 9 8 7
+# Points of each rank (7 8 9 T J Q K A).
+TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
+PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
+# The common French count of Coinche: sans atout and tout atout both total 162 with the last trick.
+NO_TRUMP_POINTS = (0, 0, 0, 10, 2, 3, 4, 19)
+ALL_TRUMP_POINTS = (0, 0, 9, 5, 14, 1, 3, 6)
+LAST_TRICK = 10
+
+TRUMP_BONUS = 100  # a trump's key is above every key of a plain suit
+
+
+def _is_trumplike(mode: int, suit: int) -> bool:
+    """A suit in which a player must go higher when it is led: the trump suit, or every suit at all trumps."""
+    return mode == suit or mode == ALL_TRUMP
+
+
+def _key(mode: int, c: int) -> int:
+    suit, rank = c >> 3, c & 7
+    if mode == ALL_TRUMP:
+        return TRUMP_ORDER[rank]
+    if mode == suit:
+        return TRUMP_BONUS + TRUMP_ORDER[rank]
+    return PLAIN_ORDER[rank]
+
+
+def _points(mode: int, c: int) -> int:
+    suit, rank = c >> 3, c & 7
+    if mode == ALL_TRUMP:
+        return ALL_TRUMP_POINTS[rank]
+    if mode == NO_TRUMP:
+        return NO_TRUMP_POINTS[rank]
+    return TRUMP_POINTS[rank] if mode == suit else PLAIN_POINTS[rank]
+
+
+#: KEY[mode][card]: the card's strength; trumps carry TRUMP_BONUS.
+KEY: tuple[tuple[int, ...], ...] = tuple(tuple(_key(m, c) for c in range(32)) for m in MODES)
+#: POINTS[mode][card]: the card's value in points.
+POINTS: tuple[tuple[int, ...], ...] = tuple(tuple(_points(m, c) for c in range(32)) for m in MODES)
+#: HIGHER[mode][card]: the cards of the same suit that beat it (used for trump-like suits).
+HIGHER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(1 << d for d in range((c >> 3) * 8, (c >> 3) * 8 + 8) if KEY[m][d] > KEY[m][c]) for c in range(32)
+    )
+    for m in MODES
+)
+#: TRUMPS[mode]: the mask of the trump suit (nothing at no trumps or all trumps, where nobody cuts).
+TRUMPS: tuple[int, ...] = tuple(SUIT_MASKS[m] if m < 4 else 0 for m in MODES)
+
+
+def beats(mode: int, card: int, best: int) -> bool:
+    """Does ``card`` take the trick from ``best``, the card now winning it?
+
+    A card wins only in the suit led or in trumps, and ``best`` is always one of those.
+    """
+    k = KEY[mode][card]
+    return k > KEY[mode][best] and (card >> 3 == best >> 3 or k >= TRUMP_BONUS)
+
+
+def legal_mask(mode: int, hand: int, best: int, partner_winning: bool, undertrump: bool, led: int = -1) -> int:
+    """The cards of ``hand`` that may be played to a trick.
+
+    ``best`` is the card winning the trick (-1 when leading); ``led`` is the suit led (by default the
+    suit of ``best``, which is right unless the trick has been trumped).
+    """
+    if best < 0:
+        return hand
+    if led < 0:
+        led = best >> 3
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        if best >> 3 == led and (mode == led or mode == ALL_TRUMP):
+            return follow & HIGHER[mode][best] or follow
+        return follow
+    trumps = hand & TRUMPS[mode]
+    if not trumps or partner_winning:
+        return hand
+    if best >> 3 == mode:
+        over = trumps & HIGHER[mode][best]
+        if over:
+            return over
+        return trumps if undertrump else hand
+    return trumps
+
+
+def explain_illegal(
+    mode: int, hand: int, best: int, partner_winning: bool, undertrump: bool, led: int, card: int
+) -> str:
+    """The rule a card breaks, in words for people (the card is assumed illegal)."""
+    c = CARDS[card]
+    if not hand >> card & 1:
+        return f"you do not hold {c.pretty()}"
+    legal = legal_mask(mode, hand, best, partner_winning, undertrump, led)
+    shown = " ".join(x.pretty() for x in cards_of(legal))
+    symbol = SUIT_SYMBOLS[led]
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        if _is_trumplike(mode, led) and legal != follow:
+            return (
+                f"you must play a higher trump: {CARDS[best].pretty()} is winning and you hold {shown}"
+                if mode != ALL_TRUMP
+                else f"you must go higher in {symbol}: {CARDS[best].pretty()} is winning and you hold {shown}"
+            )
+        return f"you must follow suit: {symbol} was led and you hold {shown}"
+    if best >> 3 == mode and legal & HIGHER[mode][best]:
+        return f"you must overtrump: {CARDS[best].pretty()} is winning and you hold {shown}"
+    if best >> 3 == mode:
+        return (
+            f"you must still trump: {CARDS[best].pretty()} is winning, you cannot overtrump, and you hold {shown}"
+        )
+    return f"you must trump: you have no {symbol}, the other side is winning, and you hold {shown}"
+
+
+def trick_points(mode: int, cards: list[int] | tuple[int, ...]) -> int:
+    p = POINTS[mode]
+    return sum(p[c] for c in cards)
+
+
+def rank_word(c: int) -> str:
+    return RANK_PEOPLE[c & 7]
