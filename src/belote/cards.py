@@ -92,9 +92,7 @@ def parse_card(text: str) -> Card:
 
 
 def _byte_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    return tuple(
-        tuple(tuple(CARDS[s * 8 + r] for r in range(8) if b >> r & 1) for b in range(256)) for s in range(4)
-    )
+    return tuple(tuple(tuple(CARDS[s * 8 + r] for r in range(8) if b >> r & 1) for b in range(256)) for s in range(4))
 
 
 _BYTES = _byte_tables()

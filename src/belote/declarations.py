@@ -83,7 +83,9 @@ _RUNS = tuple(_runs(b) for b in range(256))
 
 
 def _sequences(hand: int, mode: int) -> list[Declaration]:
-    out = []
+    out: list[Declaration] = []
+    if not hand & hand >> 1 & hand >> 2 & 0x3F3F3F3F:  # no three in a row in any suit
+        return out
     for suit in range(4):
         for rank, length in _RUNS[hand >> (8 * suit) & 0xFF]:
             mask = ((1 << length) - 1) << (8 * suit + rank)
@@ -125,9 +127,7 @@ def find_declarations(hand: int, mode: int, card_reuse: bool = True) -> list[Dec
     return best
 
 
-def best_side(
-    declared: list[list[Declaration]], order: list[int], side_of: list[int], tie_rule: str
-) -> int | None:
+def best_side(declared: list[list[Declaration]], order: list[int], side_of: list[int], tie_rule: str) -> int | None:
     """The side whose declarations score, or None.
 
     ``declared[seat]`` lists each seat's declarations; ``order`` gives the seats in playing order from
@@ -170,4 +170,3 @@ def describe(d: Declaration) -> str:
     if d.kind == KIND_FOUR:
         return d.name
     return f"{d.name} to the {CARDS[d.top].pretty()}"
-

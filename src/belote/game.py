@@ -19,19 +19,28 @@ suit). An illegal action raises an ``IllegalAction`` that names the rule and cha
 from __future__ import annotations
 
 import functools
+import os
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
-from belote.cards import CARDS, FULL_PACK, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, cards_of, parse_card
+from belote.cards import CARDS, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, cards_of, parse_card
 from belote.declarations import Declaration, belote_cards, belote_holder, best_side, find_declarations
-from belote.play import KEY, LAST_TRICK, POINTS, TRUMP_BONUS, explain_illegal, legal_mask
+from belote.play import explain_illegal
+from belote.playstate import BIDDING, DONE, PLAY, Trick
 from belote.rules import Rules
+
+if os.environ.get("BELOTE_PURE_PYTHON"):
+    from belote.playstate import PlayState
+else:
+    try:
+        from belote._playstate import PlayState
+    except ImportError:  # no compiler where the package was built
+        from belote.playstate import PlayState
 from belote.scoring import SIDES, DealResult, match_winner, score_deal, thrown_in
 
 SEATS = "NESW"
-BIDDING, PLAY, DONE = "bidding", "play", "done"
 
 
 class IllegalAction(ValueError):
@@ -64,15 +73,17 @@ class Bid(int):
             return "pass"
         if self == TAKE:
             return "take"
-        return SUIT_LETTERS[self - NAME_SUIT]
+        if NAME_SUIT <= self < NAME_SUIT + 4:
+            return SUIT_LETTERS[self - NAME_SUIT]
+        return f"bid {int(self)}"
 
     def __repr__(self) -> str:
         return f"Bid('{self}')"
 
     def pretty(self) -> str:
-        if self == PASS or self == TAKE:
-            return str(self)
-        return f"{SUIT_NAMES[self - NAME_SUIT]} {SUIT_SYMBOLS[self - NAME_SUIT]}"
+        if NAME_SUIT <= self < NAME_SUIT + 4:
+            return f"{SUIT_NAMES[self - NAME_SUIT]} {SUIT_SYMBOLS[self - NAME_SUIT]}"
+        return str(self)
 
 
 PASS = Bid(32)
@@ -97,28 +108,16 @@ def parse_action(text: str) -> Action:
     try:
         return parse_card(text)
     except ValueError:
-        raise IllegalAction(
-            f"{text!r} is not an action: say pass, take, a suit letter, or a card such as JH"
-        ) from None
+        raise IllegalAction(f"{text!r} is not an action: say pass, take, a suit letter, or a card such as JH") from None
 
 
 def action_str(action: Action) -> str:
-    return str(CARDS[action]) if action < 32 else str(Bid(action))
-
-
-class Trick(NamedTuple):
-    """A completed trick: who led, the cards in the order played, who won it, its points."""
-
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
-    points: int  # card points, and the last trick's ten for the eighth
-
-    def seats(self, step: int, players: int = 4) -> list[int]:
-        return [(self.leader + i * step) % players for i in range(len(self.cards))]
-
-
-_new_trick = tuple.__new__
+    """``JH``, ``pass``, ``take``, ``H``; anything else as its number."""
+    if 0 <= action < 32:
+        return str(CARDS[action])
+    if PASS <= action < NAME_SUIT + 4:
+        return str(Bid(action))
+    return str(int(action))
 
 
 @dataclass(frozen=True)
@@ -203,59 +202,38 @@ def shuffled_deck(rng: random.Random) -> tuple[Card, ...]:
     return tuple(sorted(CARDS, key=lambda _: r()))
 
 
-class Deal:
+class Deal(PlayState):
     """One deal of the four-hand game, from the shuffled deck to the score."""
 
     __slots__ = (
-        "_key",
-        "_last",
-        "_legal",
-        "_points",
-        "best",
-        "best_seat",
         "bids",
         "dealer",
         "deck",
         "declared",
-        "hands",
-        "leader",
-        "led",
-        "mode",
         "order",
         "pending",
-        "phase",
-        "players",
-        "plays",
         "result",
         "rules",
         "start_hands",
-        "step",
         "taker",
-        "to_move",
-        "trick",
-        "tricks",
         "trump",
         "turned",
-        "won",
-        "won_tricks",
     )
 
     def __init__(self, rules: Rules, dealer: int, deck: Sequence[int], pending: int = 0) -> None:
+        PlayState.__init__(self)
         deck = tuple(deck)
-        if len(deck) != 32 or sum(1 << c for c in deck) != FULL_PACK:
+        if len(deck) != 32 or len(set(deck)) != 32 or min(deck) < 0 or max(deck) > 31:
             raise ValueError("the deck must hold each of the 32 cards once")
         self.rules = rules
         self.players = players = rules.players
         self.step = step = rules.step
+        self.undertrump = int(rules.undertrump)
         self.dealer = dealer
         self.deck = deck
         self.pending = pending
-        self._last = 32 // players - 1
         #: the seats in playing order, starting with the player next to the dealer
         self.order = [(dealer + step * (i + 1)) % players for i in range(players)]
-        self.bids: list[Bid] = []
-        self.plays: list[int] = []
-        self.result: DealResult | None = None
         self._first_distribution()
 
     @classmethod
@@ -272,21 +250,15 @@ class Deal:
             for i in places:
                 m |= 1 << deck[i]
             hands[seat] = m
-        self.hands = hands
-        self.turned: Card | None = CARDS[deck[5 * self.players]]
+        self.reset_play(hands, -1, self.order[0])
         self.phase = BIDDING
+        self.bids: list[Bid] = []
+        self.turned: Card | None = CARDS[deck[5 * self.players]]
         self.taker: int | None = None
         self.trump: int | None = None
-        self.mode = -1
-        self.to_move = self.leader = self.order[0]
         self.start_hands: list[int] = []
         self.declared: list[list[Declaration]] = []
-        self.trick: list[int] = []
-        self.tricks: list[Trick] = []
-        self.won = [0, 0]
-        self.won_tricks = [0, 0]
-        self.best = self.best_seat = self.led = -1
-        self._legal = -1
+        self.result: DealResult | None = None
 
     def _second_distribution(self, taker: int, trump: int) -> None:
         """Three more each from the player next to the dealer, but two and the turned card to the taker."""
@@ -303,47 +275,25 @@ class Deal:
             pos = end
         hands[taker] |= 1 << self.turned
         self.taker = taker
-        self.trump = self.mode = trump
-        self._key = KEY[trump]
-        self._points = POINTS[trump]
+        self.trump = trump
+        self.start_hands = hands
+        self.reset_play(hands, trump, self.order[0])
         self.phase = PLAY
-        self.start_hands = list(hands)
         rules = self.rules
         if rules.declarations:
             reuse = rules.declaration_card_reuse
             self.declared = [find_declarations(h, trump, reuse) for h in hands]
-        self.to_move = self.leader = self.order[0]
 
     # ----------------------------------------------------------------- queries
     def hand(self, seat: int) -> tuple[Card, ...]:
-        return cards_of(self.hands[seat])
+        return cards_of(self.hand_mask(seat))
 
     @property
     def bid_round(self) -> int:
         return len(self.bids) // self.players
 
-    def legal_mask(self) -> int:
-        """The legal cards of the player to move, as a mask (0 outside the play)."""
-        m = self._legal
-        if m < 0:
-            if self.phase is not PLAY:
-                return 0
-            seat = self.to_move
-            if self.trick:
-                bs = self.best_seat
-                partner = bs != seat and (bs - seat) & 1 == 0
-                m = legal_mask(self.mode, self.hands[seat], self.best, partner, self.rules.undertrump, self.led)
-            else:
-                m = self.hands[seat]
-            self._legal = m
-        return m
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The cards the player to move may play, or the bids they may make."""
-        if self.phase is PLAY:
-            m = self._legal
-            return cards_of(m if m >= 0 else self.legal_mask())
-        if self.phase is BIDDING:
+    def _bid_actions(self) -> tuple[Action, ...]:
+        if self.phase == BIDDING:
             assert self.turned is not None
             if len(self.bids) < self.players:
                 return (PASS, TAKE)
@@ -352,25 +302,15 @@ class Deal:
 
     def is_legal(self, action: Action) -> bool:
         if self.phase == PLAY:
-            return 0 <= action < 32 and bool(self.legal_mask() >> action & 1)
+            return isinstance(action, int) and 0 <= action < 32 and bool(self.legal_mask() >> action & 1)
         return action in self.legal_actions()
 
     # ----------------------------------------------------------------- actions
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Play a card or make a bid for the player to move (``seat``, when given, must be that player).
-
-        An illegal action raises ``IllegalAction`` with the rule it breaks, and changes nothing.
-        """
-        if self.phase is PLAY and (seat is None or seat == self.to_move):
-            m = self._legal
-            if m < 0:
-                m = self.legal_mask()
-            if action >= 0 and m >> action & 1:
-                self._play(action)
-                return
+    def _apply_slow(self, action: Action, seat: int | None) -> None:
+        """Every action but a legal card played without naming a seat: checked, then applied."""
         self._check(action, seat)
-        if self.phase is PLAY:
-            self._play(action)
+        if self.phase == PLAY:
+            self.play_card(action)
         else:
             self._bid(Bid(action))
 
@@ -379,16 +319,17 @@ class Deal:
             raise GameOver("the deal is over")
         if seat is not None and seat != self.to_move:
             verb = "play" if self.phase == PLAY else "bid"
-            raise NotYourTurn(f"it is {SEATS[self.to_move]}'s turn to {verb}, not {SEATS[seat]}'s")
+            who = SEATS[seat] if isinstance(seat, int) and 0 <= seat < self.players else repr(seat)
+            raise NotYourTurn(f"it is {SEATS[self.to_move]}'s turn to {verb}, not {who}'s")
         if not isinstance(action, int) or isinstance(action, bool):
-            raise IllegalAction(f"{action!r} is not an action")
+            raise IllegalAction(f"{action!r} is not an action: play a card or make a bid")
         if self.phase == PLAY:
             if not 0 <= action < 32:
-                raise IllegalPlay(f"bidding is over: play a card, not {action_str(action) if action < 38 else action}")
+                raise IllegalPlay(f"the bidding is over: play a card, not {action_str(action)}")
             if not self.legal_mask() >> action & 1:
                 raise IllegalPlay(self.explain(action))
             return
-        if action < 32:
+        if 0 <= action < 32:
             raise IllegalBid(f"the bidding is not over: take, pass or name a suit before playing {CARDS[action]}")
         if action not in self.legal_actions():
             assert self.turned is not None
@@ -402,16 +343,22 @@ class Deal:
                 raise IllegalBid(
                     f"the turned suit {SUIT_SYMBOLS[self.turned.suit]} cannot be named in the second round"
                 )
-            raise IllegalBid(f"{action} is not a bid")
+            raise IllegalBid(f"{action_str(action)} is not a bid")
 
     def explain(self, card: int) -> str:
         """Why ``card`` may not be played now."""
         seat = self.to_move
         bs = self.best_seat
-        partner = bool(self.trick) and bs != seat and (bs - seat) % 2 == 0
+        on_table = bool(self.trick)
+        partner = on_table and bs != seat and (bs - seat) % 2 == 0
         return explain_illegal(
-            self.mode, self.hands[seat], self.best if self.trick else -1, partner, self.rules.undertrump,
-            self.led, card,
+            self.mode,
+            self.hand_mask(seat),
+            self.best if on_table else -1,
+            partner,
+            self.rules.undertrump,
+            self.led,
+            card,
         )
 
     def _bid(self, bid: Bid) -> None:
@@ -428,116 +375,51 @@ class Deal:
         else:
             self.to_move = (seat + self.step) % self.players
 
-    def _play(self, c: int) -> None:
-        seat = self.to_move
-        self.hands[seat] ^= 1 << c
-        trick = self.trick
-        trick.append(c)
-        self.plays.append(c)
-        self._legal = -1
-        n = len(trick)
-        if n == 1:
-            self.led = c >> 3
-            self.best = c
-            self.best_seat = seat
-            self.to_move = (seat + self.step) % self.players
-            return
-        key = self._key
-        k = key[c]
-        if k > key[self.best] and (c >> 3 == self.led or k >= TRUMP_BONUS):
-            self.best = c
-            self.best_seat = seat
-        if n < self.players:
-            self.to_move = (seat + self.step) % self.players
-            return
-        # The trick is complete: the best card takes it.
-        p = self._points
-        points = 0
-        for x in trick:
-            points += p[x]
-        tricks = self.tricks
-        last = len(tricks) == self._last
-        if last:
-            points += LAST_TRICK
-        winner = self.best_seat
-        tricks.append(_new_trick(Trick, (self.leader, tuple(trick), winner, points)))
-        side = winner & 1
-        self.won[side] += points
-        self.won_tricks[side] += 1
-        self.trick = []
-        self.leader = self.to_move = winner
-        if last:
-            self._score()
-
     def _score(self) -> None:
+        """Called by the play state once the last trick is taken."""
         assert self.taker is not None
-        side_of = [s & 1 for s in range(self.players)]
         declarations = [0, 0]
-        if self.rules.declarations:
-            best = best_side(self.declared, self.order, side_of, self.rules.declaration_tie)
-            if best is not None:
-                declarations[best] = sum(d.points for s in range(self.players) if s & 1 == best for d in self.declared[s])
+        best = self.scoring_declarations_side()
+        if best is not None:
+            declarations[best] = sum(d.points for s in range(self.players) if s & 1 == best for d in self.declared[s])
         belote = [0, 0]
         holder = belote_holder(self.start_hands, self.mode)
         if holder is not None:
             belote[holder & 1] = 20
+        won, won_tricks = self.won, self.won_tricks
         self.result = score_deal(
             self.rules,
             self.taker & 1,
-            (self.won[0], self.won[1]),
-            (self.won_tricks[0], self.won_tricks[1]),
+            won,
+            won_tricks,
             (declarations[0], declarations[1]),
             (belote[0], belote[1]),
             self.pending,
         )
-        self.phase = DONE
 
     def undo(self) -> Action:
         """Take back the last action; returns it. The state is exactly as before it."""
-        if self.plays:
+        if self.phase != BIDDING and self.plays:
             self.result = None
-            self.phase = PLAY
-            c = self.plays.pop()
-            if not self.trick:
-                t = self.tricks.pop()
-                side = t.winner & 1
-                self.won[side] -= t.points
-                self.won_tricks[side] -= 1
-                self.trick = list(t.cards)
-                self.leader = t.leader
-            self.trick.pop()
-            seat = (self.leader + self.step * len(self.trick)) % self.players
-            self.hands[seat] |= 1 << c
-            self.to_move = seat
-            self._legal = -1
-            self._recompute_best()
-            return c
+            return CARDS[self.undo_card()]
         if not self.bids:
             raise IllegalAction("nothing to undo")
-        bid = self.bids.pop()
-        bids = self.bids[:]
-        self.bids = []
-        self.result = None
+        bids = self.bids[:-1]
+        last = self.bids[-1]
         self._first_distribution()
         for b in bids:
             self._bid(b)
-        return bid
+        return last
 
-    def _recompute_best(self) -> None:
-        trick = self.trick
-        if not trick:
-            self.best = self.best_seat = self.led = -1
-            return
-        self.led = trick[0] >> 3
-        self.best, self.best_seat = trick[0], self.leader
-        key = KEY[self.mode]
-        for i, c in enumerate(trick[1:], 1):
-            k = key[c]
-            if k > key[self.best] and (c >> 3 == self.led or k >= TRUMP_BONUS):
-                self.best, self.best_seat = c, (self.leader + self.step * i) % self.players
+    def to_record(self, score_before: tuple[int, int] | None = None) -> dict[str, Any]:
+        """The deal record (format ``belote-deal/1``) of this deal as it stands."""
+        from belote.record import to_record
+
+        return to_record(self, score_before)
 
     def copy(self) -> Deal:
         new = Deal.__new__(Deal)
+        new.copy_play_state(self)
         for name in Deal.__slots__:
             value = getattr(self, name)
             if isinstance(value, list):
@@ -576,7 +458,7 @@ class Deal:
         if holder is None:
             return []
         pair = belote_cards(self.mode)
-        words = []
+        words: list[tuple[int, str]] = []
         for c in self.plays:
             if pair >> c & 1:
                 words.append((holder, "belote" if not words else "rebelote"))
@@ -584,10 +466,7 @@ class Deal:
 
     def view(self, seat: int | None) -> PlayerView:
         shown_side = self.scoring_declarations_side() if self.tricks else None
-        declarations = tuple(
-            (s, d.name, cards_of(d.cards) if shown_side == s & 1 else ())
-            for s, d in self.announced()
-        )
+        declarations = tuple((s, d.name, cards_of(d.cards) if shown_side == s & 1 else ()) for s, d in self.announced())
         trick_seats = [(self.leader + self.step * i) % self.players for i in range(len(self.trick))]
         return PlayerView(
             seat=seat,
@@ -639,7 +518,9 @@ class Deal:
             ev.append(card_event)
             if (i + 1) % self.players == 0:
                 t = self.tricks[i // self.players]
-                ev.append({"type": "trick", "winner": SEATS[t.winner], "points": t.points, "number": i // self.players + 1})
+                ev.append(
+                    {"type": "trick", "winner": SEATS[t.winner], "points": t.points, "number": i // self.players + 1}
+                )
                 if i + 1 == self.players and shown_side is not None:
                     ev.append(
                         {

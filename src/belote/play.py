@@ -62,9 +62,7 @@ KEY: tuple[tuple[int, ...], ...] = tuple(tuple(_key(m, c) for c in range(32)) fo
 POINTS: tuple[tuple[int, ...], ...] = tuple(tuple(_points(m, c) for c in range(32)) for m in MODES)
 #: HIGHER[mode][card]: the cards of the same suit that beat it (used for trump-like suits).
 HIGHER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        sum(1 << d for d in range((c >> 3) * 8, (c >> 3) * 8 + 8) if KEY[m][d] > KEY[m][c]) for c in range(32)
-    )
+    tuple(sum(1 << d for d in range((c >> 3) * 8, (c >> 3) * 8 + 8) if KEY[m][d] > KEY[m][c]) for c in range(32))
     for m in MODES
 )
 #: TRUMPS[mode]: the mask of the trump suit (nothing at no trumps or all trumps, where nobody cuts).
@@ -111,6 +109,8 @@ def explain_illegal(
 ) -> str:
     """The rule a card breaks, in words for people (the card is assumed illegal)."""
     c = CARDS[card]
+    if led < 0:
+        led = best >> 3
     if not hand >> card & 1:
         return f"you do not hold {c.pretty()}"
     legal = legal_mask(mode, hand, best, partner_winning, undertrump, led)
@@ -128,9 +128,7 @@ def explain_illegal(
     if best >> 3 == mode and legal & HIGHER[mode][best]:
         return f"you must overtrump: {CARDS[best].pretty()} is winning and you hold {shown}"
     if best >> 3 == mode:
-        return (
-            f"you must still trump: {CARDS[best].pretty()} is winning, you cannot overtrump, and you hold {shown}"
-        )
+        return f"you must still trump: {CARDS[best].pretty()} is winning, you cannot overtrump, and you hold {shown}"
     return f"you must trump: you have no {symbol}, the other side is winning, and you hold {shown}"
 
 
