@@ -167,6 +167,7 @@ def test_fixed_deal_under_each_implementation(impl: Any) -> None:
     assert out["result"] == {
         "outcome": "dedans",
         "cards": {"NS": 88, "EW": 74},
+        "declarations": {"NS": 60, "EW": 0},
         "belote": {"NS": 0, "EW": 20},
         "points": {"NS": 222, "EW": 20},
         "pending": 0,

@@ -120,6 +120,7 @@ def test_replay_of_a_complete_deal() -> None:
     assert out["result"] == {
         "outcome": "dedans",
         "cards": {"NS": 88, "EW": 74},
+        "declarations": {"NS": 60, "EW": 0},
         "belote": {"NS": 0, "EW": 20},
         "points": {"NS": 222, "EW": 20},
         "pending": 0,

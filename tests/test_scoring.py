@@ -308,6 +308,7 @@ def test_deal_result_to_json() -> None:
     assert r.to_json() == {
         "outcome": "made",
         "cards": {"NS": 108, "EW": 54},
+        "declarations": {"NS": 0, "EW": 0},
         "belote": {"NS": 20, "EW": 0},
         "points": {"NS": 128, "EW": 54},
         "pending": 0,

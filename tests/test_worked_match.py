@@ -59,6 +59,7 @@ def test_each_worked_deal_replays_exactly(n: int) -> None:
     assert out["result"] == {
         "outcome": outcome,
         "cards": {"NS": cards[0], "EW": cards[1]},
+        "declarations": {"NS": 0, "EW": 0},
         "belote": {"NS": belote[0], "EW": belote[1]},
         "points": {"NS": points[0], "EW": points[1]},
         "pending": 0,

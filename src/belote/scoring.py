@@ -39,6 +39,7 @@ class DealResult:
         out: dict[str, object] = {
             "outcome": self.outcome,
             "cards": {"NS": self.cards[0], "EW": self.cards[1]},
+            "declarations": {"NS": self.declarations[0], "EW": self.declarations[1]},
             "belote": {"NS": self.belote[0], "EW": self.belote[1]},
             "points": {"NS": self.points[0], "EW": self.points[1]},
             "pending": self.pending,
