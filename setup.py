@@ -10,5 +10,6 @@ setup(
             optional=True,
             extra_compile_args=["-O2"],
         ),
+        Extension("belote.solver._dds", ["src/belote/solver/_dds.c"], optional=True, extra_compile_args=["-O3"]),
     ]
 )

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote.bots.base import Bot, bot_names, make_bot
-from belote.game import Match
+from belote.game import SEATS, Match
 from belote.rules import Rules, find_rules
 
 #: Matches are seeded ``base_seed * SEED_STRIDE + j``: a prime, so runs of different seeds do not share matches.
@@ -129,12 +129,18 @@ def play_match(
         seat = match.to_move
         assert seat is not None
         view = match.view(seat)
-        start = clock()
-        action = bots[seat].act(view)
-        elapsed = clock() - start
+        try:
+            start = clock()
+            action = bots[seat].act(view)
+            elapsed = clock() - start
+            match.apply(action, seat=seat)
+        except Exception as e:
+            # Which bot, where: the traceback may come back from a worker process.
+            team = ns if seat % 2 == 0 else ew
+            e.add_note(f"arena: bot {team.label} at {SEATS[seat]}, match seed {seed}, deal {len(match.deals)}")
+            raise
         if times is not None:
             times[seat % 2][0 if view.phase == "bidding" else 1].append(elapsed)
-        match.apply(action, seat=seat)
     return match
 
 
@@ -256,7 +262,7 @@ class ArenaResult:
         lo, hi = self.ci95
         return (
             f"{a or self.team_a.label} vs {b or self.team_b.label}: {self.mean:+.1f} points/deal "
-            f"(95% CI {lo:+.1f} .. {hi:+.1f}) over {self.pairs} pairs"
+            f"(95% CI {lo:.1f} .. {hi:.1f}) over {self.pairs} pairs"
         )
 
     def report(self) -> str:
@@ -270,7 +276,7 @@ class ArenaResult:
             f"rules: {rules}; seed {self.seed}",
             f"matches: {self.matches} at each table; deals: {self.table_deals[0]} at table 1, "
             f"{self.table_deals[1]} at table 2 ({self.thrown_in} thrown in)",
-            f"A - B: {self.mean:+.1f} points/deal (95% CI {lo:+.1f} .. {hi:+.1f}, sd {self.sd:.1f}) "
+            f"A - B: {self.mean:+.1f} points/deal (95% CI {lo:.1f} .. {hi:.1f}, sd {self.sd:.1f}) "
             f"over {self.pairs} pairs ({self.unpaired} deals unpaired)",
             f"points per deal: A {self.points_per_deal[0]:.1f}, B {self.points_per_deal[1]:.1f}",
             f"deals won: A {self.deals_won[0]}, B {self.deals_won[1]}, tied {self.deals_won[2]}",
@@ -455,4 +461,5 @@ __all__ = [
     "play_match",
     "play_table",
     "run_arena",
+    "table_teams",
 ]

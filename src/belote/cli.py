@@ -47,6 +47,58 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if out["valid"] else 1
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Two bots on duplicate deals: the difference per deal with its 95% interval."""
+    from belote.arena import ArenaError, Team, run_arena
+    from belote.rules import Rules
+
+    rules = find_rules(args.rules)
+    overrides = {k: v for k, v in (("target", args.target), ("deals", args.match_deals)) if v is not None}
+    if overrides:
+        rules = Rules.from_dict(overrides, base=rules)
+    ns = Team(args.ns, {} if args.ns_think is None else {"think": args.ns_think})
+    ew = Team(args.ew, {} if args.ew_think is None else {"think": args.ew_think})
+    try:
+        result = run_arena(ns, ew, deals=args.deals, seed=args.seed, rules=rules, jobs=args.jobs)
+    except ArenaError as e:
+        print(f"belote arena: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_json()) if args.json else result.report())
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The web table and the score sheet, with a SQLite file as the store."""
+    import logging
+
+    import uvicorn
+
+    from belote.server.app import create_app
+    from belote.server.store import default_path
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    db = args.db or default_path()
+    print(f"belote: serving on http://{args.host}:{args.port} (store: {db})", flush=True)
+    uvicorn.run(create_app(db_path=db), host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A match in the terminal: you sit South against three bots."""
+    from dataclasses import replace
+
+    from belote.terminal import TerminalGame
+
+    rules = find_rules(args.rules)
+    if args.target is not None:
+        rules = replace(rules, target=args.target)
+    if args.deals is not None:
+        rules = replace(rules, deals=args.deals)
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    options = {"think": args.think} if args.bot == "search" else {}
+    return TerminalGame(rules, seed, bot=args.bot, bot_options=options, delay=args.delay).run()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belote", description="Belote, the French card game.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -59,10 +111,46 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_arg(p)
     p.set_defaults(func=cmd_deal)
 
+    p = sub.add_parser("serve", help="start the web table on http://127.0.0.1:8000 (and the score sheet at /scores)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    p.add_argument("--db", default=None, help="the SQLite file of the store (default: $BELOTE_DB or the data folder)")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("play", help="play a match in the terminal as South against three bots")
+    p.add_argument("--bot", default="search", help="the bots to play with (random, heuristic, search)")
+    p.add_argument("--think", type=float, default=1.0, help="the search bot's thinking time, as a multiple")
+    p.add_argument("--seed", type=int, default=None, help="the random seed of the match")
+    p.add_argument("--target", type=int, default=None, help="the line to reach (default 501)")
+    p.add_argument("--deals", type=int, default=None, help="play a number of deals instead of to a line")
+    p.add_argument("--delay", type=float, default=0.6, help="seconds between the bots' cards")
+    _rules_arg(p)
+    p.set_defaults(func=cmd_play)
+
     p = sub.add_parser("replay", help="replay a deal record: the deal for people, or --json for programs")
     p.add_argument("file", help="a deal record (format belote-deal/1)")
     p.add_argument("--json", action="store_true", help="print the replay as one JSON object")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "arena",
+        help="two bots against each other on duplicate deals, with a 95%% confidence interval",
+        description="Team A (--ns) against team B (--ew) on duplicate deals. Each match is played at two tables "
+        "with the same decks in the same order: at table 1 A sits N/S and B E/W, at table 2 the seats are swapped. "
+        "The report gives A's points minus B's per deal, over the pairs of the same deal at both tables.",
+    )
+    p.add_argument("--ns", required=True, metavar="BOT", help="team A: N/S at table 1, E/W at table 2")
+    p.add_argument("--ew", required=True, metavar="BOT", help="team B: E/W at table 1, N/S at table 2")
+    p.add_argument("--deals", type=int, default=1000, help="play until each table has had this many (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the matches (default 1)")
+    p.add_argument("--jobs", type=int, default=None, help="processes to play in (default: every core)")
+    p.add_argument("--ns-think", type=float, default=None, metavar="X", help="team A's option think (time scale)")
+    p.add_argument("--ew-think", type=float, default=None, metavar="X", help="team B's option think (time scale)")
+    p.add_argument("--target", type=int, default=None, help="the match's target score (default: the preset's)")
+    p.add_argument("--match-deals", type=int, default=None, metavar="N", help="matches of N deals, not to a target")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    _rules_arg(p)
+    p.set_defaults(func=cmd_arena)
     return parser
 
 

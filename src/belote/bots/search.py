@@ -108,9 +108,8 @@ class SearchBot:
                 cards = [0, 0]
                 cards[side] = view.won[side] + mine
                 cards[1 - side] = view.won[1 - side] + remaining - mine
-                totals[c] += _utility(
-                    rules, side, view.taker & 1, cards, mine_capot, theirs_capot, public, belote, view
-                )
+                capots = (mine_capot, theirs_capot)
+                totals[c] += _utility(rules, side, view.taker & 1, cards, capots, public, belote, view.pending)
                 raw[c] += v
         return max(view.legal, key=lambda c: (totals[c], raw[c], -points[c], -c))
 

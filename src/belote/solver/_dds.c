@@ -1,0 +1,748 @@
+/* The double-dummy solver in C: the algorithm of belote/solver/alphabeta.py, whose docstring
+ * explains it; the functions here have the names of the methods there.
+ *
+ * The card tables (order, points, higher cards, trumps) are read at import from belote.play, and
+ * the capot bonus from belote.scoring, the one place each is defined. The rules of play below
+ * mirror belote.play.legal_mask line for line; the tests check both solvers against a plain minimax.
+ *
+ * The search keeps its table in static memory, so it holds the GIL while it runs: two threads never
+ * search at once. A solve takes milliseconds.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NMODES 6
+#define ALL_TRUMP 5
+#define INF 1000 /* more than any value */
+#define GUESS 81 /* where the null windows start when nothing better is known: half a deal */
+
+static int KEY[NMODES][32];
+static int POINTS[NMODES][32];
+static uint32_t HIGHER[NMODES][32];
+static uint32_t TRUMPS[NMODES];
+/* Derived: the cards of each suit strongest first; the stronger cards of the same suit and points
+ * (the only candidates for an equivalent card above); the points of a suit's byte of a mask. */
+static int SUIT_ORDER[NMODES][4][8];
+static uint32_t SAME_POINTS_ABOVE[NMODES][32];
+static int BYTE_POINTS[NMODES][4][256];
+static int TRUMP_BONUS, LAST_TRICK, CAPOT_BONUS, MAX_VALUE;
+
+/* Without -mpopcnt the builtin calls into libgcc; this is as fast as it gets in portable C. */
+static inline int popcount(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
+/* ------------------------------------------------------------------ the transposition table */
+
+/* Key: the 32 cards left, the leader (2 bits) and whether capot is still open (1 bit), under a
+ * generation number so that a new solve starts with an empty table without clearing it. */
+typedef struct {
+    uint64_t key;
+    int16_t lower, upper;
+    int8_t hint;
+    uint8_t left; /* tricks left: deeper entries cost more to find again, so they are kept */
+} Entry;
+
+#define TT_BITS 20
+#define TT_SIZE (1u << TT_BITS)
+#define BUCKET 4
+
+static Entry *table;
+static uint64_t generation;
+
+static inline Entry *bucket_of(uint64_t key) {
+    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> (64 - TT_BITS);
+    return table + (h & ~(uint64_t)(BUCKET - 1));
+}
+
+static inline const Entry *find_entry(uint64_t key) {
+    Entry *bucket = bucket_of(key);
+    uint64_t full = key | generation << 35;
+    for (int i = 0; i < BUCKET; i++)
+        if (bucket[i].key == full) return bucket + i;
+    return NULL;
+}
+
+/* The entry of key, made (with no bounds yet) if missing, in place of a stale entry or the shallowest. */
+static inline Entry *probe_entry(uint64_t key, int left) {
+    Entry *bucket = bucket_of(key);
+    uint64_t full = key | generation << 35;
+    Entry *victim = NULL;
+    for (int i = 0; i < BUCKET; i++) {
+        Entry *e = bucket + i;
+        if (e->key == full) return e;
+        if (e->key >> 35 != generation) {
+            if (victim == NULL || victim->key >> 35 == generation) victim = e;
+        } else if (victim == NULL || (victim->key >> 35 == generation && e->left < victim->left)) {
+            victim = e;
+        }
+    }
+    victim->key = full;
+    victim->lower = 0;
+    victim->upper = INF;
+    victim->hint = -1;
+    victim->left = (uint8_t)left;
+    return victim;
+}
+
+/* ------------------------------------------------------------------ the position searched */
+
+typedef struct {
+    uint32_t hands[4];
+    int trick[4];
+    int ntrick;
+    uint32_t on_table;
+    int leader, best, best_seat;
+    int capot, side, step, undertrump, mode;
+    const int *key, *points;
+    const uint32_t *higher, *same_points_above;
+    long long nodes;
+} Search;
+
+static inline int beats(const Search *s, int c, int best) {
+    int k = s->key[c];
+    return k > s->key[best] && ((c >> 3) == (best >> 3) || k >= TRUMP_BONUS);
+}
+
+static inline void push(Search *s, int c, int seat) {
+    s->trick[s->ntrick++] = c;
+    s->on_table |= 1u << c;
+    if (s->best < 0 || beats(s, c, s->best)) {
+        s->best = c;
+        s->best_seat = seat;
+    }
+}
+
+static inline int seat_to_move(const Search *s) { return (s->leader + s->step * s->ntrick) & 3; }
+
+static inline uint32_t held(const Search *s) { return s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]; }
+
+/* belote.play.legal_mask, line for line. */
+static uint32_t legal_mask(int mode, uint32_t hand, int best, int partner_winning, int undertrump, int led) {
+    if (best < 0) return hand;
+    if (led < 0) led = best >> 3;
+    uint32_t follow = hand & (0xFFu << (8 * led));
+    if (follow) {
+        if ((best >> 3) == led && (mode == led || mode == ALL_TRUMP)) {
+            uint32_t over = follow & HIGHER[mode][best];
+            return over ? over : follow;
+        }
+        return follow;
+    }
+    uint32_t trumps = hand & TRUMPS[mode];
+    if (!trumps || partner_winning) return hand;
+    if ((best >> 3) == mode) {
+        uint32_t over = trumps & HIGHER[mode][best];
+        if (over) return over;
+        return undertrump ? trumps : hand;
+    }
+    return trumps;
+}
+
+static inline uint32_t legal(const Search *s, int seat) {
+    uint32_t hand = s->hands[seat];
+    if (s->ntrick == 0) return hand;
+    int bs = s->best_seat;
+    int partner_winning = bs != seat && ((bs - seat) & 1) == 0;
+    return legal_mask(s->mode, hand, s->best, partner_winning, s->undertrump, s->trick[0] >> 3);
+}
+
+/* ------------------------------------------------------------------ which cards to try, in which order */
+
+/* The cards of another hand or on the table, as seen from seat. */
+static inline uint32_t others_of(const Search *s, int seat) { return (held(s) | s->on_table) & ~s->hands[seat]; }
+
+/* Is c equivalent to a stronger legal card: same suit and points, and no card of another hand (or
+ * on the table) between them? Then that card stands for it. */
+static inline int stood_for(const Search *s, int c, uint32_t lg, uint32_t others) {
+    for (uint32_t m = lg & s->same_points_above[c]; m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        if (!(s->higher[c] & ~s->higher[d] & ~(1u << d) & others)) return 1;
+    }
+    return 0;
+}
+
+/* One card of each class of equivalent legal cards (the strongest) as a mask. */
+static inline uint32_t representatives(const Search *s, uint32_t lg, uint32_t others) {
+    uint32_t reps = lg;
+    for (uint32_t m = lg; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (lg & s->same_points_above[c] && stood_for(s, c, lg, others)) reps &= ~(1u << c);
+    }
+    return reps;
+}
+
+static int use_etc = 1, variant = 0;
+/* How promising a card looks (higher first); the same heuristic as alphabeta.Search.score. */
+static inline int score(const Search *s, int seat, int c, int hint, uint32_t others) {
+    if (c == hint) return 1000;
+    int trump = s->key[c] >= TRUMP_BONUS;
+    int points = s->points[c], rank = s->key[c] % TRUMP_BONUS + (trump ? 8 : 0);
+    if (s->ntrick == 0) {
+        if (!(others & s->higher[c])) return 200 + points + ((variant & 1) && trump ? 50 : 0); /* a master: cash it */
+        if (variant & 2) {
+            /* partner holds the master of this suit? */
+            uint32_t partner = s->hands[(seat + 2) & 3];
+            uint32_t suit = 0xFFu << (8 * (c >> 3));
+            uint32_t opp = others & ~partner & suit, part = partner & suit;
+            int pm = 0;
+            for (uint32_t m = part; m; m &= m - 1) { int d = __builtin_ctz(m); if (!(opp & s->higher[d])) pm = 1; }
+            if (pm) return 150 - points - rank;
+        }
+        return 100 - points - rank - ((variant & 4) && trump ? 30 : 0);
+    }
+    if ((s->best_seat & 1) == (seat & 1)) {
+        if (variant & 8) {
+            /* partner wins for sure if nobody after can beat best: only cheap check: are we last? */
+            if (s->ntrick == 3) return 100 + points;
+            uint32_t rest_others = others & ~s->hands[s->best_seat];
+            uint32_t beaters = s->higher[s->best];
+            if (s->key[s->best] < TRUMP_BONUS) beaters |= TRUMPS[s->mode];
+            if (!(rest_others & beaters)) return 100 + points;
+            return 100 - points - rank;
+        }
+        return 100 + points; /* partner is winning: give them points */
+    }
+    if (beats(s, c, s->best)) return s->ntrick == 3 ? 300 - rank : 300 + rank + ((variant & 16) ? points : 0); /* last: win cheaply */
+    return 100 - points - rank - ((variant & 32) && trump ? 30 : 0);                                               /* cannot win: cheapest */
+}
+
+static int ordered(const Search *s, int seat, int hint, int *moves) {
+    uint32_t lg = legal(s, seat);
+    if (!(lg & (lg - 1))) {
+        moves[0] = __builtin_ctz(lg);
+        return 1;
+    }
+    uint32_t others = others_of(s, seat);
+    int sc[8], n = 0;
+    for (uint32_t m = representatives(s, lg, others); m; m &= m - 1) {
+        int c = __builtin_ctz(m), v = score(s, seat, c, hint, others), j = n++;
+        while (j > 0 && sc[j - 1] < v) {
+            sc[j] = sc[j - 1];
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        sc[j] = v;
+        moves[j] = c;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+static int after(Search *s, int seat, int c, int alpha, int beta);
+static int boundary(Search *s, int alpha, int beta);
+
+
+/* Enhanced transposition cutoff: the last card of a trick leads to a trick boundary, whose table
+ * entry (if any) may settle this node before any card is searched. Returns 1 with *g set if so. */
+static int etc(Search *s, int seat, int maximise, const int *moves, int n, int alpha, int beta, int *g, int *bc) {
+    uint32_t rest = held(s);
+    if (popcount(rest) < 8) return 0; /* the last trick follows: no table there */
+    const int *p = s->points;
+    int base = p[s->trick[0]] + p[s->trick[1]] + p[s->trick[2]];
+    for (int i = 0; i < n; i++) {
+        int c = moves[i];
+        int winner = beats(s, c, s->best) ? seat : s->best_seat;
+        int ours = (winner & 1) == s->side;
+        uint64_t key = (uint64_t)(rest & ~(1u << c)) | (uint64_t)winner << 32 | (uint64_t)(s->capot && ours) << 34;
+        const Entry *e = find_entry(key);
+        if (e == NULL) continue;
+        int gain = ours ? base + p[c] : 0;
+        if (maximise ? gain + e->lower >= beta : gain + e->upper <= alpha) {
+            *g = gain + (maximise ? e->lower : e->upper);
+            *bc = c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The value for the side we count for, fail-soft; *best_card gets the best card found. */
+static int turn(Search *s, int alpha, int beta, int hint, int *best_card) {
+    s->nodes++;
+    int seat = seat_to_move(s);
+    int maximise = (seat & 1) == s->side;
+    int moves[8];
+    int n = ordered(s, seat, hint, moves);
+    int g = maximise ? -INF : INF, bc = -1;
+    if (!(use_etc && s->ntrick == 3 && n > 1 && etc(s, seat, maximise, moves, n, alpha, beta, &g, &bc))) {
+        for (int i = 0; i < n; i++) {
+            int c = moves[i];
+            int v = after(s, seat, c, alpha, beta);
+            if (maximise ? v > g : v < g) {
+                g = v;
+                bc = c;
+                if (maximise ? g >= beta : g <= alpha) break;
+                if (maximise && g > alpha) alpha = g;
+                if (!maximise && g < beta) beta = g;
+            }
+        }
+    }
+    if (best_card) *best_card = bc;
+    return g;
+}
+
+/* The trick on the table is complete: its points go to the winner, who leads next. */
+static int trick_taken(Search *s, int alpha, int beta) {
+    const int *p = s->points;
+    int points = p[s->trick[0]] + p[s->trick[1]] + p[s->trick[2]] + p[s->trick[3]];
+    int ours = (s->best_seat & 1) == s->side;
+    if (!held(s)) {
+        if (!ours) return 0;
+        return points + LAST_TRICK + (s->capot ? CAPOT_BONUS : 0);
+    }
+    int gain = ours ? points : 0;
+    int trick[4];
+    memcpy(trick, s->trick, sizeof trick);
+    int leader = s->leader, capot = s->capot;
+    s->capot = capot && ours;
+    s->ntrick = 0;
+    s->leader = s->best_seat;
+    s->on_table = 0;
+    s->best = s->best_seat = -1;
+    int v = gain + boundary(s, alpha - gain, beta - gain);
+    memcpy(s->trick, trick, sizeof trick);
+    s->ntrick = 4;
+    s->leader = leader;
+    s->capot = capot;
+    /* The caller restores best, best_seat and on_table. */
+    return v;
+}
+
+/* The value once seat has played c. */
+static int after(Search *s, int seat, int c, int alpha, int beta) {
+    s->hands[seat] ^= 1u << c;
+    int best = s->best, best_seat = s->best_seat;
+    uint32_t on_table = s->on_table;
+    push(s, c, seat);
+    int v = s->ntrick < 4 ? turn(s, alpha, beta, -1, NULL) : trick_taken(s, alpha, beta);
+    s->ntrick--;
+    s->best = best;
+    s->best_seat = best_seat;
+    s->on_table = on_table;
+    s->hands[seat] ^= 1u << c;
+    return v;
+}
+
+/* One card each: no choice is left; top is what the trick is worth to a side winning it. */
+static int last_trick(Search *s, int top) {
+    s->nodes++;
+    int seat = s->leader, best_seat = seat;
+    int best = __builtin_ctz(s->hands[seat]);
+    for (int i = 0; i < 3; i++) {
+        seat = (seat + s->step) & 3;
+        int c = __builtin_ctz(s->hands[seat]);
+        if (beats(s, c, best)) {
+            best = c;
+            best_seat = seat;
+        }
+    }
+    return (best_seat & 1) == s->side ? top : 0;
+}
+
+/* The master trumps: the strongest trumps left, as far down as one side holds them all. Whoever
+ * plays one of them wins that trick (only a stronger trump could take it), so their points are
+ * sure for that side, and the other side cannot make capot. Returns the side, or -1 (no trumps
+ * left, or no trump suit); *points gets their points. */
+static inline int master_trumps(const Search *s, uint32_t rest, int *points) {
+    *points = 0;
+    if (s->mode >= 4) return -1;
+    const int *order = SUIT_ORDER[s->mode][s->mode];
+    uint32_t ns = s->hands[0] | s->hands[2];
+    int side = -1;
+    for (int i = 0; i < 8; i++) {
+        int c = order[i];
+        if (!(rest >> c & 1)) continue;
+        int owner = !(ns >> c & 1);
+        if (side < 0) side = owner;
+        else if (owner != side) break;
+        *points += s->points[c];
+    }
+    return side;
+}
+
+/* A trick to lead: the value of the rest of the deal, through the table. */
+static int boundary(Search *s, int alpha, int beta) {
+    uint32_t rest = held(s);
+    const int(*bp)[256] = BYTE_POINTS[s->mode];
+    int all = bp[0][rest & 255] + bp[1][rest >> 8 & 255] + bp[2][rest >> 16 & 255] + bp[3][rest >> 24] + LAST_TRICK;
+    int left = popcount(rest) / 4;
+    if (left == 1) return last_trick(s, all + (s->capot ? CAPOT_BONUS : 0));
+    int sure, master = master_trumps(s, rest, &sure);
+    int top = all, low = 0;
+    if (master == s->side) low = sure;
+    else if (master >= 0) top -= sure;
+    if (s->capot && master != 1 - s->side) top += CAPOT_BONUS;
+    if (top <= alpha) return top;
+    if (low >= beta) return low;
+    uint64_t key = (uint64_t)rest | (uint64_t)s->leader << 32 | (uint64_t)s->capot << 34;
+    Entry *e = probe_entry(key, left);
+    int lower = e->lower > low ? e->lower : low, upper = e->upper < top ? e->upper : top;
+    if (lower >= beta) return lower;
+    if (upper <= alpha) return upper;
+    if (lower > alpha) alpha = lower;
+    if (upper < beta) beta = upper;
+    int card;
+    int g = turn(s, alpha, beta, e->hint, &card);
+    /* The search below may have given the entry's place to another: find it again (or anew). */
+    if (e->key != (key | generation << 35)) e = probe_entry(key, left);
+    if (g <= alpha) {
+        if (g < e->upper) e->upper = (int16_t)g;
+    } else if (g >= beta) {
+        if (g > e->lower) e->lower = (int16_t)g;
+    } else {
+        e->lower = e->upper = (int16_t)g;
+    }
+    /* The card that refuted the window (or reached into it) is worth trying first next time; when
+     * every card failed, the one found is no better than the others. */
+    if ((s->leader & 1) == s->side ? g > alpha : g < beta) e->hint = (int8_t)card;
+    return g;
+}
+
+static int root(Search *s, int alpha, int beta) {
+    if (s->ntrick) return turn(s, alpha, beta, -1, NULL);
+    return boundary(s, alpha, beta);
+}
+
+/* ------------------------------------------------------------------ exact values by null windows */
+
+/* MTD(f), galloping: each probe asks "is the value at least beta?" and its fail-soft answer moves a
+ * bound; while the answers keep going one way, the next question goes twice as far. */
+static long long probes;
+static int mtd(Search *s, int seat, int c, int guess) {
+    int lower = 0, upper = MAX_VALUE, step = 1, dir = 0, bracket = 0;
+    if (variant & 2) {
+        probes++;
+        return c < 0 ? root(s, -1, MAX_VALUE + 1) : after(s, seat, c, -1, MAX_VALUE + 1);
+    }
+    if (variant & 4) {
+        int w = 8;
+        int a = guess - w, b = guess + w;
+        while (1) {
+            probes++;
+            int g = c < 0 ? root(s, a, b) : after(s, seat, c, a, b);
+            if (g > a && g < b) return g;
+            if (g <= a) { b = g + 1; a = g - 2 * w; w *= 2; if (a < -1) a = -1; }
+            else { a = g - 1; b = g + 2 * w; w *= 2; if (b > MAX_VALUE + 1) b = MAX_VALUE + 1; }
+        }
+    }
+    int beta = guess < 1 ? 1 : guess > upper ? upper : guess;
+    while (1) {
+        probes++;
+        long long n0 = s->nodes;
+        int g = c < 0 ? root(s, beta - 1, beta) : after(s, seat, c, beta - 1, beta);
+        if (getenv("DDS_TRACE")) fprintf(stderr, "  card %d beta %d -> %d  nodes %lld\n", c, beta, g, s->nodes - n0);
+        int d = g < beta ? -1 : 1;
+        if (d < 0) upper = g;
+        else lower = g;
+        if (lower >= upper) return lower;
+        if ((variant & 8) && dir && d != dir) bracket = 1;
+        step = d == dir ? 2 * step : 1;
+        dir = d;
+        beta = d > 0 ? lower + step : upper + 1 - step;
+        if (bracket) beta = (lower + upper + 1) / 2;
+        if ((variant & 16) && bracket && upper - lower > 4) beta = (lower + upper + 1) / 2;
+        if ((variant & 16) && bracket && upper - lower <= 4) beta = d > 0 ? lower + 1 : upper;
+        if (beta <= lower) beta = lower + 1;
+        if (beta > upper) beta = upper;
+    }
+}
+
+/* ------------------------------------------------------------------ the Python interface */
+
+static long long last_nodes, last_probes, first_nodes[8];
+
+static int read_mask(PyObject *o, uint32_t *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (v >> 32) {
+        PyErr_SetString(PyExc_ValueError, "a hand is a mask of the 32-card pack");
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int read_int(PyObject *o, int lo, int hi, const char *what, int *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be from %d to %d, not %ld", what, lo, hi, v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won (as alphabeta.value). */
+static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "expected (hands, mode, leader, trick, step, undertrump, tricks_won)");
+        return -1;
+    }
+    if (table == NULL) {
+        table = calloc(TT_SIZE, sizeof(Entry));
+        if (table == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    memset(s, 0, sizeof *s);
+    PyObject *hands = PySequence_Fast(args[0], "hands must be a sequence of four masks");
+    if (hands == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(hands) != 4) {
+        Py_DECREF(hands);
+        PyErr_SetString(PyExc_ValueError, "hands must be four masks");
+        return -1;
+    }
+    for (int i = 0; i < 4; i++)
+        if (read_mask(PySequence_Fast_GET_ITEM(hands, i), &s->hands[i]) < 0) {
+            Py_DECREF(hands);
+            return -1;
+        }
+    Py_DECREF(hands);
+    if (read_int(args[1], 0, NMODES - 1, "mode", &s->mode) < 0 || read_int(args[2], 0, 3, "leader", &s->leader) < 0 ||
+        read_int(args[4], 1, 3, "step", &s->step) < 0)
+        return -1;
+    if ((s->undertrump = PyObject_IsTrue(args[5])) < 0) return -1;
+    s->key = KEY[s->mode];
+    s->points = POINTS[s->mode];
+    s->higher = HIGHER[s->mode];
+    s->same_points_above = SAME_POINTS_ABOVE[s->mode];
+    s->best = s->best_seat = -1;
+    PyObject *trick = PySequence_Fast(args[3], "the trick must be a sequence of cards");
+    if (trick == NULL) return -1;
+    int n = (int)PySequence_Fast_GET_SIZE(trick);
+    if (n > 3) {
+        Py_DECREF(trick);
+        PyErr_SetString(PyExc_ValueError, "the trick on the table holds at most three cards");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int c;
+        if (read_int(PySequence_Fast_GET_ITEM(trick, i), 0, 31, "a card", &c) < 0) {
+            Py_DECREF(trick);
+            return -1;
+        }
+        push(s, c, (s->leader + s->step * i) & 3);
+    }
+    Py_DECREF(trick);
+    /* The search trusts the position: check that it can arise (belote.solver.Position says why not). */
+    int total = popcount(s->hands[0]) + popcount(s->hands[1]) + popcount(s->hands[2]) + popcount(s->hands[3]);
+    int ok = total == popcount(held(s)) && !(held(s) & s->on_table) && popcount(s->on_table) == n &&
+             (total + n) % 4 == 0;
+    for (int i = 0; ok && i < 4; i++)
+        ok = popcount(s->hands[(s->leader + s->step * i) & 3]) == (total + n) / 4 - (i < n);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "not a position of a deal: see belote.solver.Position");
+        return -1;
+    }
+    s->side = seat_to_move(s) & 1;
+    PyObject *won = PySequence_Fast(args[6], "tricks_won must be two counts");
+    if (won == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(won) != 2) {
+        Py_DECREF(won);
+        PyErr_SetString(PyExc_ValueError, "tricks_won must be two counts");
+        return -1;
+    }
+    long other = PyLong_AsLong(PySequence_Fast_GET_ITEM(won, 1 - s->side));
+    Py_DECREF(won);
+    if (other == -1 && PyErr_Occurred()) return -1;
+    /* Capot is open for the side we count for while the other side has taken no trick. */
+    s->capot = other == 0;
+    /* A new generation: every entry of earlier solves is now stale. */
+    if (++generation >> 29) {
+        memset(table, 0, TT_SIZE * sizeof(Entry));
+        generation = 1;
+    }
+    probes = 0;
+    return 0;
+}
+
+static PyObject *dds_value(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    Search s;
+    if (setup(&s, args, nargs) < 0) return NULL;
+    int v = legal(&s, seat_to_move(&s)) ? mtd(&s, -1, -1, GUESS) : 0;
+    last_nodes = s.nodes;
+    last_probes = probes;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    Search s;
+    if (setup(&s, args, nargs) < 0) return NULL;
+    int seat = seat_to_move(&s);
+    uint32_t lg = legal(&s, seat), others = others_of(&s, seat);
+    uint32_t reps = representatives(&s, lg, others);
+    int vals[32];
+    int guess = GUESS;
+    /* One search for each class of equivalent cards, from the guess the last one gave. */
+    int k = 0;
+    for (uint32_t m = reps; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        long long n0 = s.nodes;
+        vals[c] = guess = mtd(&s, seat, c, guess);
+        if (k < 8) first_nodes[k++] += s.nodes - n0;
+    }
+    last_nodes = s.nodes;
+    last_probes = probes;
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    for (uint32_t m = lg; m; m &= m - 1) {
+        int c = __builtin_ctz(m), rep = c;
+        /* A card stood for by others takes the value of the strongest of them. */
+        for (uint32_t a = reps & s.same_points_above[c]; a; a &= a - 1) {
+            int d = __builtin_ctz(a);
+            if (!(s.higher[c] & ~s.higher[d] & ~(1u << d) & others) && (rep == c || s.key[d] > s.key[rep])) rep = d;
+        }
+        PyObject *k = PyLong_FromLong(c), *v = PyLong_FromLong(vals[rep]);
+        if (k == NULL || v == NULL || PyDict_SetItem(out, k, v) < 0) {
+            Py_XDECREF(k);
+            Py_XDECREF(v);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(k);
+        Py_DECREF(v);
+    }
+    return out;
+}
+
+static PyObject *dds_stats(PyObject *module, PyObject *unused) {
+    return Py_BuildValue("{s:L,s:L,s:k,s:(LLLLLLLL)}", "nodes", last_nodes, "probes", last_probes, "table_entries",
+                         (unsigned long)TT_SIZE, "k", first_nodes[0], first_nodes[1], first_nodes[2], first_nodes[3], first_nodes[4], first_nodes[5], first_nodes[6], first_nodes[7]);
+}
+
+static PyObject *dds_set_options(PyObject *module, PyObject *arg) {
+    long v = PyLong_AsLong(arg);
+    use_etc = v & 1;
+    variant = (int)(v >> 1);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef dds_methods[] = {
+    {"value", (PyCFunction)(void (*)(void))dds_value, METH_FASTCALL,
+     "value(hands, mode, leader, trick, step, undertrump, tricks_won) -> the exact value for the side to move"},
+    {"card_values", (PyCFunction)(void (*)(void))dds_card_values, METH_FASTCALL,
+     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won) -> {card: value} for the legal cards"},
+    {"stats", (PyCFunction)dds_stats, METH_NOARGS,
+     "What the last solve did: {'nodes': ..., 'probes': ..., 'table_entries': ...}"},
+    {"_set_etc", (PyCFunction)dds_set_options, METH_O, "experiment"},
+    {NULL},
+};
+
+/* ------------------------------------------------------------------ the tables, from belote.play */
+
+static int load_table(PyObject *mod, const char *name, uint32_t *out) {
+    PyObject *t = PyObject_GetAttrString(mod, name);
+    if (t == NULL) return -1;
+    for (int m = 0; m < NMODES; m++) {
+        PyObject *row = PySequence_GetItem(t, m);
+        if (row == NULL) goto fail;
+        for (int c = 0; c < 32; c++) {
+            PyObject *v = PySequence_GetItem(row, c);
+            if (v == NULL) {
+                Py_DECREF(row);
+                goto fail;
+            }
+            /* Masks need all 32 bits: read them as unsigned (the other tables are small and positive). */
+            out[m * 32 + c] = (uint32_t)PyLong_AsUnsignedLong(v);
+            Py_DECREF(v);
+        }
+        Py_DECREF(row);
+    }
+    Py_DECREF(t);
+    return PyErr_Occurred() ? -1 : 0;
+fail:
+    Py_DECREF(t);
+    return -1;
+}
+
+static int load_int(PyObject *mod, const char *name, int *out) {
+    PyObject *v = PyObject_GetAttrString(mod, name);
+    if (v == NULL) return -1;
+    *out = (int)PyLong_AsLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int module_exec(PyObject *m) {
+    PyObject *play = PyImport_ImportModule("belote.play");
+    PyObject *scoring = PyImport_ImportModule("belote.scoring");
+    if (play == NULL || scoring == NULL) goto fail;
+    static uint32_t key[NMODES * 32], points[NMODES * 32];
+    if (load_table(play, "KEY", key) < 0 || load_table(play, "POINTS", points) < 0 ||
+        load_table(play, "HIGHER", &HIGHER[0][0]) < 0)
+        goto fail;
+    for (int md = 0; md < NMODES; md++)
+        for (int c = 0; c < 32; c++) {
+            KEY[md][c] = (int)key[md * 32 + c];
+            POINTS[md][c] = (int)points[md * 32 + c];
+        }
+    PyObject *t = PyObject_GetAttrString(play, "TRUMPS");
+    if (t == NULL) goto fail;
+    for (int md = 0; md < NMODES; md++) {
+        PyObject *v = PySequence_GetItem(t, md);
+        if (v == NULL) {
+            Py_DECREF(t);
+            goto fail;
+        }
+        TRUMPS[md] = (uint32_t)PyLong_AsUnsignedLong(v);
+        Py_DECREF(v);
+    }
+    Py_DECREF(t);
+    int deal_points, capot_points;
+    if (load_int(play, "TRUMP_BONUS", &TRUMP_BONUS) < 0 || load_int(play, "LAST_TRICK", &LAST_TRICK) < 0 ||
+        load_int(scoring, "DEAL_POINTS", &deal_points) < 0 || load_int(scoring, "CAPOT_POINTS", &capot_points) < 0)
+        goto fail;
+    CAPOT_BONUS = capot_points - deal_points;
+    MAX_VALUE = capot_points;
+    for (int md = 0; md < NMODES; md++)
+        for (int suit = 0; suit < 4; suit++) {
+            int *order = SUIT_ORDER[md][suit];
+            for (int r = 0; r < 8; r++) {
+                int c = suit * 8 + r, j = r;
+                while (j > 0 && KEY[md][order[j - 1]] < KEY[md][c]) {
+                    order[j] = order[j - 1];
+                    j--;
+                }
+                order[j] = c;
+            }
+            for (int r = 0; r < 8; r++) {
+                int c = suit * 8 + r;
+                SAME_POINTS_ABOVE[md][c] = 0;
+                for (int d = suit * 8; d < suit * 8 + 8; d++)
+                    if (HIGHER[md][c] >> d & 1 && POINTS[md][d] == POINTS[md][c]) SAME_POINTS_ABOVE[md][c] |= 1u << d;
+            }
+            for (int b = 0; b < 256; b++) {
+                int p = 0;
+                for (int r = 0; r < 8; r++)
+                    if (b >> r & 1) p += POINTS[md][suit * 8 + r];
+                BYTE_POINTS[md][suit][b] = p;
+            }
+        }
+    Py_DECREF(play);
+    Py_DECREF(scoring);
+    return 0;
+fail:
+    Py_XDECREF(play);
+    Py_XDECREF(scoring);
+    return -1;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, module_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_dds", "The double-dummy solver, in C.", 0, dds_methods, module_slots, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dds(void) { return PyModuleDef_Init(&module); }

@@ -1,0 +1,116 @@
+"""The arena: duplicate deals, per-seat seeding, the same figures for any number of jobs, the command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from belote.arena import ArenaResult, Team, UnknownBot, match_seed, play_match, run_arena, table_teams
+from belote.bots import bot_names, register
+from belote.game import PlayerView
+from belote.rules import Rules
+
+#: Deterministic bots that exist now: two copies of one must tie exactly.
+SAME_BOTS = ["random", *(["heuristic"] if "heuristic" in bot_names() else [])]
+#: Pairs of bots run with one job and with two.
+JOB_PAIRS = [("random", "random"), *([("heuristic", "random")] if "heuristic" in SAME_BOTS else [])]
+
+
+class LastLegalBot:
+    """Always the last legal action: it takes every turned card, so it differs from random."""
+
+    name = "test-last-legal"
+
+    def __init__(self, seed: int | None = None, **_: Any) -> None:
+        pass
+
+    def act(self, view: PlayerView) -> int:
+        return view.legal[-1]
+
+
+register(LastLegalBot.name, LastLegalBot)
+
+
+@pytest.mark.parametrize("bot", SAME_BOTS)
+def test_the_same_bot_on_both_sides_makes_no_difference(bot: str) -> None:
+    deals = 40
+    r = run_arena(bot, bot, deals=deals, seed=5, jobs=1)
+    assert r.mean == 0.0 and r.sd == 0.0 and r.ci95 == (0.0, 0.0)
+    assert r.deals_won[0] == r.deals_won[1]
+    assert r.matches_won[0] == r.matches_won[1]
+    assert r.points_per_deal[0] == r.points_per_deal[1]
+    assert r.unpaired == 0 and r.table_deals[0] == r.table_deals[1] >= deals
+    assert r.pairs == r.table_deals[0]
+
+
+@pytest.mark.parametrize("bots", JOB_PAIRS)
+def test_the_figures_do_not_depend_on_the_number_of_jobs(bots: tuple[str, str]) -> None:
+    deals = 60
+    one = run_arena(*bots, deals=deals, seed=11, jobs=1)
+    two = run_arena(*bots, deals=deals, seed=11, jobs=2)
+    assert one == two
+    assert _without_times(one) == _without_times(two)
+
+
+def _without_times(r: ArenaResult) -> dict[str, Any]:
+    out = r.to_json()
+    del out["decision_time"]
+    return out
+
+
+def test_a_pair_is_the_same_deck_and_dealer_at_both_tables() -> None:
+    a, b = Team(LastLegalBot.name), Team("random")
+    rules = Rules()
+    for j in (0, 3):
+        seed = match_seed(7, j)
+        tables = [play_match(rules, seed, j % 4, *table_teams(a, b, t)) for t in (1, 2)]
+        first = [m.deals[0].to_record() for m in tables]
+        assert first[0]["deck"] == first[1]["deck"]
+        assert first[0]["dealer"] == first[1]["dealer"] == "NESW"[j % 4]
+        for d1, d2 in zip(tables[0].deals, tables[1].deals, strict=False):
+            assert (d1.deck, d1.dealer) == (d2.deck, d2.dealer)
+
+
+def test_different_bots_give_a_confidence_interval_around_the_mean() -> None:
+    r = run_arena(LastLegalBot.name, "random", deals=150, seed=2, jobs=1)
+    lo, hi = r.ci95
+    assert lo < r.mean < hi
+    assert r.mean != 0.0 and r.sd > 0
+    assert 2 * r.pairs + r.unpaired == sum(r.table_deals)
+    assert sum(r.deals_won) == sum(r.table_deals)
+    assert sum(r.matches_won) == 2 * r.matches
+    times = r.times[0]
+    assert times.cards.count > 0 and times.bids.count > 0
+    assert times.cards.median <= times.cards.p95 <= times.cards.max
+    assert r.summary().startswith(f"{LastLegalBot.name} vs random: ")
+    json.dumps(r.to_json())
+
+
+def test_an_unknown_bot_is_refused_before_any_match() -> None:
+    with pytest.raises(UnknownBot, match="no bot named 'nobody'"):
+        run_arena("nobody", "random", deals=10, jobs=1)
+
+
+def belote(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "belote.cli", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_the_command_prints_the_figures() -> None:
+    out = belote("arena", "--ns", "random", "--ew", "random", "--deals", "20", "--seed", "1", "--jobs", "1")
+    assert out.returncode == 0, out.stderr
+    assert "A - B: +0.0 points/deal (95% CI 0.0 .. 0.0" in out.stdout
+    for words in ("pairs", "deals won: A", "matches won: A", "points per deal: A", "A cards random"):
+        assert words in out.stdout
+
+
+def test_the_command_refuses_an_unknown_bot() -> None:
+    out = belote("arena", "--ns", "nobody", "--ew", "random", "--deals", "20", "--jobs", "1")
+    assert out.returncode == 2
+    assert "no bot named 'nobody'" in out.stderr and "random" in out.stderr
+    assert out.stdout == ""
