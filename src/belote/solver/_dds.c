@@ -177,39 +177,19 @@ static inline uint32_t representatives(const Search *s, uint32_t lg, uint32_t ot
     return reps;
 }
 
-static int use_etc = 1, variant = 0;
-/* How promising a card looks (higher first); the same heuristic as alphabeta.Search.score. */
+/* How promising a card looks (higher first); the same heuristic as alphabeta.Search.score. A card's
+ * rank orders the cards of a suit, and puts trumps above every plain card. */
 static inline int score(const Search *s, int seat, int c, int hint, uint32_t others) {
     if (c == hint) return 1000;
-    int trump = s->key[c] >= TRUMP_BONUS;
-    int points = s->points[c], rank = s->key[c] % TRUMP_BONUS + (trump ? 8 : 0);
+    int key = s->key[c], points = s->points[c];
+    int rank = key >= TRUMP_BONUS ? key - TRUMP_BONUS + 8 : key;
     if (s->ntrick == 0) {
-        if (!(others & s->higher[c])) return 200 + points + ((variant & 1) && trump ? 50 : 0); /* a master: cash it */
-        if (variant & 2) {
-            /* partner holds the master of this suit? */
-            uint32_t partner = s->hands[(seat + 2) & 3];
-            uint32_t suit = 0xFFu << (8 * (c >> 3));
-            uint32_t opp = others & ~partner & suit, part = partner & suit;
-            int pm = 0;
-            for (uint32_t m = part; m; m &= m - 1) { int d = __builtin_ctz(m); if (!(opp & s->higher[d])) pm = 1; }
-            if (pm) return 150 - points - rank;
-        }
-        return 100 - points - rank - ((variant & 4) && trump ? 30 : 0);
+        if (!(others & s->higher[c])) return 200 + points; /* a master: cash it */
+        return 100 - points - rank;                        /* else a low card, to keep the high ones */
     }
-    if ((s->best_seat & 1) == (seat & 1)) {
-        if (variant & 8) {
-            /* partner wins for sure if nobody after can beat best: only cheap check: are we last? */
-            if (s->ntrick == 3) return 100 + points;
-            uint32_t rest_others = others & ~s->hands[s->best_seat];
-            uint32_t beaters = s->higher[s->best];
-            if (s->key[s->best] < TRUMP_BONUS) beaters |= TRUMPS[s->mode];
-            if (!(rest_others & beaters)) return 100 + points;
-            return 100 - points - rank;
-        }
-        return 100 + points; /* partner is winning: give them points */
-    }
-    if (beats(s, c, s->best)) return s->ntrick == 3 ? 300 - rank : 300 + rank + ((variant & 16) ? points : 0); /* last: win cheaply */
-    return 100 - points - rank - ((variant & 32) && trump ? 30 : 0);                                               /* cannot win: cheapest */
+    if ((s->best_seat & 1) == (seat & 1)) return 100 + points;               /* partner is winning: give them points */
+    if (beats(s, c, s->best)) return s->ntrick == 3 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
+    return 100 - points - rank;                                               /* cannot win: the cheapest */
 }
 
 static int ordered(const Search *s, int seat, int hint, int *moves) {
@@ -271,7 +251,7 @@ static int turn(Search *s, int alpha, int beta, int hint, int *best_card) {
     int moves[8];
     int n = ordered(s, seat, hint, moves);
     int g = maximise ? -INF : INF, bc = -1;
-    if (!(use_etc && s->ntrick == 3 && n > 1 && etc(s, seat, maximise, moves, n, alpha, beta, &g, &bc))) {
+    if (!(s->ntrick == 3 && n > 1 && etc(s, seat, maximise, moves, n, alpha, beta, &g, &bc))) {
         for (int i = 0; i < n; i++) {
             int c = moves[i];
             int v = after(s, seat, c, alpha, beta);
@@ -416,39 +396,18 @@ static int root(Search *s, int alpha, int beta) {
  * bound; while the answers keep going one way, the next question goes twice as far. */
 static long long probes;
 static int mtd(Search *s, int seat, int c, int guess) {
-    int lower = 0, upper = MAX_VALUE, step = 1, dir = 0, bracket = 0;
-    if (variant & 2) {
-        probes++;
-        return c < 0 ? root(s, -1, MAX_VALUE + 1) : after(s, seat, c, -1, MAX_VALUE + 1);
-    }
-    if (variant & 4) {
-        int w = 8;
-        int a = guess - w, b = guess + w;
-        while (1) {
-            probes++;
-            int g = c < 0 ? root(s, a, b) : after(s, seat, c, a, b);
-            if (g > a && g < b) return g;
-            if (g <= a) { b = g + 1; a = g - 2 * w; w *= 2; if (a < -1) a = -1; }
-            else { a = g - 1; b = g + 2 * w; w *= 2; if (b > MAX_VALUE + 1) b = MAX_VALUE + 1; }
-        }
-    }
+    int lower = 0, upper = MAX_VALUE, step = 1, dir = 0;
     int beta = guess < 1 ? 1 : guess > upper ? upper : guess;
     while (1) {
         probes++;
-        long long n0 = s->nodes;
         int g = c < 0 ? root(s, beta - 1, beta) : after(s, seat, c, beta - 1, beta);
-        if (getenv("DDS_TRACE")) fprintf(stderr, "  card %d beta %d -> %d  nodes %lld\n", c, beta, g, s->nodes - n0);
         int d = g < beta ? -1 : 1;
         if (d < 0) upper = g;
         else lower = g;
         if (lower >= upper) return lower;
-        if ((variant & 8) && dir && d != dir) bracket = 1;
         step = d == dir ? 2 * step : 1;
         dir = d;
         beta = d > 0 ? lower + step : upper + 1 - step;
-        if (bracket) beta = (lower + upper + 1) / 2;
-        if ((variant & 16) && bracket && upper - lower > 4) beta = (lower + upper + 1) / 2;
-        if ((variant & 16) && bracket && upper - lower <= 4) beta = d > 0 ? lower + 1 : upper;
         if (beta <= lower) beta = lower + 1;
         if (beta > upper) beta = upper;
     }
@@ -456,7 +415,7 @@ static int mtd(Search *s, int seat, int c, int guess) {
 
 /* ------------------------------------------------------------------ the Python interface */
 
-static long long last_nodes, last_probes, first_nodes[8];
+static long long last_nodes, last_probes;
 
 static int read_mask(PyObject *o, uint32_t *out) {
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
@@ -583,12 +542,9 @@ static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssi
     int vals[32];
     int guess = GUESS;
     /* One search for each class of equivalent cards, from the guess the last one gave. */
-    int k = 0;
     for (uint32_t m = reps; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        long long n0 = s.nodes;
         vals[c] = guess = mtd(&s, seat, c, guess);
-        if (k < 8) first_nodes[k++] += s.nodes - n0;
     }
     last_nodes = s.nodes;
     last_probes = probes;
@@ -615,15 +571,8 @@ static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssi
 }
 
 static PyObject *dds_stats(PyObject *module, PyObject *unused) {
-    return Py_BuildValue("{s:L,s:L,s:k,s:(LLLLLLLL)}", "nodes", last_nodes, "probes", last_probes, "table_entries",
-                         (unsigned long)TT_SIZE, "k", first_nodes[0], first_nodes[1], first_nodes[2], first_nodes[3], first_nodes[4], first_nodes[5], first_nodes[6], first_nodes[7]);
-}
-
-static PyObject *dds_set_options(PyObject *module, PyObject *arg) {
-    long v = PyLong_AsLong(arg);
-    use_etc = v & 1;
-    variant = (int)(v >> 1);
-    Py_RETURN_NONE;
+    return Py_BuildValue("{s:L,s:L,s:k}", "nodes", last_nodes, "probes", last_probes, "table_entries",
+                         (unsigned long)TT_SIZE);
 }
 
 static PyMethodDef dds_methods[] = {
@@ -633,7 +582,6 @@ static PyMethodDef dds_methods[] = {
      "card_values(hands, mode, leader, trick, step, undertrump, tricks_won) -> {card: value} for the legal cards"},
     {"stats", (PyCFunction)dds_stats, METH_NOARGS,
      "What the last solve did: {'nodes': ..., 'probes': ..., 'table_entries': ...}"},
-    {"_set_etc", (PyCFunction)dds_set_options, METH_O, "experiment"},
     {NULL},
 };
 

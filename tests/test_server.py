@@ -1,0 +1,180 @@
+"""The server through the ASGI test client: every route, and the websocket protocol with bad input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from belote.game import Match, parse_action
+from belote.server.app import create_app
+from belote.server.store import SQLiteStore
+
+FAST = {"strength": "easy", "speed": "fast"}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "belote.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path=db)) as c:
+        yield c
+
+
+def solo(client: TestClient, **settings: Any) -> dict[str, Any]:
+    r = client.post("/api/solo", json={**FAST, **settings})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def receive_state(ws: Any) -> dict[str, Any]:
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "state":
+            return msg
+
+
+def test_pages_and_health(client: TestClient) -> None:
+    assert client.get("/api/health").json()["ok"] is True
+    page = client.get("/")
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    assert client.get("/scores").status_code == 200
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_solo_table_settings_are_checked(client: TestClient) -> None:
+    data = solo(client)
+    assert data["seat"] == "S" and len(data["table"]) >= 22 and len(data["token"]) >= 22
+    for bad, word in (
+        ({"strength": "godlike"}, "strength"),
+        ({"target": 5}, "target"),
+        ({"deals": 0}, "deals"),
+        ({"colour": "red"}, "unknown setting"),
+        ({"direction": "up"}, "direction"),
+    ):
+        r = client.post("/api/solo", json=bad)
+        assert r.status_code == 400 and word in r.json()["error"]
+    r = client.post("/api/solo", content=b"{not json")
+    assert r.status_code == 400 and "JSON" in r.json()["error"]
+
+
+def test_join_and_play_through_the_socket(client: TestClient) -> None:
+    data = solo(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+        state = receive_state(ws)
+        assert state["seat"] == "S"
+        assert state["events"][0][0] == 0
+        view = state["view"]
+        assert len(view["hand"]) == 5
+        assert view["players"] if "players" in view else state["players"]["S"]["bot"] is False
+        # Play until a card is asked of us; every state carries only our hand.
+        for _ in range(400):
+            view = state["view"]
+            if state["waiting"] == "continue":
+                ws.send_json({"type": "continue"})
+            elif view["legal"]:
+                ws.send_json({"type": "act", "action": view["legal"][-1]})
+            if view["deal_number"] >= 2:
+                break
+            state = receive_state(ws)
+        assert state["view"]["deal_number"] >= 2
+
+
+def test_bad_messages_are_refused_and_the_table_goes_on(client: TestClient) -> None:
+    data = solo(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text("hello")
+        assert ws.receive_json() == {"type": "error", "message": "the message is not JSON"}
+        ws.send_json({"type": "act", "action": "JH"})
+        assert "join a table first" in ws.receive_json()["message"]
+        ws.send_json({"type": "join", "table": data["table"], "token": "wrong", "since": -1})
+        assert "not yours" in ws.receive_json()["message"]
+        ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+        state = receive_state(ws)
+        before = state["view"]
+        for bad, word in (
+            ([1, 2, 3], '"type"'),
+            ({"type": "dance"}, "unknown message type"),
+            ({"type": "act", "action": 12}, "is a card"),
+            ({"type": "act", "action": "ZZ"}, "not an action"),
+            ({"type": "act", "action": "x" * 100}, "is a card"),
+            ({"type": "new_game", "settings": {"speed": "warp"}}, "speed"),
+        ):
+            ws.send_json(bad)
+            msg = ws.receive_json()
+            while msg["type"] == "state":  # a bot may act meanwhile
+                before = msg["view"]
+                msg = ws.receive_json()
+            assert msg["type"] == "error" and word in msg["message"], (bad, msg)
+        ws.send_text(json.dumps({"type": "act", "action": "pass", "pad": "x" * 5000}))
+        msg = ws.receive_json()
+        while msg["type"] == "state":
+            msg = ws.receive_json()
+        assert "too long" in msg["message"]
+        assert before["hand"]  # our hand is still there
+
+
+def test_illegal_card_is_refused_with_the_rule(client: TestClient) -> None:
+    data = solo(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+        state = receive_state(ws)
+        refused = None
+        for _ in range(600):
+            view = state["view"]
+            if state["waiting"] == "continue":
+                ws.send_json({"type": "continue"})
+            elif view["legal"]:
+                illegal = [c for c in view["hand"] if c not in view["legal"]] if view["phase"] == "play" else []
+                if illegal:
+                    ws.send_json({"type": "act", "action": illegal[0]})
+                    msg = ws.receive_json()
+                    assert msg["type"] == "error"
+                    refused = msg["message"]
+                    break
+                ws.send_json({"type": "act", "action": view["legal"][0] if view["phase"] == "play" else "take"})
+            state = receive_state(ws)
+        assert refused is not None and refused.startswith("you must")
+
+
+def test_a_restart_brings_the_table_back_exactly(db: Path) -> None:
+    with TestClient(create_app(db_path=db)) as c:
+        data = solo(c)
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+            state = receive_state(ws)
+            ws.send_json({"type": "act", "action": "take" if "take" in state["view"]["legal"] else "pass"})
+            for _ in range(3):
+                state = receive_state(ws)
+        stored = SQLiteStore(db).load_table(data["table"])
+        assert stored is not None
+    meta, actions = stored
+    expected = Match.from_dict({"seed": meta["seed"], "first_dealer": "NESW"[meta["seed"] % 4], "actions": actions})
+    with TestClient(create_app(db_path=db)) as c2, c2.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+        state = receive_state(ws)
+        assert state["view"]["hand"] == [str(x) for x in expected.view(2).hand]
+        assert len(state["events"]) >= len(expected.events()) - 2
+    assert all(parse_action(a) is not None for a in actions)
+
+
+def test_new_game_starts_over(client: TestClient) -> None:
+    data = solo(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+        receive_state(ws)
+        ws.send_json({"type": "new_game", "settings": {**FAST, "target": 1000}})
+        state = receive_state(ws)
+        while state["settings"]["target"] != 1000:
+            state = receive_state(ws)
+        assert state["view"]["rules"]["target"] == 1000
+        assert state["events"][0][0] == 0
