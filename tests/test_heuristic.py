@@ -8,15 +8,15 @@ deals, so N speaks and leads first; hearts are trumps unless a test says otherwi
 
 from __future__ import annotations
 
-from belote.bots.base import RandomBot, make_bot
+from collections.abc import Sequence
+
+from belote.bots.base import Bot, RandomBot, make_bot
 from belote.bots.heuristic import HeuristicBot
 from belote.cards import CLUBS, SPADES, Card, parse_card
 from belote.game import NAMES, PASS, TAKE, Deal, PlayerView
-from belote.play import POINTS
 from belote.rules import PRESETS, Rules
 
 N, E, S, W = range(4)
-HEARTS = 1
 
 
 def parsed(text: str) -> list[Card]:
@@ -26,7 +26,9 @@ def parsed(text: str) -> list[Card]:
 def deck_of(hands: dict[int, str], turned: str, taker: int | None = None, dealer: int = W) -> list[int]:
     """A deck that deals each seat the cards written for it; cards nobody was given fill the gaps."""
     turned_card = parse_card(turned)
-    given = {seat: [c for c in parsed(text) if not (seat == taker and c == turned_card)] for seat, text in hands.items()}
+    given: dict[int, list[int]] = {
+        seat: [c for c in parsed(text) if not (seat == taker and c == turned_card)] for seat, text in hands.items()
+    }
     named = {c for cs in given.values() for c in cs} | {turned_card}
     spare = [c for c in range(32) if c not in named]
     order = [(dealer + 1 + i) % 4 for i in range(4)]
@@ -89,14 +91,17 @@ def bid(hand: str, turned: str, passes: int = 0) -> int:
 
 
 def test_takes_on_the_jack_with_two_more_trumps() -> None:
+    # The jack, the eight and the turned seven, a guarded ten of spades, no club.
     assert bid("JH 8H TS 7S 9D", turned="7H") == TAKE
 
 
 def test_takes_on_the_jack_and_the_nine() -> None:
+    # The nine and the turned jack, and nothing else worth a point.
     assert bid("9H KS 8S QD 7C", turned="JH") == TAKE
 
 
 def test_takes_on_three_trumps_with_an_ace_outside() -> None:
+    # The nine, the ace and the turned eight of hearts, and the ace of spades.
     assert bid("9H AH AS KD 7C", turned="8H") == TAKE
 
 
@@ -182,3 +187,167 @@ def test_second_hand_does_not_waste_a_high_trump_on_a_trick_worth_nothing() -> N
     deal = deal_of(NO_DIAMONDS, turned="9H", taker=E)
     play(deal, "8D")
     assert bot_plays(deal) == "8H"
+
+
+def test_cannot_win_plays_the_lowest_value_card() -> None:
+    # "When an opponent is winning and you cannot win, play your lowest-value legal card."
+    deal = deal_of(PARTNERS, turned="9H", taker=N)
+    play(deal, "7D KD")
+    assert bot_plays(deal) == "9D"
+
+
+def test_wins_with_the_lowest_sufficient_card() -> None:
+    # With the ace in its own hand the ten of clubs is master: E takes N's seven with it, not the ace.
+    deal = deal_of(
+        {
+            N: "7C 9C JH 9H AH 7S 8S 7D",
+            E: "AC TC 8C 9S TS QD KD 7H",
+            S: "JC QC KC JS QS AD TD 8H",
+            W: "KS AS 9D 8D JD TH QH KH",
+        },
+        turned="9H",
+        taker=N,
+    )
+    play(deal, "7C")
+    assert bot_plays(deal) == "TC"
+
+
+# ----------------------------------------------------------------- leading trumps
+
+
+def test_taker_leads_the_jack_then_the_nine_then_cashes_an_ace() -> None:
+    # "If you hold the jack, lead it ... Follow with the nine. Once the trumps are gone, an ace
+    # outside trumps is a certain trick."
+    deal = deal_of(PARTNERS, turned="9H", taker=N)
+    assert bot_plays(deal) == "JH"
+    play(deal, "JH 7H AH TH")
+    assert bot_plays(deal) == "9H"  # W still holds trumps
+    play(deal, "9H 8H 8S QH")
+    assert bot_plays(deal) in {"AS", "AD", "AC"}  # no trump left to draw: cash a master
+
+
+def test_defender_leads_its_long_suit_not_a_trump() -> None:
+    # "The defending side ... leads its long suit to make the takers trump early and run short."
+    deal = deal_of(
+        {
+            N: "9S 7H 8D 7D KC QC 8C 7C",
+            E: "AS TS JH 9H AH AD AC TC",
+            S: "7S 8S JS 8H 9D TD JD 9C",
+            W: "QS KS TH QH KH QD KD JC",
+        },
+        turned="9H",
+        taker=E,
+    )
+    assert bot_plays(deal) == "7C"
+
+
+# ----------------------------------------------------------------- counting to 82
+
+# N took hearts; six tricks are played and N, to lead, holds the jack of trumps and the seven of
+# spades. E still has the seven of trumps, W the eight of spades. Led now, the jack takes the seven
+# of trumps and the last trick goes to W; kept back, it takes the last trick and its ten.
+LAST_TRICK_HANDS = {
+    N: "7S 9S KS 9H JH QH QD QC",
+    E: "JS 7H 8H 7D 8D JD AD TC",
+    S: "TS TH KH 9D TD KD 8C 9C",
+    W: "8S QS AS AH 7C JC KC AC",
+}
+SIX_TRICKS = "QH 8H TH AH  QS 9S JS TS  9C AC QC TC  AS KS JD KH  TD JC QD AD  7D KD KC 9H"
+
+
+def finish(deal: Deal, first: str) -> str:
+    """The outcome when ``first`` is played now and four heuristic bots play the rest."""
+    deal = deal.copy()
+    play(deal, first)
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    while deal.phase != "done":
+        deal.apply(bots[deal.to_move].act(deal.view(deal.to_move)))
+    assert deal.result is not None
+    return deal.result.outcome
+
+
+def test_holds_a_trump_for_the_last_trick_when_the_count_is_close() -> None:
+    # "When you are taking and short, the last trick's ten is often the difference, so hold a trump for it."
+    deal = deal_of(LAST_TRICK_HANDS, turned="9H", taker=N, rules=Rules(declarations=False))
+    play(deal, SIX_TRICKS)
+    assert deal.won == (58, 74) and deal.to_move == N  # 30 points to come: the takers need 25 of them
+    assert bot_plays(deal) == "7S"
+    assert finish(deal, "7S") == "made"
+    assert finish(deal, "JH") == "dedans"
+
+
+def test_draws_the_last_trump_when_the_deal_is_already_made() -> None:
+    # The same cards at the end, but the takers have 95 to 37: nothing to hold back for, so "draw trumps".
+    deal = deal_of(
+        {
+            N: "7S 9S 9H TH JH QH TC QC",
+            E: "QS 7H 8H KH AH 8D TD QD",
+            S: "TS AS 9D JD AD 8C JC KC",
+            W: "8S JS KS 7D KD 7C 9C AC",
+        },
+        turned="TH",
+        taker=N,
+        rules=Rules(declarations=False),
+    )
+    play(deal, "TC KH JC 9C  AH AD KS 9H  TH 8H AS 7D  9S QS TS JS  KC AC QC QD  KD QH TD JD")
+    assert deal.won == (95, 37) and deal.to_move == N
+    assert sorted(str(c) for c in deal.hand(N)) == ["7S", "JH"] and "7H" in [str(c) for c in deal.hand(E)]
+    assert bot_plays(deal) == "JH"
+
+
+# ----------------------------------------------------------------- every deal, every rule
+
+
+def play_out(deal: Deal, bots: Sequence[Bot]) -> None:
+    """Play ``deal`` to the end, each seat's bot shown only its own view; every action must be legal."""
+    while deal.phase != "done":
+        view = deal.view(deal.to_move)
+        action = bots[deal.to_move].act(view)
+        assert action in view.legal, (action, view.legal)
+        deal.apply(action)
+
+
+def test_always_plays_a_legal_action_under_every_preset() -> None:
+    for name, rules in PRESETS.items():
+        for seed in range(200):
+            # All four seats heuristic, or one side heuristic against random bots: more kinds of positions.
+            kinds = ("heuristic",) * 4 if seed % 3 == 0 else ("heuristic", "random") * 2
+            if seed % 3 == 2:
+                kinds = kinds[1:] + kinds[:1]
+            bots = [make_bot(kind, seed=seed * 4 + s) for s, kind in enumerate(kinds)]
+            deal = Deal.from_seed(seed, rules, dealer=seed % 4)
+            play_out(deal, bots)
+            assert deal.result is not None, name
+
+
+def test_the_same_view_gives_the_same_action_whatever_the_seed() -> None:
+    deal = Deal.from_seed(11)
+    bots = [HeuristicBot(seed=1), HeuristicBot(seed=2)]
+    while deal.phase != "done":
+        view = deal.view(deal.to_move)
+        action = bots[0].act(view)
+        assert bots[1].act(view) == action
+        deal.apply(action)
+
+
+def test_registered_under_its_name() -> None:
+    bot = make_bot("heuristic", seed=3)
+    assert isinstance(bot, HeuristicBot) and bot.name == "heuristic"
+
+
+def test_beats_the_random_bot_by_more_than_twenty_points_a_deal() -> None:
+    # Duplicate: each deal is played twice with the teams swapped, so the cards cancel out.
+    margin = 0
+    deals = 200
+    for seed in range(deals):
+        for heuristic_side in (0, 1):
+            bots: list[Bot] = [
+                HeuristicBot(seed=seed * 4 + s) if s & 1 == heuristic_side else RandomBot(seed=seed * 4 + s)
+                for s in range(4)
+            ]
+            deal = Deal.from_seed(seed, dealer=seed % 4)
+            play_out(deal, bots)
+            assert deal.result is not None
+            points = deal.result.points
+            margin += points[heuristic_side] - points[1 - heuristic_side]
+    assert margin / (2 * deals) > 20

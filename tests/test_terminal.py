@@ -57,7 +57,8 @@ def test_quit_leaves_cleanly() -> None:
 
 
 def test_belote_play_command_runs_to_the_end_of_a_match() -> None:
-    script = "take\n" + "\n".join(["1", "2", "3", "4", "5", "6", "7", "8"] * 300) + "\n"
+    # "pass" answers every bidding prompt; the numbers find a legal card (the others are refused).
+    script = "\n".join(["pass", "1", "2", "3", "4", "5", "6", "7", "8"] * 400) + "\n"
     proc = subprocess.run(
         [sys.executable, "-m", "belote.cli", "play", "--bot", "random", "--seed", "3", "--deals", "2", "--delay", "0"],
         input=script,

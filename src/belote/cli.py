@@ -127,6 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_arg(p)
     p.set_defaults(func=cmd_play)
 
+    from belote import sheet_cli
+
+    sheet_cli.add_parser(sub)
+
     p = sub.add_parser("replay", help="replay a deal record: the deal for people, or --json for programs")
     p.add_argument("file", help="a deal record (format belote-deal/1)")
     p.add_argument("--json", action="store_true", help="print the replay as one JSON object")

@@ -179,8 +179,9 @@ class Table:
     def is_trump(self, c: int) -> bool:
         return c >> 3 == self.trump
 
-    def opponents(self, of: int) -> tuple[int, int]:
-        return ((of + 1) % PLAYERS, (of + 3) % PLAYERS)
+    @property
+    def opponents(self) -> tuple[int, int]:
+        return ((self.seat + 1) % PLAYERS, (self.seat + 3) % PLAYERS)
 
 
 @dataclass(frozen=True)
@@ -288,14 +289,12 @@ def keeps_trick(table: Table, trick: OnTable, card: int, winner: int) -> bool:
 def ruffable(table: Table, suit: int) -> bool:
     """Has an opponent shown out of ``suit`` while it may still hold a trump?"""
     trumps = SUIT_MASKS[table.trump]
-    return any(
-        not table.may_hold[s] & SUIT_MASKS[suit] and table.may_hold[s] & trumps for s in table.opponents(table.seat)
-    )
+    return any(not table.may_hold[s] & SUIT_MASKS[suit] and table.may_hold[s] & trumps for s in table.opponents)
 
 
 def opponents_hold_trumps(table: Table) -> bool:
     """May either opponent still hold a trump?"""
-    return any(table.may_hold[s] & SUIT_MASKS[table.trump] for s in table.opponents(table.seat))
+    return any(table.may_hold[s] & SUIT_MASKS[table.trump] for s in table.opponents)
 
 
 # ----------------------------------------------------------------- counting to 82
@@ -322,10 +321,15 @@ def trick_decides_deal(table: Table, trick: OnTable, card: int) -> bool:
     return _made(table, mine + value, theirs, table.remaining - value)
 
 
+#: How near the end a lone trump is kept for the last trick (earlier, it is needed to draw trumps).
+LAST_TRICKS_TO_WATCH = 3
+
+
 def hold_a_trump_for_the_last_trick(table: Table) -> bool:
     """ "When you are taking and short, the last trick's ten is often the difference, so hold a trump for it." """
     trumps = table.hand & SUIT_MASKS[table.trump]
-    return trumps.bit_count() == 1 and table.tricks_left > 1 and deal_in_balance(table)
+    endgame = 1 < table.tricks_left <= LAST_TRICKS_TO_WATCH
+    return trumps.bit_count() == 1 and endgame and deal_in_balance(table)
 
 
 # ----------------------------------------------------------------- following to a trick
@@ -341,7 +345,7 @@ def feed_partner(table: Table, trick: OnTable, legal: Sequence[Card]) -> Card:
 
 
 def secure_partners_trick(table: Table, trick: OnTable, legal: Sequence[Card]) -> Card | None:
-    """Partner's card may still be beaten: overtake it with a card of the suit led that holds the trick."""
+    """Partner's card may yet be beaten: "points in your partner's trick are your side's", so make it sure."""
     holding = [
         c
         for c in legal
@@ -475,10 +479,6 @@ class HeuristicBot:
         trick = read_trick(view, table)
         cards = [a for a in view.legal if isinstance(a, Card)]
         return lead(table, cards) if trick.led < 0 else follow(table, trick, cards)
-
-
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(32) if mask >> c & 1]
 
 
 register("heuristic", HeuristicBot)

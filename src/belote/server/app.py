@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import IllegalAction
+from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
 from belote.server.tables import Client, SettingsError, Table, TableManager, check_settings
 
@@ -135,12 +136,7 @@ def create_app(store: SQLiteStore | None = None, db_path: str | Path | None = No
         Route("/api/solo", create_solo, methods=["POST"]),
         WebSocketRoute("/ws", play_socket),
     ]
-    try:
-        from belote.server.sheets import routes as sheet_routes
-
-        routes.extend(sheet_routes)
-    except ImportError:  # pragma: no cover - the score sheet ships with the package
-        log.warning("score sheet routes not available")
+    routes.extend(sheet_routes)
     routes.append(Mount("/static", StaticFiles(directory=WEB), name="static"))
 
     @contextlib.asynccontextmanager

@@ -12,11 +12,12 @@ environment variable ``BELOTE_PURE_PYTHON`` is set) by the same algorithm in pla
 ``belote.solver.alphabeta``; ``belote.solver.reference`` is the slow minimax both are tested against.
 
 >>> from belote.cards import HEARTS, mask_of, parse_card
->>> # The last trick: N leads the jack of trumps and takes 20 + 14 + 11 + 0 and the ten of der.
->>> pos = Position(tuple(mask_of([c]) for c in ("JH", "9H", "AS", "7D")), HEARTS, leader=0)
->>> value(pos)
+>>> # The last trick, hearts trumps: N leads the jack and takes 20 + 14 + 11 + 0, and the ten of der.
+>>> hands = tuple(mask_of([c]) for c in ("JH", "9H", "AS", "7D"))
+>>> value(Position(hands, HEARTS, leader=0, tricks_won=(3, 4)))
 55
->>> card_values(pos) == {parse_card("JH"): 55}
+>>> # Had N and S taken the seven tricks before, this one makes them capot: 252 in all.
+>>> card_values(Position(hands, HEARTS, leader=0, tricks_won=(7, 0))) == {parse_card("JH"): 55 + 90}
 True
 """
 
@@ -31,7 +32,7 @@ from belote.cards import CARDS, FULL_PACK
 if TYPE_CHECKING:
     from belote.playstate import PlayState
 
-__all__ = ["IMPLEMENTATION", "Position", "card_values", "value"]
+__all__ = ["IMPLEMENTATION", "Position", "PositionError", "card_values", "value"]
 
 
 class PositionError(ValueError):
@@ -47,7 +48,8 @@ class Position:
     ``leader`` is to lead). ``step`` is how play goes round: the next seat is ``(seat + step) % 4``.
     ``undertrump`` is the rule option of ``belote.rules.Rules``. ``tricks_won`` counts the tricks
     each side (0 = N/S, 1 = E/W) took earlier in the deal: a side can still make capot only while
-    the other has none.
+    the other has none. The default (0, 0) leaves capot open to both, as at the first trick: later
+    in a deal, give the real counts (``from_state`` does).
     """
 
     hands: tuple[int, int, int, int]

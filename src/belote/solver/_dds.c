@@ -39,54 +39,66 @@ static inline int popcount(uint32_t x) {
 
 /* ------------------------------------------------------------------ the transposition table */
 
-/* Key: the 32 cards left, the leader (2 bits) and whether capot is still open (1 bit), under a
- * generation number so that a new solve starts with an empty table without clearing it. */
-typedef struct {
-    uint64_t key;
-    int16_t lower, upper;
-    int8_t hint;
-    uint8_t left; /* tricks left: deeper entries cost more to find again, so they are kept */
-} Entry;
+/* The key of a trick boundary: the 32 cards left, the leader (2 bits), whether capot is still open
+ * (1 bit). An entry is one 64-bit word, so that a bucket of four shares a cache line with another:
+ * the key, a generation number (so that a new solve starts with an empty table without clearing
+ * it), the lower and upper bounds (a value is at most 252; an upper bound of 255 is none yet) and
+ * the card to try first, plus one (0: none). */
+typedef uint64_t Entry;
+#define KEY_BITS 35
+#define GEN_BITS 7
+#define TAG_MASK ((1ull << (KEY_BITS + GEN_BITS)) - 1)
+#define LOWER_SHIFT (KEY_BITS + GEN_BITS)
+#define UPPER_SHIFT (LOWER_SHIFT + 8)
+#define HINT_SHIFT (UPPER_SHIFT + 8)
+#define NO_UPPER 255
 
-#define TT_BITS 20
+#define TT_BITS 19
 #define TT_SIZE (1u << TT_BITS)
 #define BUCKET 4
 
 static Entry *table;
 static uint64_t generation;
 
+static inline uint64_t tag_of(uint64_t key) { return key | generation << KEY_BITS; }
+static inline int lower_of(Entry e) { return (int)(e >> LOWER_SHIFT & 255); }
+static inline int upper_of(Entry e) { return (int)(e >> UPPER_SHIFT & 255); }
+static inline int hint_of(Entry e) { return (int)(e >> HINT_SHIFT) - 1; }
+static inline Entry entry(uint64_t tag, int lower, int upper, int hint) {
+    return tag | (uint64_t)lower << LOWER_SHIFT | (uint64_t)upper << UPPER_SHIFT | (uint64_t)(hint + 1) << HINT_SHIFT;
+}
+
 static inline Entry *bucket_of(uint64_t key) {
     uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> (64 - TT_BITS);
     return table + (h & ~(uint64_t)(BUCKET - 1));
 }
 
-static inline const Entry *find_entry(uint64_t key) {
+/* The entry of key, or NULL. */
+static inline Entry *find_entry(uint64_t key) {
     Entry *bucket = bucket_of(key);
-    uint64_t full = key | generation << 35;
+    uint64_t tag = tag_of(key);
     for (int i = 0; i < BUCKET; i++)
-        if (bucket[i].key == full) return bucket + i;
+        if ((bucket[i] & TAG_MASK) == tag) return bucket + i;
     return NULL;
 }
 
-/* The entry of key, made (with no bounds yet) if missing, in place of a stale entry or the shallowest. */
-static inline Entry *probe_entry(uint64_t key, int left) {
+/* The entry of key, made (with no bounds yet) if missing, in place of a stale entry or else of the one
+ * with the fewest cards left (the cheapest to find again). */
+static inline Entry *probe_entry(uint64_t key) {
     Entry *bucket = bucket_of(key);
-    uint64_t full = key | generation << 35;
+    uint64_t tag = tag_of(key);
     Entry *victim = NULL;
+    int victim_cards = 99;
     for (int i = 0; i < BUCKET; i++) {
-        Entry *e = bucket + i;
-        if (e->key == full) return e;
-        if (e->key >> 35 != generation) {
-            if (victim == NULL || victim->key >> 35 == generation) victim = e;
-        } else if (victim == NULL || (victim->key >> 35 == generation && e->left < victim->left)) {
-            victim = e;
+        Entry e = bucket[i];
+        if ((e & TAG_MASK) == tag) return bucket + i;
+        int cards = (e >> KEY_BITS & ((1u << GEN_BITS) - 1)) != generation ? -1 : popcount((uint32_t)e);
+        if (cards < victim_cards) {
+            victim = bucket + i;
+            victim_cards = cards;
         }
     }
-    victim->key = full;
-    victim->lower = 0;
-    victim->upper = INF;
-    victim->hint = -1;
-    victim->left = (uint8_t)left;
+    *victim = entry(tag, 0, NO_UPPER, -1);
     return victim;
 }
 
@@ -218,24 +230,32 @@ static int ordered(const Search *s, int seat, int hint, int *moves) {
 static int after(Search *s, int seat, int c, int alpha, int beta);
 static int boundary(Search *s, int alpha, int beta);
 
-
 /* Enhanced transposition cutoff: the last card of a trick leads to a trick boundary, whose table
  * entry (if any) may settle this node before any card is searched. Returns 1 with *g set if so. */
 static int etc(Search *s, int seat, int maximise, const int *moves, int n, int alpha, int beta, int *g, int *bc) {
     uint32_t rest = held(s);
-    if (popcount(rest) < 8) return 0; /* the last trick follows: no table there */
+    if (popcount(rest) == 5) return 0; /* the last trick follows: no table there */
     const int *p = s->points;
     int base = p[s->trick[0]] + p[s->trick[1]] + p[s->trick[2]];
+    /* Every key first, fetching their buckets from memory together. */
+    uint64_t keys[8];
+    int winners[8];
     for (int i = 0; i < n; i++) {
         int c = moves[i];
-        int winner = beats(s, c, s->best) ? seat : s->best_seat;
+        int winner = winners[i] = beats(s, c, s->best) ? seat : s->best_seat;
         int ours = (winner & 1) == s->side;
-        uint64_t key = (uint64_t)(rest & ~(1u << c)) | (uint64_t)winner << 32 | (uint64_t)(s->capot && ours) << 34;
+        keys[i] = (uint64_t)(rest & ~(1u << c)) | (uint64_t)winner << 32 | (uint64_t)(s->capot && ours) << 34;
+        __builtin_prefetch(bucket_of(keys[i]));
+    }
+    for (int i = 0; i < n; i++) {
+        int c = moves[i];
+        int ours = (winners[i] & 1) == s->side;
+        uint64_t key = keys[i];
         const Entry *e = find_entry(key);
         if (e == NULL) continue;
         int gain = ours ? base + p[c] : 0;
-        if (maximise ? gain + e->lower >= beta : gain + e->upper <= alpha) {
-            *g = gain + (maximise ? e->lower : e->upper);
+        if (maximise ? gain + lower_of(*e) >= beta : gain + upper_of(*e) <= alpha) {
+            *g = gain + (maximise ? lower_of(*e) : upper_of(*e));
             *bc = c;
             return 1;
         }
@@ -362,26 +382,29 @@ static int boundary(Search *s, int alpha, int beta) {
     if (top <= alpha) return top;
     if (low >= beta) return low;
     uint64_t key = (uint64_t)rest | (uint64_t)s->leader << 32 | (uint64_t)s->capot << 34;
-    Entry *e = probe_entry(key, left);
-    int lower = e->lower > low ? e->lower : low, upper = e->upper < top ? e->upper : top;
+    Entry *e = probe_entry(key);
+    int lower = lower_of(*e) > low ? lower_of(*e) : low, upper = upper_of(*e) < top ? upper_of(*e) : top;
     if (lower >= beta) return lower;
     if (upper <= alpha) return upper;
     if (lower > alpha) alpha = lower;
     if (upper < beta) beta = upper;
     int card;
-    int g = turn(s, alpha, beta, e->hint, &card);
+    int g = turn(s, alpha, beta, hint_of(*e), &card);
     /* The search below may have given the entry's place to another: find it again (or anew). */
-    if (e->key != (key | generation << 35)) e = probe_entry(key, left);
+    if ((*e & TAG_MASK) != tag_of(key)) e = probe_entry(key);
+    lower = lower_of(*e);
+    upper = upper_of(*e);
     if (g <= alpha) {
-        if (g < e->upper) e->upper = (int16_t)g;
+        if (g < upper) upper = g;
     } else if (g >= beta) {
-        if (g > e->lower) e->lower = (int16_t)g;
+        if (g > lower) lower = g;
     } else {
-        e->lower = e->upper = (int16_t)g;
+        lower = upper = g;
     }
     /* The card that refuted the window (or reached into it) is worth trying first next time; when
      * every card failed, the one found is no better than the others. */
-    if ((s->leader & 1) == s->side ? g > alpha : g < beta) e->hint = (int8_t)card;
+    int hint = ((s->leader & 1) == s->side ? g > alpha : g < beta) ? card : hint_of(*e);
+    *e = entry(tag_of(key), lower, upper, hint);
     return g;
 }
 
@@ -516,7 +539,7 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     /* Capot is open for the side we count for while the other side has taken no trick. */
     s->capot = other == 0;
     /* A new generation: every entry of earlier solves is now stale. */
-    if (++generation >> 29) {
+    if (++generation >> GEN_BITS) {
         memset(table, 0, TT_SIZE * sizeof(Entry));
         generation = 1;
     }
@@ -651,6 +674,10 @@ static int module_exec(PyObject *m) {
         goto fail;
     CAPOT_BONUS = capot_points - deal_points;
     MAX_VALUE = capot_points;
+    if (MAX_VALUE >= NO_UPPER) {
+        PyErr_SetString(PyExc_ImportError, "the solver's table keeps values in a byte: 252 at most");
+        goto fail;
+    }
     for (int md = 0; md < NMODES; md++)
         for (int suit = 0; suit < 4; suit++) {
             int *order = SUIT_ORDER[md][suit];

@@ -4,26 +4,35 @@ The search is alpha-beta, one card at a time, for the points of the side to move
 maximises, the other side minimises). What makes it fast enough:
 
 - a transposition table at trick boundaries. There, the cards still held and who leads decide the
-  rest of the deal, but for one thing the cards do not show: whether the side we count for has won
-  every trick so far (capot is still open). So the key is the mask of the cards left, the leader,
-  and that one bit; an entry holds a lower and an upper bound on the points still to come, and the
-  card led last time from there, which is tried first next time;
+  rest of the deal but for one thing the cards do not show: whether the side we count for has won
+  every trick so far (capot still open). So the key is the mask of the cards left, the leader and
+  that bit; an entry holds a lower and an upper bound on the points still to come (whatever the
+  window that found them: bounds from every search add up), and the card to lead first next time.
+  The last card of a trick looks up the boundaries its choices lead to before searching any of
+  them (enhanced transposition cutoff);
+- bounds without search at a boundary: nothing below 0 or above the points left (and capot); and
+  the master trumps (the strongest left, down to where the other side holds one) win their
+  tricks for the side holding them, whoever plays them: their points are sure, and that side's
+  opponents cannot make capot;
 - equivalent cards: two cards of one suit in one hand, with no card of another hand (or on the
-  table) between them and the same points, lead to the same value: one of them is searched. The
-  points matter: the ace and ten of a suit rank side by side but are not worth the same;
+  table) between them, and the same points, lead to the same value: one of them is searched. The
+  points matter: the queen and seven of trumps may have only a played eight between them, and
+  losing the queen gives away three points where the seven gives none;
 - move ordering: the leader's masters first, winning cards before losing ones, points onto a
   partner's trick, cheap discards under the opponents';
-- exact values from null windows: MTD(f) asks "is it at least beta?" until the bounds meet. The
-  table keeps what every question taught, and ``card_values`` shares it across the cards.
+- exact values from null windows: MTD(f) asks "is it at least beta?", and each fail-soft answer
+  moves a bound, until they meet. While the answers go one way the steps double, so a value far
+  from the guess costs a few questions, not dozens. ``card_values`` shares the table across the
+  cards, and each card's search starts from the last card's value.
 
 ``value`` and ``card_values`` take plain values, like the C module; ``belote.solver`` wraps both.
+The C module visits exactly the same nodes (the tests count them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from belote.cards import SUIT_MASKS
 from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMP_BONUS, legal_mask
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS
 
@@ -35,7 +44,13 @@ GUESS = 81
 
 #: SUIT_ORDER[mode][suit]: the cards of the suit, strongest first.
 SUIT_ORDER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(sorted(range(8 * s, 8 * s + 8), key=lambda c, m=m: -KEY[m][c])) for s in range(4))  # type: ignore[misc]
+    tuple(tuple(sorted(range(8 * s, 8 * s + 8), key=KEY[m].__getitem__, reverse=True)) for s in range(4))
+    for m in range(6)
+)
+#: SAME_POINTS_ABOVE[mode][card]: the stronger cards of its suit with the same points (the only cards
+#: that can stand for it).
+SAME_POINTS_ABOVE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << d for d in range(32) if HIGHER[m][c] >> d & 1 and POINTS[m][d] == POINTS[m][c]) for c in range(32))
     for m in range(6)
 )
 #: BYTE_POINTS[mode][suit][byte]: the points of the cards of one suit given as the byte of a mask.
@@ -64,7 +79,7 @@ class Search:
         self.key = KEY[mode]
         self.points = POINTS[mode]
         self.higher = HIGHER[mode]
-        self.suit_order = SUIT_ORDER[mode]
+        self.same_points_above = SAME_POINTS_ABOVE[mode]
         self.byte_points = BYTE_POINTS[mode]
         self.step = step
         self.undertrump = undertrump
@@ -73,29 +88,34 @@ class Search:
         self.trick: list[int] = []
         self.on_table = 0
         self.best = self.best_seat = -1
-        self.side = (leader + step * len(trick)) % 4 & 1
+        for i, c in enumerate(trick):
+            self.push(c, (leader + step * i) % 4)
+        self.side = self.seat_to_move() & 1
         # Capot is open for the side we count for while the other side has taken no trick.
         self.capot = tricks_won[1 - self.side] == 0
-        for i, c in enumerate(trick):
-            self._push(c, (leader + step * i) % 4)
-        #: key -> [lower bound, upper bound, card led]
+        #: key -> [lower bound, upper bound, card to try first]
         self.table: dict[int, list[int]] = {}
         self.nodes = 0
+        self.probes = 0
 
     # ----------------------------------------------------------------- the trick on the table
-    def _push(self, c: int, seat: int) -> None:
+    def push(self, c: int, seat: int) -> None:
         self.trick.append(c)
         self.on_table |= 1 << c
         best = self.best
-        if best < 0:
+        if best < 0 or self.beats(c, best):
             self.best, self.best_seat = c, seat
-        else:
-            k = self.key[c]
-            if k > self.key[best] and (c >> 3 == best >> 3 or k >= TRUMP_BONUS):
-                self.best, self.best_seat = c, seat
+
+    def beats(self, c: int, best: int) -> bool:
+        k = self.key[c]
+        return k > self.key[best] and (c >> 3 == best >> 3 or k >= TRUMP_BONUS)
 
     def seat_to_move(self) -> int:
         return (self.leader + self.step * len(self.trick)) % 4
+
+    def held(self) -> int:
+        h = self.hands
+        return h[0] | h[1] | h[2] | h[3]
 
     def legal(self, seat: int) -> int:
         hand = self.hands[seat]
@@ -106,81 +126,106 @@ class Search:
         return legal_mask(self.mode, hand, self.best, partner_winning, self.undertrump, self.trick[0] >> 3)
 
     # ----------------------------------------------------------------- which cards to try, in which order
-    def classes(self, seat: int, legal: int) -> list[tuple[int, int]]:
-        """The legal cards in classes of equivalent cards: (the strongest of the class, the class mask)."""
-        hands = self.hands
-        mine = hands[seat]
-        others = (hands[0] | hands[1] | hands[2] | hands[3] | self.on_table) & ~mine
-        points = self.points
-        out: list[tuple[int, int]] = []
-        for s in range(4):
-            if not legal & SUIT_MASKS[s]:
-                continue
-            group: dict[int, int] = {}  # points -> index in out, for the run of cards since another hand's card
-            for c in self.suit_order[s]:
-                if others >> c & 1:
-                    group = {}
-                elif legal >> c & 1:
-                    p = points[c]
-                    i = group.get(p)
-                    if i is None:
-                        group[p] = len(out)
-                        out.append((c, 1 << c))
-                    else:
-                        rep, members = out[i]
-                        out[i] = (rep, members | 1 << c)
+    def others(self, seat: int) -> int:
+        """The cards of another hand or on the table, as seen from ``seat``."""
+        return (self.held() | self.on_table) & ~self.hands[seat]
+
+    def stood_for_by(self, c: int, legal: int, others: int) -> int:
+        """The strongest legal card equivalent to ``c`` (same suit and points, no card of another hand
+        or on the table between them), or ``c`` itself."""
+        rep = c
+        higher = self.higher
+        m = legal & self.same_points_above[c]
+        while m:
+            low = m & -m
+            m ^= low
+            d = low.bit_length() - 1
+            if not higher[c] & ~higher[d] & ~low & others and (rep == c or self.key[d] > self.key[rep]):
+                rep = d
+        return rep
+
+    def representatives(self, legal: int, others: int) -> list[int]:
+        """One card of each class of equivalent legal cards: the strongest."""
+        out = []
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            if not legal & self.same_points_above[c] or self.stood_for_by(c, legal, others) == c:
+                out.append(c)
         return out
 
-    def ordered(self, seat: int, legal: int, hint: int) -> list[int]:
-        """One card of each class of equivalent legal cards, the likeliest best first."""
-        reps = [rep for rep, _ in self.classes(seat, legal)]
-        if len(reps) == 1:
-            return reps
-        return sorted(reps, key=lambda c: -self.score(seat, c, hint))
-
-    def score(self, seat: int, c: int, hint: int) -> int:
-        """How promising ``c`` looks (higher first); the same heuristic as ``_dds.c``."""
+    def score(self, seat: int, c: int, hint: int, others: int) -> int:
+        """How promising ``c`` looks (higher first); the same heuristic as ``_dds.c``. A card's rank
+        orders the cards of a suit, and puts trumps above every plain card."""
         if c == hint:
             return 1000
-        points = self.points[c]
-        key = self.key[c]
+        key, points = self.key[c], self.points[c]
+        rank = key - TRUMP_BONUS + 8 if key >= TRUMP_BONUS else key
         if not self.trick:
-            hands = self.hands
-            others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
             if not others & self.higher[c]:
                 return 200 + points  # a master: cash it
-            return 100 - points - (key & 63)  # else a low card, to keep the high ones
-        bs = self.best_seat
-        if bs & 1 == seat & 1:
+            return 100 - points - rank  # else a low card, to keep the high ones
+        if self.best_seat & 1 == seat & 1:
             return 100 + points  # partner is winning: give them points
-        best = self.best
-        if key > self.key[best] and (c >> 3 == best >> 3 or key >= TRUMP_BONUS):
-            if len(self.trick) == 3:
-                return 300 - (key & 63)  # last to play: win as cheaply as possible
-            return 300 + (key & 63)  # others to come: win high
-        return 100 - points - (key & 63)  # cannot win: throw the cheapest
+        if self.beats(c, self.best):
+            return 300 - rank if len(self.trick) == 3 else 300 + rank  # win: cheaply if last, else high
+        return 100 - points - rank  # cannot win: the cheapest
+
+    def ordered(self, seat: int, hint: int) -> list[int]:
+        """One card of each class of equivalent legal cards, the likeliest best first."""
+        legal = self.legal(seat)
+        if not legal & (legal - 1):
+            return [legal.bit_length() - 1]
+        others = self.others(seat)
+        reps = self.representatives(legal, others)
+        # Stable, like the insertion sort of the C code: equal scores keep the order of the cards.
+        return sorted(reps, key=lambda c: -self.score(seat, c, hint, others))
 
     # ----------------------------------------------------------------- the search
+    def etc(self, seat: int, maximise: bool, moves: list[int], alpha: int, beta: int) -> tuple[int, int] | None:
+        """Enhanced transposition cutoff: the last card of a trick leads to a trick boundary, whose table
+        entry (if any) may settle this node before any card is searched: (value, card) if so."""
+        rest = self.held()
+        if rest.bit_count() == 5:
+            return None  # the last trick follows: no table there
+        p, trick = self.points, self.trick
+        base = p[trick[0]] + p[trick[1]] + p[trick[2]]
+        for c in moves:
+            winner = seat if self.beats(c, self.best) else self.best_seat
+            ours = winner & 1 == self.side
+            entry = self.table.get(rest & ~(1 << c) | winner << 32 | (self.capot and ours) << 34)
+            if entry is None:
+                continue
+            gain = base + p[c] if ours else 0
+            if maximise and gain + entry[0] >= beta:
+                return gain + entry[0], c
+            if not maximise and gain + entry[1] <= alpha:
+                return gain + entry[1], c
+        return None
+
     def turn(self, alpha: int, beta: int, hint: int = -1) -> tuple[int, int]:
-        """The value of the position for the side we count for, fail-soft, and the best card."""
+        """The value for the side we count for, fail-soft, and the best card found."""
         self.nodes += 1
         seat = self.seat_to_move()
         maximise = seat & 1 == self.side
+        moves = self.ordered(seat, hint)
+        if len(self.trick) == 3 and len(moves) > 1:
+            settled = self.etc(seat, maximise, moves, alpha, beta)
+            if settled is not None:
+                return settled
         g = -INFINITY if maximise else INFINITY
         best_card = -1
-        for c in self.ordered(seat, self.legal(seat), hint):
+        for c in moves:
             v = self.after(seat, c, alpha, beta)
-            if maximise:
-                if v > g:
-                    g, best_card = v, c
-                    if g >= beta:
-                        break
+            if v > g if maximise else v < g:
+                g, best_card = v, c
+                if g >= beta if maximise else g <= alpha:
+                    break
+                if maximise:
                     alpha = max(alpha, g)
-            else:
-                if v < g:
-                    g, best_card = v, c
-                    if g <= alpha:
-                        break
+                else:
                     beta = min(beta, g)
         return g, best_card
 
@@ -189,7 +234,7 @@ class Search:
         hands = self.hands
         hands[seat] ^= 1 << c
         saved = (self.best, self.best_seat, self.on_table)
-        self._push(c, seat)
+        self.push(c, seat)
         if len(self.trick) < 4:
             v = self.turn(alpha, beta)[0]
         else:
@@ -205,8 +250,7 @@ class Search:
         p = self.points
         points = p[trick[0]] + p[trick[1]] + p[trick[2]] + p[trick[3]]
         ours = self.best_seat & 1 == self.side
-        hands = self.hands
-        if not hands[0] | hands[1] | hands[2] | hands[3]:
+        if not self.held():
             if not ours:
                 return 0
             return points + LAST_TRICK + (CAPOT_BONUS if capot else 0)
@@ -219,80 +263,110 @@ class Search:
         # The caller restores best, best_seat and on_table.
         return v
 
-    def boundary(self, alpha: int, beta: int) -> int:
-        """A trick to lead: the value of the rest of the deal, through the table."""
-        hands = self.hands
-        rest = hands[0] | hands[1] | hands[2] | hands[3]
-        capot = self.capot
-        bp = self.byte_points
-        top = (
-            bp[0][rest & 255]
-            + bp[1][rest >> 8 & 255]
-            + bp[2][rest >> 16 & 255]
-            + bp[3][rest >> 24]
-            + LAST_TRICK
-            + (CAPOT_BONUS if capot else 0)
-        )
-        if rest.bit_count() == 4:
-            return self.last_trick(top)
-        if top <= alpha:
-            return top
-        if beta <= 0:
-            return 0
-        key = rest | self.leader << 32 | capot << 34
-        entry = self.table.get(key)
-        if entry is None:
-            entry = self.table[key] = [0, top, -1]
-        lower, upper, hint = entry
-        if lower >= beta:
-            return lower
-        if upper <= alpha:
-            return upper
-        alpha, beta = max(alpha, lower), min(beta, upper)
-        g, card = self.turn(alpha, beta, hint)
-        if g <= alpha:
-            entry[1] = min(upper, g)
-        elif g >= beta:
-            entry[0] = max(lower, g)
-        else:
-            entry[0] = entry[1] = g
-        # The card that refuted the window (or reached into it) is worth trying first next time; when every card
-        # failed, the one found is no better than the others.
-        if (g > alpha) if self.leader & 1 == self.side else (g < beta):
-            entry[2] = card
-        return g
-
     def last_trick(self, top: int) -> int:
         """One card each: no choice is left; ``top`` is what the trick is worth to a side winning it."""
         self.nodes += 1
-        hands, key, step = self.hands, self.key, self.step
+        hands, step = self.hands, self.step
         seat = best_seat = self.leader
         best = hands[seat].bit_length() - 1
         for _ in range(3):
             seat = (seat + step) % 4
             c = hands[seat].bit_length() - 1
-            k = key[c]
-            if k > key[best] and (c >> 3 == best >> 3 or k >= TRUMP_BONUS):
+            if self.beats(c, best):
                 best, best_seat = c, seat
         return top if best_seat & 1 == self.side else 0
+
+    def master_trumps(self, rest: int) -> tuple[int, int]:
+        """The strongest trumps left, as far down as one side holds them all: (that side, their points).
+
+        Whoever plays one of them wins that trick (only a stronger trump could take it), so their points
+        are sure for that side, and the other side cannot make capot. The side is -1 with no trump left,
+        or no trump suit.
+        """
+        mode = self.mode
+        if mode >= 4:
+            return -1, 0
+        ns = self.hands[0] | self.hands[2]
+        side, points = -1, 0
+        for c in SUIT_ORDER[mode][mode]:
+            if not rest >> c & 1:
+                continue
+            owner = 0 if ns >> c & 1 else 1
+            if side < 0:
+                side = owner
+            elif owner != side:
+                break
+            points += self.points[c]
+        return side, points
+
+    def boundary(self, alpha: int, beta: int) -> int:
+        """A trick to lead: the value of the rest of the deal, through the table."""
+        rest = self.held()
+        bp = self.byte_points
+        every = bp[0][rest & 255] + bp[1][rest >> 8 & 255] + bp[2][rest >> 16 & 255] + bp[3][rest >> 24] + LAST_TRICK
+        capot = self.capot
+        if rest.bit_count() == 4:
+            return self.last_trick(every + (CAPOT_BONUS if capot else 0))
+        master, sure = self.master_trumps(rest)
+        top, low = every, 0
+        if master == self.side:
+            low = sure
+        elif master >= 0:
+            top -= sure
+        if capot and master != 1 - self.side:
+            top += CAPOT_BONUS
+        if top <= alpha:
+            return top
+        if low >= beta:
+            return low
+        key = rest | self.leader << 32 | capot << 34
+        entry = self.table.get(key)
+        if entry is None:
+            entry = self.table[key] = [0, INFINITY, -1]
+        lower, upper = max(entry[0], low), min(entry[1], top)
+        if lower >= beta:
+            return lower
+        if upper <= alpha:
+            return upper
+        alpha, beta = max(alpha, lower), min(beta, upper)
+        g, card = self.turn(alpha, beta, entry[2])
+        if g <= alpha:
+            entry[1] = min(entry[1], g)
+        elif g >= beta:
+            entry[0] = max(entry[0], g)
+        else:
+            entry[0] = entry[1] = g
+        # The card that refuted the window (or reached into it) is worth trying first next time; when
+        # every card failed, the one found is no better than the others.
+        if (g > alpha) if self.leader & 1 == self.side else (g < beta):
+            entry[2] = card
+        return g
 
     def root(self, alpha: int, beta: int) -> int:
         if self.trick:
             return self.turn(alpha, beta)[0]
         return self.boundary(alpha, beta)
 
-
-def mtd(probe: Probe, guess: int, lower: int = 0, upper: int = CAPOT_POINTS) -> int:
-    """The exact value, by null-window probes: ``probe(beta - 1, beta)`` answers "is it at least beta?"."""
-    g = min(max(guess, lower), upper)
-    while lower < upper:
-        beta = max(g, lower + 1)
-        g = probe(beta - 1, beta)
-        if g < beta:
-            upper = g
-        else:
-            lower = g
-    return lower
+    def mtd(self, probe: Probe, guess: int) -> int:
+        """The exact value by null windows (MTD(f), galloping): each probe asks "is the value at least
+        beta?" and its fail-soft answer moves a bound; while the answers keep going one way, the next
+        question goes twice as far."""
+        lower, upper, step, direction = 0, CAPOT_POINTS, 1, 0
+        beta = min(max(guess, 1), upper)
+        while True:
+            self.probes += 1
+            g = probe(beta - 1, beta)
+            d = -1 if g < beta else 1
+            if d < 0:
+                upper = g
+            else:
+                lower = g
+            if lower >= upper:
+                return lower
+            step = 2 * step if d == direction else 1
+            direction = d
+            beta = lower + step if d > 0 else upper + 1 - step
+            beta = min(max(beta, lower + 1), upper)
 
 
 def value(
@@ -306,9 +380,9 @@ def value(
 ) -> int:
     """The exact value for the side to move (see ``belote.solver.value``)."""
     s = Search(hands, mode, leader, trick, step, undertrump, tricks_won)
-    if not s.legal(s.seat_to_move()):
-        return 0
-    return mtd(s.root, GUESS)
+    v = s.mtd(s.root, GUESS) if s.legal(s.seat_to_move()) else 0
+    _last.update(nodes=s.nodes, probes=s.probes)
+    return v
 
 
 def card_values(
@@ -323,17 +397,30 @@ def card_values(
     """The exact value for the side to move after each of its legal cards (one table for all)."""
     s = Search(hands, mode, leader, trick, step, undertrump, tricks_won)
     seat = s.seat_to_move()
-    out: dict[int, int] = {}
+    legal, others = s.legal(seat), s.others(seat)
+    values: dict[int, int] = {}
     guess = GUESS
-    for rep, members in s.classes(seat, s.legal(seat)):
+    # One search for each class of equivalent cards, from the guess the last one gave.
+    for c in s.representatives(legal, others):
 
-        def probe(alpha: int, beta: int, c: int = rep) -> int:
+        def probe(alpha: int, beta: int, c: int = c) -> int:
             return s.after(seat, c, alpha, beta)
 
-        guess = mtd(probe, guess)
-        while members:
-            low = members & -members
-            out[low.bit_length() - 1] = guess
-            members ^= low
+        values[c] = guess = s.mtd(probe, guess)
+    _last.update(nodes=s.nodes, probes=s.probes)
+    out = {}
+    m = legal
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        out[c] = values[s.stood_for_by(c, legal, others)]
     return out
 
+
+_last = {"nodes": 0, "probes": 0}
+
+
+def stats() -> dict[str, int]:
+    """What the last solve did: the nodes searched and the null-window probes (as ``_dds.stats``)."""
+    return dict(_last)

@@ -27,7 +27,10 @@ def card_values(pos: Position) -> dict[int, int]:
     side = pos.to_move & 1
     capot_open = pos.tricks_won[1 - side] == 0
     hands = list(pos.hands)
-    return {c: _after(pos, hands, pos.leader, list(pos.trick), c, side, capot_open) for c in _legal(pos, hands, pos.leader, list(pos.trick))}
+    return {
+        c: _after(pos, hands, pos.leader, list(pos.trick), c, side, capot_open)
+        for c in _legal(pos, hands, pos.leader, list(pos.trick))
+    }
 
 
 def _legal(pos: Position, hands: list[int], leader: int, trick: list[int]) -> tuple[int, ...]:

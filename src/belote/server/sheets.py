@@ -1,0 +1,179 @@
+"""The score sheet over HTTP: the page at ``/scores`` and its JSON API under ``/api/sheets``.
+
+Every answer carries the whole sheet (``Sheet.to_json`` and its ``id``), so the page only ever
+draws what the server says. A refused request answers 400 with ``{"error": words, "code": kind}``
+and changes nothing; an unknown sheet answers 404.
+
+``GET  /scores``                   the page
+``POST /api/sheets``               create: ``{"target" or "deals", "names", "start", "litige", "rounding",
+                                   "declarations"}``, each optional (``Sheet.new``)
+``GET  /api/sheets/{id}``          the sheet
+``POST /api/sheets/{id}/deals``    add a deal: ``{"takers", "cards", "declarations", "belote", "capot"}``
+``POST /api/sheets/{id}/undo``     remove the last deal
+``POST /api/sheets/{id}/names``    rename the teams: ``{"names": {"NS": .., "EW": ..}}``
+
+A deal or an undo may also carry ``"seen"``, the number of deals the client has on screen: when
+the sheet holds another number (a second phone, a double tap), the request answers 409 with the
+sheet as it stands and changes nothing, so one tap never adds or undoes a deal twice.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any, Protocol
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from belote.sheet import Entry, Sheet, SheetError
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+#: A sheet request is a few hundred bytes; anything much larger is not one.
+MAX_BODY = 16_384
+
+
+class SheetStore(Protocol):
+    def save_sheet(self, sheet_id: str, data: dict[str, Any]) -> None: ...
+
+    def load_sheet(self, sheet_id: str) -> dict[str, Any] | None: ...
+
+
+class Refused(Exception):
+    def __init__(self, status: int, message: str, code: str, sheet: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.code, self.sheet = status, message, code, sheet
+
+    def response(self) -> JSONResponse:
+        body: dict[str, Any] = {"error": self.message, "code": self.code}
+        if self.sheet is not None:
+            body["sheet"] = self.sheet
+        return JSONResponse(body, status_code=self.status)
+
+
+def _store(request: Request) -> SheetStore:
+    store: SheetStore = request.app.state.store
+    return store
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(413, f"a request to the score sheet is at most {MAX_BODY} bytes", "too-large")
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "the request is not JSON", "json") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the request must be a JSON object", "json")
+    return data
+
+
+def _answer(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
+    return {"id": sheet_id, **sheet.to_json()}
+
+
+def _load(request: Request) -> tuple[str, Sheet]:
+    sheet_id = request.path_params["sheet_id"]
+    data = _store(request).load_sheet(sheet_id)
+    if data is None:
+        raise Refused(404, "no score sheet with that id", "not-found")
+    return sheet_id, Sheet.from_dict(data)
+
+
+def _check_seen(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
+    seen = body.pop("seen", None)
+    if seen is not None and seen != len(sheet.entries):
+        raise Refused(
+            409,
+            f"the sheet has changed: it holds {len(sheet.entries)} deals, not {seen}; here it is as it stands",
+            "stale",
+            _answer(sheet_id, sheet),
+        )
+
+
+# The handlers are coroutines that never await between loading a sheet and saving it back: on the
+# one event loop of a process, two requests on one sheet cannot interleave and lose an entry.
+
+
+async def create_sheet(request: Request) -> Response:
+    try:
+        sheet = Sheet.new(await _body(request))
+        sheet_id = secrets.token_urlsafe(16)
+        _store(request).save_sheet(sheet_id, sheet.to_dict())
+    except Refused as r:
+        return r.response()
+    except SheetError as e:
+        return Refused(400, str(e), e.code).response()
+    return JSONResponse(_answer(sheet_id, sheet), status_code=201)
+
+
+async def get_sheet(request: Request) -> Response:
+    try:
+        sheet_id, sheet = _load(request)
+    except Refused as r:
+        return r.response()
+    return JSONResponse(_answer(sheet_id, sheet))
+
+
+async def add_deal(request: Request) -> Response:
+    try:
+        body = await _body(request)
+        sheet_id, sheet = _load(request)
+        _check_seen(body, sheet_id, sheet)
+        sheet.add(Entry.from_dict(body))
+        _store(request).save_sheet(sheet_id, sheet.to_dict())
+    except Refused as r:
+        return r.response()
+    except SheetError as e:
+        return Refused(400, str(e), e.code).response()
+    return JSONResponse(_answer(sheet_id, sheet))
+
+
+async def undo_deal(request: Request) -> Response:
+    try:
+        body = await _body(request)
+        sheet_id, sheet = _load(request)
+        _check_seen(body, sheet_id, sheet)
+        if body:
+            raise SheetError(f"an undo takes no field but 'seen', not {sorted(body)}", "format")
+        sheet.undo()
+        _store(request).save_sheet(sheet_id, sheet.to_dict())
+    except Refused as r:
+        return r.response()
+    except SheetError as e:
+        return Refused(400, str(e), e.code).response()
+    return JSONResponse(_answer(sheet_id, sheet))
+
+
+async def rename_teams(request: Request) -> Response:
+    try:
+        body = await _body(request)
+        sheet_id, sheet = _load(request)
+        if set(body) != {"names"}:
+            raise SheetError("a rename takes one field, 'names'", "format")
+        sheet.rename(body["names"])
+        _store(request).save_sheet(sheet_id, sheet.to_dict())
+    except Refused as r:
+        return r.response()
+    except SheetError as e:
+        return Refused(400, str(e), e.code).response()
+    return JSONResponse(_answer(sheet_id, sheet))
+
+
+async def scores_page(request: Request) -> Response:
+    return FileResponse(WEB / "scores.html", media_type="text/html")
+
+
+routes: list[Route] = [
+    Route("/scores", scores_page, methods=["GET"]),
+    Route("/api/sheets", create_sheet, methods=["POST"]),
+    Route("/api/sheets/{sheet_id}", get_sheet, methods=["GET"]),
+    Route("/api/sheets/{sheet_id}/deals", add_deal, methods=["POST"]),
+    Route("/api/sheets/{sheet_id}/undo", undo_deal, methods=["POST"]),
+    Route("/api/sheets/{sheet_id}/names", rename_teams, methods=["POST"]),
+]

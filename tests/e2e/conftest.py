@@ -1,0 +1,121 @@
+"""Browser tests: a real uvicorn server in a background thread, and Debian's Chromium through Playwright.
+
+``make_app(store)`` builds the app under test. It is the only thing to change to test the page
+against another app (the main one: ``return belote.server.app.create_app(store)``); it must serve
+the score sheet's routes, the page at ``/scores`` and ``src/belote/web`` at ``/static``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from belote.server.sheets import WEB, routes
+from belote.server.store import SQLiteStore
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+def make_app(store: SQLiteStore) -> Starlette:
+    """The app the browser talks to: the sheet's routes (``/scores`` among them) and the static folder."""
+    app = Starlette(routes=[*routes, Mount("/static", StaticFiles(directory=WEB), name="static")])
+    app.state.store = store
+    return app
+
+
+@pytest.fixture(scope="session")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SQLiteStore]:
+    s = SQLiteStore(tmp_path_factory.mktemp("e2e") / "e2e.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(store: SQLiteStore) -> Iterator[str]:
+    """The server's address. Its socket is bound before the thread starts: no race for a free port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(make_app(store), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (Debian's package chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@dataclass
+class Tab:
+    """A page and what its console said: ``errors`` holds console errors and uncaught exceptions."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+
+    def unexpected_errors(self, *allowed: str) -> list[str]:
+        return [e for e in self.errors if not any(a in e for a in allowed)]
+
+
+@pytest.fixture
+def open_tab(browser: Any) -> Iterator[Callable[..., Tab]]:
+    """``open_tab(**context_options)``: a fresh browser context (no shared storage) and its page."""
+    contexts: list[Any] = []
+
+    def open_(**options: Any) -> Tab:
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        tab = Tab(page)
+        page.on("console", lambda m: tab.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: tab.errors.append(f"uncaught: {e}"))
+        return tab
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

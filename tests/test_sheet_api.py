@@ -1,0 +1,237 @@
+"""The score sheet's JSON API (belote.server.sheets), through Starlette's test client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from belote.server.sheets import routes
+from belote.server.store import SQLiteStore
+
+
+def make_client(path: Path) -> TestClient:
+    app = Starlette(routes=routes)
+    app.state.store = SQLiteStore(path)
+    return TestClient(app)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "t.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with make_client(db) as c:
+        yield c
+        c.app.state.store.close()  # type: ignore[attr-defined]
+
+
+def create(client: TestClient, **settings: Any) -> dict[str, Any]:
+    r = client.post("/api/sheets", json=settings)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def deal(client: TestClient, sheet_id: str, **entry: Any) -> dict[str, Any]:
+    r = client.post(f"/api/sheets/{sheet_id}/deals", json=entry)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+WORKED = [
+    ({"takers": "NS", "cards": 108, "belote": "NS"}, "made", {"NS": 128, "EW": 54}, {"NS": 338, "EW": 230}),
+    ({"takers": "EW", "cards": 74}, "dedans", {"NS": 162, "EW": 0}, {"NS": 500, "EW": 230}),
+    ({"takers": "NS", "cards": 90}, "made", {"NS": 90, "EW": 72}, {"NS": 590, "EW": 302}),
+]
+
+
+def test_create_with_the_hosts_settings(client: TestClient) -> None:
+    sheet = create(client, target=1000, names={"NS": "Alice & Cara", "EW": "Ben & Dev"}, start={"NS": 210, "EW": 176})
+    assert len(sheet["id"]) >= 21  # 16 random bytes, URL-safe
+    assert sheet["names"] == {"NS": "Alice & Cara", "EW": "Ben & Dev"}
+    assert sheet["rules"]["target"] == 1000 and sheet["rules"]["deals"] is None
+    assert sheet["score"] == sheet["start"] == {"NS": 210, "EW": 176}
+    assert (sheet["entries"], sheet["over"], sheet["winner"], sheet["pending"]) == ([], False, None, 0)
+
+
+def test_create_with_nothing_is_a_classic_match(client: TestClient) -> None:
+    r = client.post("/api/sheets")
+    assert r.status_code == 201
+    sheet = r.json()
+    assert sheet["rules"]["target"] == 501 and sheet["names"] == {"NS": "NS", "EW": "EW"}
+    assert create(client, deals=10)["rules"]["deals"] == 10
+
+
+def test_ids_are_unguessable_and_distinct(client: TestClient) -> None:
+    ids = {create(client)["id"] for _ in range(20)}
+    assert len(ids) == 20
+
+
+def test_get_a_sheet(client: TestClient) -> None:
+    sheet = create(client, start={"NS": 210, "EW": 176})
+    r = client.get(f"/api/sheets/{sheet['id']}")
+    assert r.status_code == 200
+    assert r.json() == sheet
+
+
+def test_the_worked_match_through_the_api(client: TestClient) -> None:
+    sheet_id = create(client, names=["Alice & Cara", "Ben & Dev"], start=[210, 176])["id"]
+    for n, (entry, outcome, points, score) in enumerate(WORKED, 1):
+        sheet = deal(client, sheet_id, **entry)
+        last = sheet["entries"][-1]
+        assert (last["n"], last["outcome"], last["points"], last["score"]) == (n, outcome, points, score)
+        assert sheet["score"] == score
+        assert sheet["over"] is (n == 3)
+    assert sheet["winner"] == "NS"
+    r = client.post(f"/api/sheets/{sheet_id}/deals", json={"takers": "EW", "cards": 100})
+    assert r.status_code == 400
+    assert r.json()["code"] == "over"
+    assert "no entry after the match is over" in r.json()["error"]
+
+
+def test_undo(client: TestClient) -> None:
+    sheet_id = create(client, start=[210, 176])["id"]
+    for entry, *_ in WORKED:
+        deal(client, sheet_id, **entry)
+    r = client.post(f"/api/sheets/{sheet_id}/undo")
+    assert r.status_code == 200
+    sheet = r.json()
+    assert sheet["score"] == {"NS": 500, "EW": 230} and sheet["over"] is False and len(sheet["entries"]) == 2
+    client.post(f"/api/sheets/{sheet_id}/undo", json={})
+    client.post(f"/api/sheets/{sheet_id}/undo", json={"seen": 1})
+    r = client.post(f"/api/sheets/{sheet_id}/undo")
+    assert r.status_code == 400 and r.json()["code"] == "empty"
+    assert client.get(f"/api/sheets/{sheet_id}").json()["score"] == {"NS": 210, "EW": 176}
+
+
+def test_capot_without_card_points(client: TestClient) -> None:
+    sheet_id = create(client)["id"]
+    sheet = deal(client, sheet_id, takers="EW", capot="EW", declarations={"NS": 0, "EW": 50})
+    last = sheet["entries"][-1]
+    assert (last["outcome"], last["capot"], last["cards"], last["points"]) == (
+        "capot",
+        "EW",
+        {"NS": 0, "EW": 162},
+        {"NS": 0, "EW": 302},
+    )
+
+
+def test_litige_shows_the_points_waiting(client: TestClient) -> None:
+    sheet_id = create(client)["id"]
+    sheet = deal(client, sheet_id, takers="NS", cards=81)
+    assert sheet["entries"][-1]["outcome"] == "litige" and sheet["pending"] == 81
+    sheet = deal(client, sheet_id, takers="NS", cards=100)
+    assert sheet["pending"] == 0 and sheet["score"] == {"NS": 181, "EW": 143}
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "words"),
+    [
+        ({"takers": "NS", "cards": 170}, "cards", "card points must be 0 to 162"),
+        ({"cards": 100}, "takers-missing", "say who took"),
+        ({"takers": "NS"}, "cards-missing", "card points are missing"),
+        ({"takers": "NS", "cards": 100, "declarations": {"NS": 20, "EW": 50}}, "declarations-both", "both count"),
+        ({"takers": "NS", "cards": 100, "declarations": {"NS": 15}}, "declarations", "multiples of 10"),
+        ({"takers": "NS", "cards": 120, "capot": "NS"}, "capot-cards", "162, not 120"),
+        ({"takers": "NS", "cards": 100, "trump": "H"}, "format", "unknown field 'trump'"),
+        ([1, 2, 3], "json", "JSON object"),
+    ],
+)
+def test_a_refused_deal_answers_400_with_a_reason_and_changes_nothing(
+    client: TestClient, body: object, code: str, words: str
+) -> None:
+    sheet_id = create(client, start=[210, 176])["id"]
+    before = deal(client, sheet_id, takers="NS", cards=108, belote="NS")
+    r = client.post(f"/api/sheets/{sheet_id}/deals", json=body)
+    assert r.status_code == 400
+    assert r.json()["code"] == code and words in r.json()["error"]
+    assert client.get(f"/api/sheets/{sheet_id}").json() == before
+
+
+def test_a_body_that_is_not_json(client: TestClient) -> None:
+    sheet_id = create(client)["id"]
+    r = client.post(f"/api/sheets/{sheet_id}/deals", content=b"takers=NS&cards=100")
+    assert r.status_code == 400 and r.json() == {"error": "the request is not JSON", "code": "json"}
+    r = client.post(f"/api/sheets/{sheet_id}/deals", content=b"x" * 20_000)
+    assert r.status_code == 413
+    assert client.get(f"/api/sheets/{sheet_id}").json()["entries"] == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "code"),
+    [
+        ({"target": 0}, "rules"),
+        ({"deals": "ten"}, "rules"),
+        ({"names": ["Us", "US"]}, "names"),
+        ({"start": {"NS": 600}}, "start-over"),
+        ({"start": [-1, 0]}, "start"),
+        ({"colour": "red"}, "format"),
+    ],
+)
+def test_a_refused_sheet(client: TestClient, settings: dict[str, Any], code: str) -> None:
+    r = client.post("/api/sheets", json=settings)
+    assert r.status_code == 400 and r.json()["code"] == code and r.json()["error"]
+
+
+def test_a_stale_client_changes_nothing_and_gets_the_sheet(client: TestClient) -> None:
+    sheet_id = create(client)["id"]
+    deal(client, sheet_id, takers="NS", cards=100, seen=0)
+    # A second tap on "add" with the same entry, from a page that still shows no deal:
+    r = client.post(f"/api/sheets/{sheet_id}/deals", json={"takers": "NS", "cards": 100, "seen": 0})
+    assert r.status_code == 409 and r.json()["code"] == "stale"
+    assert len(r.json()["sheet"]["entries"]) == 1
+    r = client.post(f"/api/sheets/{sheet_id}/undo", json={"seen": 0})
+    assert r.status_code == 409
+    assert len(client.get(f"/api/sheets/{sheet_id}").json()["entries"]) == 1
+
+
+def test_rename(client: TestClient) -> None:
+    sheet_id = create(client)["id"]
+    r = client.post(f"/api/sheets/{sheet_id}/names", json={"names": {"NS": "Nous", "EW": "Eux"}})
+    assert r.status_code == 200 and r.json()["names"] == {"NS": "Nous", "EW": "Eux"}
+    r = client.post(f"/api/sheets/{sheet_id}/names", json={"names": ["A", "a"]})
+    assert r.status_code == 400 and r.json()["code"] == "names"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/sheets/nope"),
+        ("POST", "/api/sheets/nope/deals"),
+        ("POST", "/api/sheets/nope/undo"),
+        ("POST", "/api/sheets/nope/names"),
+    ],
+)
+def test_an_unknown_sheet_is_404(client: TestClient, method: str, path: str) -> None:
+    r = client.request(method, path, json={"takers": "NS", "cards": 100} if path.endswith("deals") else None)
+    assert r.status_code == 404
+    assert r.json() == {"error": "no score sheet with that id", "code": "not-found"}
+
+
+def test_the_page_is_served(client: TestClient) -> None:
+    r = client.get("/scores")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/scores.js">' in r.text
+
+
+def test_sheets_persist_across_a_new_store_on_the_same_file(db: Path) -> None:
+    with make_client(db) as first:
+        sheet_id = create(first, names=["Alice & Cara", "Ben & Dev"], start=[210, 176])["id"]
+        for entry, *_ in WORKED[:2]:
+            deal(first, sheet_id, **entry)
+        first.app.state.store.close()  # type: ignore[attr-defined]
+    with make_client(db) as second:
+        sheet = second.get(f"/api/sheets/{sheet_id}").json()
+        assert sheet["score"] == {"NS": 500, "EW": 230} and sheet["names"]["NS"] == "Alice & Cara"
+        sheet = deal(second, sheet_id, **WORKED[2][0])
+        assert sheet["over"] and sheet["winner"] == "NS"
+        assert sheet_id in second.app.state.store.sheet_ids()  # type: ignore[attr-defined]
+        second.app.state.store.close()  # type: ignore[attr-defined]
