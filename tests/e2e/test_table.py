@@ -368,10 +368,16 @@ def test_a_phone_held_upright(table_browser: Any, table_server: ServerProcess, t
             assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
             assert box["width"] >= 44
             cards.nth(i).tap(trial=True)  # visible, and nothing covers the place a finger goes
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(table_artifacts / "table-phone.png"))
         card = play_legal(page, state, tap=True)
         assert card not in [c for c, _, _ in hand(page)]
+        # The picture: a later turn, with cards on the table.
+        for _ in range(8):
+            state = wait_ready(page)
+            if state["view"]["trick"] or state["waiting"]:
+                break
+            play_legal(page, state, tap=True)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(table_artifacts / "table-phone.png"))
         assert not tab.unexpected_errors()
     finally:
         tab.context.close()
@@ -392,6 +398,24 @@ def test_french_words(table_browser: Any, table_server: ServerProcess) -> None:
             state = wait_ready(page)
         if state["view"]["phase"] == "play":
             expect(page.get_by_test_id("contract")).to_contain_text("Atout")
+        assert not tab.unexpected_errors()
+    finally:
+        tab.context.close()
+
+
+def test_a_table_the_server_no_longer_has_starts_afresh(table_browser: Any, table_server: ServerProcess) -> None:
+    tab = open_tab(table_browser, **DESKTOP)
+    page = tab.page
+    try:
+        page.goto(table_server.url)
+        page.evaluate(
+            """() => localStorage.setItem('belote.table',
+                 JSON.stringify({table: 'no-such-table', token: 'nope', since: 12}))"""
+        )
+        page.reload()
+        expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+        expect(page.get_by_test_id("error")).to_contain_text("start a new game")
+        assert page.evaluate("localStorage.getItem('belote.table')") is None
         assert not tab.unexpected_errors()
     finally:
         tab.context.close()
