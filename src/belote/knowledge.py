@@ -151,3 +151,75 @@ def _exclusions_from_play(view: PlayerView, mode: int, step: int, excluded: list
                 excluded[seat] |= HIGHER[mode][best]  # trumps led: did not go higher, so could not
             if beats(mode, c, best):
                 best, best_seat = c, seat
+
+
+class Plausibility:
+    """How likely a drawn deal is, given what the table said: the bids and the declarations.
+
+    Declarations are certain: a player who played a first card announced every declaration of the
+    hand it started with, so a drawn hand must give exactly the names announced. The bids are
+    tendencies: a taker usually holds the jack or the nine of trumps, or length in them; a player who
+    passed the turned card rarely held its jack with two more. ``weight`` gives the chance to keep a
+    drawn deal; ``draw`` keeps drawing until one is kept.
+    """
+
+    def __init__(self, view: PlayerView, taker_weak: float = 0.25, passer_strong: float = 0.35) -> None:
+        self.view = view
+        self.taker_weak = taker_weak
+        self.passer_strong = passer_strong
+        step = view.rules.step
+        self.played_by = [0] * PLAYERS
+        for t in view.tricks:
+            for i, c in enumerate(t.cards):
+                self.played_by[(t.leader + i * step) % PLAYERS] |= 1 << c
+        for s, c in view.trick:
+            self.played_by[s] |= 1 << c
+        announced: dict[int, list[str]] = {}
+        for s, name, _cards in view.declarations:
+            announced.setdefault(s, []).append(name)
+        first_trick_seats = set()
+        if view.tricks:
+            first_trick_seats = set(view.tricks[0].seats(step))
+        else:
+            first_trick_seats = {s for s, _ in view.trick}
+        self.announced = {s: sorted(announced.get(s, [])) for s in first_trick_seats if s != view.seat}
+        self.turned_suit = None if view.turned is None else view.turned.suit
+        self.round_one_passers = [s for i, (s, b) in enumerate(view.bids) if i < PLAYERS and str(b) == "pass"]
+
+    def weight(self, hands: list[int]) -> float:
+        view = self.view
+        trump = view.trump
+        if trump is None:
+            return 1.0
+        start = [h | p for h, p in zip(hands, self.played_by, strict=True)]
+        if view.rules.declarations:
+            from belote.declarations import find_declarations
+
+            for s, names in self.announced.items():
+                found = sorted(d.name for d in find_declarations(start[s], trump, view.rules.declaration_card_reuse))
+                if found != names:
+                    return 0.0
+        w = 1.0
+        trumps = SUIT_MASKS[trump]
+        if view.taker is not None and view.taker != view.seat:
+            held = start[view.taker] & trumps
+            if not (held >> (8 * trump + 4) & 1 or held >> (8 * trump + 2) & 1) and held.bit_count() < 4:
+                w *= self.taker_weak
+        if self.turned_suit is not None:
+            suit_mask = SUIT_MASKS[self.turned_suit]
+            for s in self.round_one_passers:
+                if s == view.seat:
+                    continue
+                held = start[s] & suit_mask
+                if held >> (8 * self.turned_suit + 4) & 1 and held.bit_count() >= 3:
+                    w *= self.passer_strong
+        return w
+
+    def draw(self, knowledge: Knowledge, rng: random.Random, tries: int = 40) -> list[int]:
+        """A deal drawn from ``knowledge`` and kept with its plausibility (the last try if none is kept)."""
+        hands = knowledge.sample(rng)
+        for _ in range(tries - 1):
+            if rng.random() < self.weight(hands):
+                return hands
+            hands = knowledge.sample(rng)
+        return hands

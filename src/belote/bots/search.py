@@ -16,10 +16,11 @@ import random
 from typing import Any
 
 from belote.bots.base import register
+from belote.bots.heuristic import HeuristicBot
 from belote.cards import SUIT_MASKS, mask_of
 from belote.declarations import FOUR_POINTS, SEQUENCE_POINTS, belote_holder, best_side, find_declarations
 from belote.game import NAMES, PASS, TAKE, Action, PlayerView
-from belote.knowledge import Knowledge
+from belote.knowledge import Knowledge, Plausibility
 from belote.play import LAST_TRICK, POINTS
 from belote.rules import Rules
 from belote.scoring import score_deal
@@ -40,12 +41,16 @@ class SearchBot:
         worlds: int = 20,
         bid_worlds: int = 12,
         take_margin: float = 0.0,
+        bidding: str = "search",
         **_: Any,
     ) -> None:
         self.seed = 0 if seed is None else seed
         self.worlds = max(1, round(worlds * think))
         self.bid_worlds = max(1, round(bid_worlds * think))
         self.take_margin = take_margin
+        if bidding not in ("search", "heuristic"):
+            raise ValueError("bidding is 'search' or 'heuristic'")
+        self._heuristic = HeuristicBot(seed) if bidding == "heuristic" else None
 
     # ----------------------------------------------------------------- common
     def _rng(self, view: PlayerView) -> random.Random:
@@ -67,7 +72,7 @@ class SearchBot:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
-            return self._bid(view)
+            return self._heuristic.act(view) if self._heuristic is not None else self._bid(view)
         return self._card(view)
 
     # ----------------------------------------------------------------- play
@@ -88,8 +93,9 @@ class SearchBot:
         points = POINTS[view.trump]
         on_table = sum(points[c] for c in trick)
         public = _public_declarations(view)
+        plausible = Plausibility(view)
         for _ in range(self.worlds):
-            hands = knowledge.sample(rng)
+            hands = plausible.draw(knowledge, rng)
             remaining = on_table + sum(points[c] for h in hands for c in _bits(h)) + LAST_TRICK
             pos = Position(
                 hands=(hands[0], hands[1], hands[2], hands[3]),
