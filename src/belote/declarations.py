@@ -170,3 +170,23 @@ def describe(d: Declaration) -> str:
     if d.kind == KIND_FOUR:
         return d.name
     return f"{d.name} to the {CARDS[d.top].pretty()}"
+
+
+#: The points of a declaration by the name said at the table ("tierce", "four jacks").
+POINTS_BY_NAME: dict[str, int] = {SEQUENCE_NAMES[n]: SEQUENCE_POINTS[n] for n in SEQUENCE_NAMES} | {
+    "four " + _plural(RANK_NAMES[rank]): FOUR_POINTS[rank] for rank in range(8) if FOUR_POINTS[rank]
+}
+
+
+def name_key(name: str) -> tuple[int, int, int]:
+    """What a declaration's name alone says of its rank: (four or sequence, length, four's order).
+
+    Two sequences of the same length need their top cards to be told apart; the name cannot.
+    """
+    for n, word in SEQUENCE_NAMES.items():
+        if word == name:
+            return (KIND_SEQUENCE, n, 0)
+    for rank in range(8):
+        if FOUR_POINTS[rank] and name == "four " + _plural(RANK_NAMES[rank]):
+            return (KIND_FOUR, 0, TRUMP_ORDER[rank])
+    raise ValueError(f"{name!r} is not a declaration")

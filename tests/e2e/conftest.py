@@ -75,7 +75,7 @@ def base_url(store: SQLiteStore) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (Debian's package chromium)")
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's package chromium (./scripts/test does)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -62,7 +62,7 @@ def table_browser(request: pytest.FixtureRequest) -> Iterator[Any]:
     except pytest.FixtureLookupError:
         pass
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (Debian's package chromium)")
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's package chromium (./scripts/test does)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -24,7 +24,7 @@ from typing import Any
 
 from belote.bots.base import register
 from belote.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, mask_of
-from belote.declarations import FOUR_POINTS, KIND_FOUR, SEQUENCE_NAMES, SEQUENCE_POINTS, Declaration
+from belote.declarations import POINTS_BY_NAME
 from belote.game import NAME_SUIT, PASS, TAKE, Action, PlayerView
 from belote.knowledge import Knowledge
 from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, beats
@@ -238,11 +238,6 @@ def read_trick(view: PlayerView, table: Table) -> OnTable:
     return OnTable(view.trick[0][1] >> 3, best, best_seat, points, to_come)
 
 
-_DECLARATION_POINTS = {SEQUENCE_NAMES[n]: SEQUENCE_POINTS[n] for n in SEQUENCE_NAMES} | {
-    Declaration(KIND_FOUR, 0, rank, FOUR_POINTS[rank], False).name: FOUR_POINTS[rank] for rank in range(8)
-}
-
-
 def _count(view: PlayerView, hand: int) -> tuple[int, int]:
     """ "Keep a rough count as the tricks fall": each side's card points, declarations and belote."""
     assert view.seat is not None and view.trump is not None
@@ -251,7 +246,7 @@ def _count(view: PlayerView, hand: int) -> tuple[int, int]:
     scoring = {seat & 1 for seat, _, shown in view.declarations if shown}
     for seat, name, _ in view.declarations:
         if seat & 1 in scoring:
-            count[seat & 1] += _DECLARATION_POINTS.get(name, 0)
+            count[seat & 1] += POINTS_BY_NAME.get(name, 0)
     pair = 1 << (8 * view.trump + QUEEN) | 1 << (8 * view.trump + KING)
     if view.belote:
         count[view.belote[0][0] & 1] += BELOTE

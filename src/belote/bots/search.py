@@ -18,7 +18,7 @@ from typing import Any
 from belote.bots.base import register
 from belote.bots.heuristic import HeuristicBot
 from belote.cards import SUIT_MASKS, mask_of
-from belote.declarations import FOUR_POINTS, SEQUENCE_POINTS, belote_holder, best_side, find_declarations
+from belote.declarations import POINTS_BY_NAME, belote_holder, best_side, find_declarations, name_key
 from belote.game import NAMES, PASS, TAKE, Action, PlayerView
 from belote.knowledge import Knowledge, Plausibility
 from belote.play import LAST_TRICK, POINTS
@@ -222,28 +222,16 @@ def _next_leader(view: PlayerView) -> int:
     return (view.dealer + view.rules.step) % PLAYERS
 
 
-def _declaration_value(name: str) -> tuple[int, int, int]:
-    """(points, rank for comparing, length) of an announced declaration from its name."""
-    lengths = {"tierce": 3, "quarte": 4, "quinte": 5, "sixte": 6, "septième": 7, "huitième": 8}
-    if name in lengths:
-        n = lengths[name]
-        return SEQUENCE_POINTS[n], 1, n
-    fours = {"four nines": 2, "four tens": 3, "four jacks": 4, "four queens": 5, "four kings": 6, "four aces": 7}
-    rank = fours.get(name, 0)
-    return FOUR_POINTS[rank], 2, 0
-
-
 def _public_declarations(view: PlayerView) -> tuple[int, int]:
     """The declaration points each side will score, as far as the table has heard."""
     if not view.rules.declarations or not view.declarations:
         return (0, 0)
     shown = {s & 1 for s, _n, cards in view.declarations if cards}
-    values = [(s & 1, _declaration_value(n)) for s, n, _c in view.declarations]
     if shown:
         side = shown.pop()
-    else:
-        side = max(values, key=lambda x: (x[1][1], x[1][2], x[1][0]))[0]
-    total = sum(v[0] for sd, v in values if sd == side)
+    else:  # before the cards are shown: the best name said (equal sequences cannot be told apart)
+        side = max(view.declarations, key=lambda d: name_key(d[1]))[0] & 1
+    total = sum(POINTS_BY_NAME[n] for s, n, _c in view.declarations if s & 1 == side)
     return (total, 0) if side == 0 else (0, total)
 
 
