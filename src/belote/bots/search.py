@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import replace
 from typing import Any
 
 from belote.bots.base import register
@@ -42,6 +43,7 @@ class SearchBot:
         bid_worlds: int = 12,
         take_margin: float = 0.0,
         bidding: str = "search",
+        tie_margin: float = 2.0,
         **_: Any,
     ) -> None:
         self.seed = 0 if seed is None else seed
@@ -51,6 +53,8 @@ class SearchBot:
         if bidding not in ("search", "heuristic"):
             raise ValueError("bidding is 'search' or 'heuristic'")
         self._heuristic = HeuristicBot(seed) if bidding == "heuristic" else None
+        self.tie_margin = tie_margin
+        self._tiebreak = HeuristicBot(seed) if tie_margin > 0 else None
 
     # ----------------------------------------------------------------- common
     def _rng(self, view: PlayerView) -> random.Random:
@@ -94,7 +98,9 @@ class SearchBot:
         on_table = sum(points[c] for c in trick)
         public = _public_declarations(view)
         plausible = Plausibility(view)
-        for _ in range(self.worlds):
+        # Late in the deal a world is cheap to solve and fewer cards are hidden: draw more of them.
+        worlds = self.worlds + self.worlds * len(view.tricks) // 3
+        for _ in range(worlds):
             hands = plausible.draw(knowledge, rng)
             remaining = on_table + sum(points[c] for h in hands for c in _bits(h)) + LAST_TRICK
             pos = Position(
@@ -117,7 +123,15 @@ class SearchBot:
                 capots = (mine_capot, theirs_capot)
                 totals[c] += _utility(rules, side, view.taker & 1, cards, capots, public, belote, view.pending)
                 raw[c] += v
-        return max(view.legal, key=lambda c: (totals[c], raw[c], -points[c], -c))
+        best = max(totals.values())
+        close = [c for c in view.legal if totals[c] >= best - self.tie_margin * worlds]
+        if len(close) > 1 and self._tiebreak is not None:
+            # Cards the worlds cannot tell apart: play the one good practice chooses (it knows what
+            # the solver cannot: that the other players do not see the cards).
+            choice = self._tiebreak.act(replace(view, legal=tuple(close)))
+            if choice in close:
+                return choice
+        return max(close, key=lambda c: (totals[c], raw[c], -points[c], -c))
 
     # ----------------------------------------------------------------- bidding
     def _bid(self, view: PlayerView) -> Action:
