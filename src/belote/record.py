@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from belote.cards import CARDS, SUIT_LETTERS, CardError, cards_of, parse_card
-from belote.game import NAMES, PASS, SEATS, TAKE, Deal, IllegalAction
+from belote.game import SEATS, Deal, IllegalAction, parse_action
 from belote.rules import Rules, RulesError
 from belote.scoring import SIDES
 
@@ -149,14 +149,10 @@ def parse(data: dict[str, Any]) -> tuple[Rules, int, list[int], list[Any], list[
 
 
 def _bid(text: str) -> int:
-    t = text.strip().lower()
-    if t == "pass":
-        return PASS
-    if t == "take":
-        return TAKE
-    if len(t) == 1 and t.upper() in SUIT_LETTERS:
-        return NAMES[SUIT_LETTERS.index(t.upper())]
-    raise IllegalAction(f"{text!r} is not a bid: pass, take, or a suit letter S H D C")
+    action = parse_action(text)
+    if action < 32:
+        raise IllegalAction(f"{text!r} is not a bid: pass, take, or a suit letter S H D C")
+    return action
 
 
 # ----------------------------------------------------------------------------- replaying
