@@ -41,7 +41,7 @@ class SearchBot:
         think: float = 1.0,
         worlds: int = 20,
         bid_worlds: int = 12,
-        take_margin: float = 0.0,
+        take_margin: float = -20.0,
         bidding: str = "search",
         tie_margin: float = 2.0,
         **_: Any,
