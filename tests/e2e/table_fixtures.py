@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 
 from belote.game import Match, action_str, parse_action
 from belote.server.store import SQLiteStore
