@@ -56,7 +56,7 @@ def time_line(bot: str, times: BotTimes) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--deals", type=int, default=1000, help="deals at each table for search vs heuristic")
+    parser.add_argument("--deals", type=int, default=1000, help="duplicate pairs for search vs heuristic")
     parser.add_argument(
         "--random-deals", type=int, default=None, metavar="N", help="for heuristic vs random (default: --deals)"
     )

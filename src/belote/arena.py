@@ -328,7 +328,8 @@ class _Tally:
         self.unpaired += abs(len(t1.deals) - len(t2.deals))
 
     def done(self, deals: int) -> bool:
-        return min(self.table_deals) >= deals
+        """Enough duplicate pairs: ``deals`` deals played at both tables with the same deck."""
+        return len(self.diffs2) >= deals
 
     def result(self, team_a: Team, team_b: Team, rules: Rules, seed: int, deals: int) -> ArenaResult:
         n = len(self.diffs2)

@@ -145,7 +145,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--ns", required=True, metavar="BOT", help="team A: N/S at table 1, E/W at table 2")
     p.add_argument("--ew", required=True, metavar="BOT", help="team B: E/W at table 1, N/S at table 2")
-    p.add_argument("--deals", type=int, default=1000, help="play until each table has had this many (default 1000)")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=1000,
+        help="play until this many duplicate pairs (the same deck at both tables) are done (default 1000)",
+    )
     p.add_argument("--seed", type=int, default=1, help="the seed of the matches (default 1)")
     p.add_argument("--jobs", type=int, default=None, help="processes to play in (default: every core)")
     p.add_argument("--ns-think", type=float, default=None, metavar="X", help="team A's option think (time scale)")
