@@ -149,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=int,
         default=1000,
-        help="play until this many duplicate pairs (the same deck at both tables) are done (default 1000)",
+        help="duplicate pairs to play: the same deck at both tables (default 1000)",
     )
     p.add_argument("--seed", type=int, default=1, help="the seed of the matches (default 1)")
     p.add_argument("--jobs", type=int, default=None, help="processes to play in (default: every core)")
