@@ -553,6 +553,7 @@ class Match:
         self.score = list(score)
         self.deals: list[Deal] = []
         self.scores_before: list[tuple[int, int]] = []
+        self._finished_events: dict[int, list[dict[str, Any]]] = {}
         self.over = False
         self.winner: int | None = None
         self._new_deal(first_dealer, 0)
@@ -600,7 +601,9 @@ class Match:
                 self._new_deal((deal.dealer + self.rules.step) % self.rules.players, r.pending)
 
     def undo(self) -> Action:
+        self._finished_events.pop(len(self.deals) - 1, None)
         if not self.over and not self.deal.bids and len(self.deals) > 1:
+            self._finished_events.pop(len(self.deals) - 2, None)
             self.deals.pop()
             self.scores_before.pop()
         deal = self.deal
@@ -630,9 +633,8 @@ class Match:
     def events(self, since: int = 0) -> list[tuple[int, dict[str, Any]]]:
         """Numbered public events from number ``since`` on (the first event is number 0)."""
         out: list[dict[str, Any]] = []
-        for i, deal in enumerate(self.deals):
-            out.append({"type": "deal", "number": i + 1, "score": dict(zip(SIDES, self.scores_before[i], strict=True))})
-            out.extend(deal.events())
+        for i in range(len(self.deals)):
+            out.extend(self._deal_events(i))
         if self.over:
             out.append(
                 {
@@ -642,6 +644,18 @@ class Match:
                 }
             )
         return list(enumerate(out))[since:]
+
+    def _deal_events(self, i: int) -> list[dict[str, Any]]:
+        """The events of deal ``i``; a finished deal's never change, so they are kept."""
+        cached = self._finished_events.get(i)
+        if cached is not None:
+            return cached
+        deal = self.deals[i]
+        events = [{"type": "deal", "number": i + 1, "score": dict(zip(SIDES, self.scores_before[i], strict=True))}]
+        events.extend(deal.events())
+        if deal.result is not None:
+            self._finished_events[i] = events
+        return events
 
     # ----------------------------------------------------------------- saving
     def to_dict(self) -> dict[str, Any]:
