@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -120,49 +121,48 @@ async def get_sheet(request: Request) -> Response:
     return JSONResponse(_answer(sheet_id, sheet))
 
 
-async def add_deal(request: Request) -> Response:
+async def _change(request: Request, change: Callable[[dict[str, Any], str, Sheet], None]) -> Response:
+    """Load the sheet, apply one change, save it; a refused change answers 400 and saves nothing."""
     try:
         body = await _body(request)
         sheet_id, sheet = _load(request)
-        _check_seen(body, sheet_id, sheet)
-        sheet.add(Entry.from_dict(body))
+        change(body, sheet_id, sheet)
         _store(request).save_sheet(sheet_id, sheet.to_dict())
     except Refused as r:
         return r.response()
     except SheetError as e:
         return Refused(400, str(e), e.code).response()
     return JSONResponse(_answer(sheet_id, sheet))
+
+
+def _add(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
+    _check_seen(body, sheet_id, sheet)
+    sheet.add(Entry.from_dict(body))
+
+
+def _undo(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
+    _check_seen(body, sheet_id, sheet)
+    if body:
+        raise SheetError(f"an undo takes no field but 'seen', not {sorted(body)}", "format")
+    sheet.undo()
+
+
+def _rename(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
+    if set(body) != {"names"}:
+        raise SheetError("a rename takes one field, 'names'", "format")
+    sheet.rename(body["names"])
+
+
+async def add_deal(request: Request) -> Response:
+    return await _change(request, _add)
 
 
 async def undo_deal(request: Request) -> Response:
-    try:
-        body = await _body(request)
-        sheet_id, sheet = _load(request)
-        _check_seen(body, sheet_id, sheet)
-        if body:
-            raise SheetError(f"an undo takes no field but 'seen', not {sorted(body)}", "format")
-        sheet.undo()
-        _store(request).save_sheet(sheet_id, sheet.to_dict())
-    except Refused as r:
-        return r.response()
-    except SheetError as e:
-        return Refused(400, str(e), e.code).response()
-    return JSONResponse(_answer(sheet_id, sheet))
+    return await _change(request, _undo)
 
 
 async def rename_teams(request: Request) -> Response:
-    try:
-        body = await _body(request)
-        sheet_id, sheet = _load(request)
-        if set(body) != {"names"}:
-            raise SheetError("a rename takes one field, 'names'", "format")
-        sheet.rename(body["names"])
-        _store(request).save_sheet(sheet_id, sheet.to_dict())
-    except Refused as r:
-        return r.response()
-    except SheetError as e:
-        return Refused(400, str(e), e.code).response()
-    return JSONResponse(_answer(sheet_id, sheet))
+    return await _change(request, _rename)
 
 
 async def scores_page(request: Request) -> Response:
