@@ -4,8 +4,9 @@ For a card: draw worlds (every hidden hand placed consistently with the view, ``
 value every legal card in each world with the double-dummy solver, turn the card points into the
 score of the deal (made or dedans at the line, capot, declarations, belote), and play the card
 with the best mean score for its side. For a bid: draw the hidden hands and the rest of the pack,
-solve the whole deal with each trump it may choose, and take when the mean score as takers clears
-a margin. Every draw is seeded from the bot's seed and the view, so a game replays exactly and two
+solve the whole deal with each trump it may choose, blend the mean score as takers with the
+heuristic's fitted count of the hand (a dozen solved worlds alone are too few for so wide a spread),
+and take when the result clears a margin. Every draw is seeded from the bot's seed and the view, so a game replays exactly and two
 views that are the same give the same decision.
 """
 
@@ -17,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from belote.bots.base import register
-from belote.bots.heuristic import HeuristicBot
+from belote.bots.heuristic import HeuristicBot, hand_worth
 from belote.cards import SUIT_MASKS, mask_of
 from belote.declarations import POINTS_BY_NAME, belote_holder, best_side, find_declarations, name_key
 from belote.game import NAMES, PASS, TAKE, Action, PlayerView
@@ -44,6 +45,7 @@ class SearchBot:
         take_margin: float = -20.0,
         bidding: str = "search",
         tie_margin: float = 2.0,
+        bid_blend: float = 0.5,
         **_: Any,
     ) -> None:
         self.seed = 0 if seed is None else seed
@@ -54,6 +56,7 @@ class SearchBot:
             raise ValueError("bidding is 'search' or 'heuristic'")
         self._heuristic = HeuristicBot(seed) if bidding == "heuristic" else None
         self.tie_margin = tie_margin
+        self.bid_blend = bid_blend
         self._tiebreak = HeuristicBot(seed) if tie_margin > 0 else None
 
     # ----------------------------------------------------------------- common
@@ -158,6 +161,10 @@ class SearchBot:
             for hands in worlds:
                 total += self._taker_utility(view.rules, me, suit, hands, order)
             mean = total / len(worlds)
+            if self.bid_blend:
+                # The solved worlds are few and their scores spread wide: lean on the fitted count too.
+                hand = mask_of(view.hand) | 1 << view.turned
+                mean = (1 - self.bid_blend) * mean + self.bid_blend * hand_worth(hand, suit)
             if mean > best[0]:
                 best = (mean, action)
         return best[1]
