@@ -6,8 +6,8 @@ score of the deal (made or dedans at the line, capot, declarations, belote), and
 with the best mean score for its side. For a bid: draw the hidden hands and the rest of the pack,
 solve the whole deal with each trump it may choose, blend the mean score as takers with the
 heuristic's fitted count of the hand (a dozen solved worlds alone are too few for so wide a spread),
-and take when the result clears a margin. Every draw is seeded from the bot's seed and the view, so a game replays exactly and two
-views that are the same give the same decision.
+and take when the result clears a margin. Every draw is seeded from the bot's seed and the view, so
+a game replays exactly and two views that are the same give the same decision.
 """
 
 from __future__ import annotations
