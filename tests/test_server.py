@@ -152,9 +152,12 @@ def test_a_restart_brings_the_table_back_exactly(db: Path) -> None:
         with c.websocket_connect("/ws") as ws:
             ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
             state = receive_state(ws)
-            ws.send_json({"type": "act", "action": "take" if "take" in state["view"]["legal"] else "pass"})
-            for _ in range(3):
+            # Wait for our turn, act once, and read the state that answers it (no more: the next
+            # state may never come if the next move is ours again).
+            while not state["view"]["legal"]:
                 state = receive_state(ws)
+            ws.send_json({"type": "act", "action": state["view"]["legal"][-1]})
+            state = receive_state(ws)
         stored = SQLiteStore(db).load_table(data["table"])
         assert stored is not None
     meta, actions = stored
