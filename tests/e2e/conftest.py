@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,16 +26,8 @@ from starlette.staticfiles import StaticFiles
 from belote.server.sheets import WEB, routes
 from belote.server.store import SQLiteStore
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from table_fixtures import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 
 
 def make_app(store: SQLiteStore) -> Starlette:
