@@ -75,11 +75,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from belote.server.app import create_app
     from belote.server.store import default_path
+    from belote.server.tables import ServerConfig
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     db = args.db or default_path()
-    print(f"belote: serving on http://{args.host}:{args.port} (store: {db})", flush=True)
-    uvicorn.run(create_app(db_path=db), host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    where = f"tables in Redis at {args.redis}, score sheets in {db}" if args.redis else f"store: {db}"
+    print(f"belote: serving on http://{args.host}:{args.port} ({where})", flush=True)
+    config = ServerConfig(queue_wait=args.queue_wait, turn_timer=args.turn_timer)
+    app = create_app(db_path=db, config=config, redis_url=args.redis)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0
 
 
@@ -115,6 +119,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     p.add_argument("--db", default=None, help="the SQLite file of the store (default: $BELOTE_DB or the data folder)")
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="share the tables with other processes through Redis (e.g. redis://localhost:6379/0)",
+    )
+    p.add_argument(
+        "--queue-wait", type=float, default=20.0, help="seconds before bots fill an online table (default 20)"
+    )
+    p.add_argument(
+        "--turn-timer", type=int, default=30, help="seconds a player has to act before a bot plays (default 30)"
+    )
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("play", help="play a match in the terminal as South against three bots")

@@ -1,10 +1,11 @@
-"""The ASGI app: the table page, the websocket protocol of docs/protocol.md, the score sheet."""
+"""The ASGI app: the table page, the HTTP routes and websocket protocol of docs/protocol.md, the score sheet."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,22 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from belote.game import IllegalAction
+from belote.game import SEATS, IllegalAction
+from belote.server.hub import Hub, LocalHub
+from belote.server.matchmaking import Matchmaker
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
-from belote.server.tables import Client, SettingsError, Table, TableManager, check_settings
+from belote.server.tables import (
+    Client,
+    ServerConfig,
+    SettingsError,
+    Table,
+    TableManager,
+    check_name,
+    check_settings,
+    dumps,
+    parse_seat,
+)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 4096
@@ -35,105 +48,242 @@ async def scores_page(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True, "tables": len(request.app.state.tables.tables)})
+    manager: TableManager = request.app.state.tables
+    queue = await manager.hub.queue_entries()
+    return JSONResponse({"ok": True, "tables": len(manager.tables), "queue": len(queue)})
+
+
+async def _json_body(request: Request) -> Any:
+    """The request's JSON body ({} when empty); raises BadRequest with the reason."""
+    body = await request.body()
+    if len(body) > MAX_MESSAGE:
+        raise BadRequest("the request is too long", 413)
+    try:
+        return json.loads(body) if body.strip() else {}
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise BadRequest("the request is not JSON") from None
+
+
+class BadRequest(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _error(e: Exception, status: int = 400) -> Response:
+    return JSONResponse({"error": str(e)}, status_code=getattr(e, "status", status))
 
 
 async def create_solo(request: Request) -> Response:
-    body = await request.body()
-    if len(body) > MAX_MESSAGE:
-        return JSONResponse({"error": "the settings are too long"}, status_code=413)
+    manager: TableManager = request.app.state.tables
     try:
-        data = json.loads(body) if body.strip() else {}
-        settings = check_settings(data)
-    except json.JSONDecodeError:
-        return JSONResponse({"error": "the settings are not JSON"}, status_code=400)
-    except SettingsError as e:
-        return JSONResponse({"error": str(e)}, status_code=400)
-    table, token = request.app.state.tables.create_solo(settings)
-    return JSONResponse({"table": table.id, "token": token, "seat": "S"})
+        settings = check_settings(await _json_body(request), manager.defaults())
+    except (BadRequest, SettingsError) as e:
+        return _error(e)
+    table, token = await manager.create_solo(settings)
+    return JSONResponse({"table": table.id, "token": token, "seat": "S", "watch": table.meta.watch})
+
+
+async def create_private(request: Request) -> Response:
+    manager: TableManager = request.app.state.tables
+    try:
+        data = await _json_body(request)
+        if not isinstance(data, dict):
+            raise BadRequest("the request is an object with a name")
+        name = check_name(data.get("name"))
+        seat = parse_seat(data.get("seat", "S"))
+        settings = check_settings(data.get("settings"), manager.defaults())
+    except (BadRequest, SettingsError, IllegalAction) as e:
+        return _error(e)
+    table, token = await manager.create_private(name, seat, settings)
+    return JSONResponse(
+        {"table": table.id, "token": token, "seat": SEATS[seat], "invite": table.meta.invite, "watch": table.meta.watch}
+    )
+
+
+async def sit(request: Request) -> Response:
+    manager: TableManager = request.app.state.tables
+    try:
+        data = await _json_body(request)
+        if not isinstance(data, dict):
+            raise BadRequest("the request is an object with the invitation code and a name")
+        name = check_name(data.get("name"))
+        seat = None if data.get("seat") is None else parse_seat(data.get("seat"))
+        seated = await manager.sit(request.path_params["table"], data.get("invite"), name, seat)
+    except (BadRequest, SettingsError) as e:
+        return _error(e)
+    except IllegalAction as e:
+        return _error(e, 409)
+    if seated is None:
+        return JSONResponse({"error": "no such table, or the invitation is wrong"}, status_code=404)
+    table, token, taken = seated
+    return JSONResponse({"table": table.id, "token": token, "seat": SEATS[taken]})
+
+
+class Connection:
+    """One websocket: at most one table joined (as a seat or a spectator), or a place in the queue."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.manager: TableManager = ws.app.state.tables
+        self.matchmaker: Matchmaker = ws.app.state.matchmaker
+        self.table: Table | None = None
+        self.client: Client | None = None
+        self.entry: str | None = None
+        self.chat_client = Client(None, self.send)
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send_text(dumps(msg))
+
+    async def refuse(self, message: str) -> None:
+        await self.send({"type": "error", "message": message})
+
+    async def run(self) -> None:
+        await self.ws.accept()
+        try:
+            while True:
+                text = await self.ws.receive_text()
+                if len(text.encode()) > MAX_MESSAGE:
+                    await self.refuse(f"message too long: at most {MAX_MESSAGE} bytes")
+                    continue
+                try:
+                    msg = json.loads(text)
+                except json.JSONDecodeError:
+                    await self.refuse("the message is not JSON")
+                    continue
+                if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                    await self.refuse('a message is an object with a "type"')
+                    continue
+                try:
+                    await self.handle(msg["type"], msg)
+                except (IllegalAction, SettingsError) as e:
+                    await self.refuse(str(e))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.leave_table()
+            if self.entry is not None:
+                await self.matchmaker.leave(self.entry)
+
+    def leave_table(self) -> None:
+        if self.table is not None and self.client is not None and self.client in self.table.clients:
+            self.table.clients.remove(self.client)
+        self.table = self.client = None
+
+    async def handle(self, kind: str, msg: dict[str, Any]) -> None:
+        if kind == "join":
+            await self.join(msg)
+        elif kind == "queue":
+            name = check_name(msg.get("name"))
+            self.leave_table()
+            if self.entry is not None:
+                await self.matchmaker.leave(self.entry)
+            self.entry = await self.matchmaker.join(name, self.send)
+        elif kind == "leave_queue":
+            if self.entry is not None:
+                await self.matchmaker.leave(self.entry)
+                self.entry = None
+        elif kind not in SEATED:
+            raise IllegalAction(f"unknown message type {kind!r}")
+        elif self.table is None or self.client is None:
+            raise IllegalAction("join a table first")
+        elif self.client.seat is None:
+            raise IllegalAction("a spectator cannot play or talk: this view is read-only")
+        else:
+            await self.seated(self.table, self.client, self.client.seat, kind, msg)
+
+    async def join(self, msg: dict[str, Any]) -> None:
+        table_id, token, watch = msg.get("table"), msg.get("token"), msg.get("watch")
+        found = await self.manager.get(table_id) if isinstance(table_id, str) and len(table_id) < 64 else None
+        seat: int | None = None
+        if found is not None and isinstance(token, str):
+            seat = found.seat_of_token(token)
+            allowed = seat is not None
+        elif found is not None and isinstance(watch, str):
+            allowed = secrets.compare_digest(found.meta.watch, watch)
+        else:
+            allowed = False
+        if found is None or not allowed:
+            raise IllegalAction("no such table, or this seat is not yours: start a new game")
+        since = msg.get("since", -1)
+        if not isinstance(since, int) or isinstance(since, bool) or since < -1:
+            since = -1
+        if self.entry is not None:
+            await self.matchmaker.leave(self.entry)
+            self.entry = None
+        self.leave_table()
+        events = 0 if found.match is None else len(found.match.events())
+        self.table, self.client = found, Client(seat, self.send, min(since, events - 1))
+        found.clients.append(self.client)
+        for line in await self.manager.hub.recent_chat(found.id):
+            await self.send({**line, "old": True})
+        if seat is not None and seat in found.meta.standin:
+            await found.back(seat)  # sends everybody the table without the stand-in mark
+        await found.send_state(self.client)
+
+    async def seated(self, table: Table, client: Client, seat: int, kind: str, msg: dict[str, Any]) -> None:
+        if kind == "act":
+            await table.act(seat, msg.get("action"))
+        elif kind == "continue":
+            await table.resume(seat)
+        elif kind == "back":
+            await table.back(seat)
+        elif kind == "chat":
+            await table.chat(client, text=msg.get("text"))
+        elif kind == "react":
+            await table.chat(client, reaction=msg.get("reaction"))
+        elif kind == "seat":
+            await table.move(seat, parse_seat(msg.get("seat")))
+            client.seat = table.seat_of_token(table.meta.seats[parse_seat(msg.get("seat"))].token or "")
+            await table.send_state(client)
+        elif kind == "settings":
+            await table.configure(seat, check_settings(msg.get("settings"), table.meta.settings))
+        elif kind == "start":
+            await table.start_game(seat)
+        elif kind == "new_game":
+            await self.new_game(table, seat, msg)
+
+    async def new_game(self, table: Table, seat: int, msg: dict[str, Any]) -> None:
+        kind = table.meta.kind
+        if kind == "online":
+            raise IllegalAction("an online table plays one match: press Play online for another")
+        if kind == "private":
+            if table.meta.host != seat:
+                raise IllegalAction("only the host of a private table can do that")
+            if table.match is not None and not table.match.over:
+                raise IllegalAction("the match is not over: a new one starts when it ends")
+        settings = check_settings(msg.get("settings", table.meta.settings), table.meta.settings)
+        await table.new_game(settings)
+
+
+SEATED = {"act", "continue", "back", "chat", "react", "seat", "settings", "start", "new_game"}
 
 
 async def play_socket(ws: WebSocket) -> None:
-    """One player's connection: join a table with a seat token, then act."""
-    await ws.accept()
-    manager: TableManager = ws.app.state.tables
-    table: Table | None = None
-    client: Client | None = None
-
-    async def send(msg: dict[str, Any]) -> None:
-        await ws.send_text(json.dumps(msg, ensure_ascii=False))
-
-    async def refuse(message: str) -> None:
-        await send({"type": "error", "message": message})
-
-    try:
-        while True:
-            text = await ws.receive_text()
-            if len(text.encode()) > MAX_MESSAGE:
-                await refuse(f"message too long: at most {MAX_MESSAGE} bytes")
-                continue
-            try:
-                msg = json.loads(text)
-            except json.JSONDecodeError:
-                await refuse("the message is not JSON")
-                continue
-            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                await refuse('a message is an object with a "type"')
-                continue
-            kind = msg["type"]
-            if kind == "join":
-                table_id = msg.get("table")
-                found = manager.tables.get(table_id) if isinstance(table_id, str) else None
-                token = msg.get("token")
-                seat = found.seat_of_token(token) if found is not None and isinstance(token, str) else None
-                if found is None or seat is None:
-                    await refuse("no such table, or this seat is not yours: start a new game")
-                    continue
-                since = msg.get("since", -1)
-                if not isinstance(since, int) or isinstance(since, bool) or since < -1:
-                    since = -1
-                if table is not None and client is not None and client in table.clients:
-                    table.clients.remove(client)
-                table, client = found, Client(seat, send, min(since, len(found.match.events()) - 1))
-                table.clients.append(client)
-                await table.send_state(client)
-            elif table is None or client is None:
-                await refuse("join a table first")
-            elif kind == "act":
-                if client.seat is None:
-                    await refuse("a spectator cannot play")
-                    continue
-                try:
-                    await table.act(client.seat, msg.get("action"))
-                except IllegalAction as e:
-                    await refuse(str(e))
-            elif kind == "continue":
-                await table.resume()
-            elif kind == "new_game":
-                try:
-                    settings = check_settings(msg.get("settings", table.settings))
-                except SettingsError as e:
-                    await refuse(str(e))
-                    continue
-                await table.new_game(settings)
-            else:
-                await refuse(f"unknown message type {kind!r}")
-    except WebSocketDisconnect:
-        pass
-    finally:
-        if table is not None and client is not None and client in table.clients:
-            table.clients.remove(client)
+    await Connection(ws).run()
 
 
-def create_app(store: SQLiteStore | None = None, db_path: str | Path | None = None) -> Starlette:
-    """The app, with its store (a SQLite file by default) and every stored table brought back."""
+def create_app(
+    store: SQLiteStore | None = None,
+    db_path: str | Path | None = None,
+    config: ServerConfig | None = None,
+    redis_url: str | None = None,
+) -> Starlette:
+    """The app, with its store (a SQLite file by default) and every active table brought back.
+
+    With ``redis_url`` the tables and the queue live in Redis and any number of processes share
+    them; the SQLite file keeps the score sheets.
+    """
     if store is None:
         store = SQLiteStore(db_path or default_path())
+    config = config or ServerConfig()
     routes: list[Any] = [
         Route("/", index),
         Route("/scores", scores_page),
         Route("/api/health", health),
         Route("/api/solo", create_solo, methods=["POST"]),
+        Route("/api/tables", create_private, methods=["POST"]),
+        Route("/api/tables/{table}/sit", sit, methods=["POST"]),
         WebSocketRoute("/ws", play_socket),
     ]
     routes.extend(sheet_routes)
@@ -141,13 +291,26 @@ def create_app(store: SQLiteStore | None = None, db_path: str | Path | None = No
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        manager = TableManager(store)
+        hub: Hub
+        if redis_url:
+            from belote.server.redis_hub import RedisHub
+
+            hub = await RedisHub.connect(redis_url)
+        else:
+            hub = LocalHub(store)
+        manager = TableManager(hub, config)
+        matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
+        app.state.matchmaker = matchmaker
         app.state.store = store
-        loaded = manager.load_all()
-        log.info("%d tables restored from %s", loaded, store.path)
+        loaded = await manager.load_all()
+        log.info("%d tables restored from %s", loaded, redis_url or store.path)
+        manager.run_leases()
+        matchmaker.start()
         yield
+        await matchmaker.close()
         await manager.close()
+        await hub.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.store = store

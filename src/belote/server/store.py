@@ -1,8 +1,9 @@
 """Where tables and score sheets live between restarts: one SQLite file by default.
 
 A table is stored as what it was created with (seed, rules, seats, settings) and its list of
-actions, appended as they happen; loading replays them through the engine. A score sheet is one
-JSON document rewritten on each entry.
+actions, appended as they happen; loading replays them through the engine. A table is *active*
+while its match goes on (or its lobby waits): those are brought back when the server starts, the
+others when somebody opens them. A score sheet is one JSON document rewritten on each entry.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     meta TEXT NOT NULL,
-    created REAL NOT NULL DEFAULT (julianday('now'))
+    created REAL NOT NULL DEFAULT (julianday('now')),
+    active INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -26,6 +28,12 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    line TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, n);
 CREATE TABLE IF NOT EXISTS sheets (
     id TEXT PRIMARY KEY,
     data TEXT NOT NULL,
@@ -55,18 +63,46 @@ class SQLiteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "active" not in columns:  # a store written before tables had the flag
+            self._db.execute("ALTER TABLE tables ADD COLUMN active INTEGER NOT NULL DEFAULT 1")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
     # ----------------------------------------------------------------- tables
-    def save_table(self, table_id: str, meta: dict[str, Any]) -> None:
+    def save_table(self, table_id: str, meta: dict[str, Any], active: bool = True) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT INTO tables (id, meta) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET meta = excluded.meta",
-                (table_id, json.dumps(meta)),
+                "INSERT INTO tables (id, meta, active) VALUES (?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, active = excluded.active",
+                (table_id, json.dumps(meta), int(active)),
             )
+
+    def commit(
+        self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
+    ) -> None:
+        """One change of a table in one transaction: its meta (if given), its actions from number ``start``."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                if meta is not None:
+                    self._db.execute(
+                        "INSERT INTO tables (id, meta, active) VALUES (?, ?, ?) "
+                        "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, active = excluded.active",
+                        (table_id, json.dumps(meta), int(active)),
+                    )
+                if reset:
+                    self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+                self._db.executemany(
+                    "INSERT INTO actions (table_id, n, action) VALUES (?, ?, ?)",
+                    [(table_id, start + i, a) for i, a in enumerate(actions)],
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def reset_actions(self, table_id: str) -> None:
         with self._lock:
@@ -86,9 +122,24 @@ class SQLiteStore:
             ]
         return json.loads(row[0]), actions
 
-    def table_ids(self) -> list[str]:
+    def table_ids(self, active_only: bool = False) -> list[str]:
+        query = "SELECT id FROM tables" + (" WHERE active = 1" if active_only else "") + " ORDER BY created"
         with self._lock:
-            return [i for (i,) in self._db.execute("SELECT id FROM tables ORDER BY created")]
+            return [i for (i,) in self._db.execute(query)]
+
+    def add_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO chat (table_id, line) VALUES (?, ?)", (table_id, json.dumps(line)))
+            self._db.execute(
+                "DELETE FROM chat WHERE table_id = ? AND n NOT IN "
+                "(SELECT n FROM chat WHERE table_id = ? ORDER BY n DESC LIMIT ?)",
+                (table_id, table_id, keep),
+            )
+
+    def recent_chat(self, table_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT line FROM chat WHERE table_id = ? ORDER BY n", (table_id,)).fetchall()
+        return [json.loads(line) for (line,) in rows]
 
     def delete_table(self, table_id: str) -> None:
         with self._lock:

@@ -1,17 +1,24 @@
 """Tables: one match each, its seats (people by secret token, or bots), and the clients watching it.
 
-A table owns its match: every action goes through ``Table.act`` (people) or the table's driver
-(bots), is checked by the engine, appended to the store, then every connected client is sent its
-own view and the public events it has not seen. A client only ever receives ``Match.view(seat)``
-and ``Match.events``: no message is built from anything else, so no hidden card can leave.
+A table is its meta (kind, seed, settings, seats, lobby and timer state) plus the match's action
+list. Every change goes through ``Table.mutate``: under the table's lock, catch up with what other
+processes wrote, check the change with the engine, write it, tell the other processes, and send
+every connected client its own view and the public events it has not seen. A client only ever
+receives ``Match.view(seat)`` and ``Match.events``: no message is built from anything else, so no
+hidden card can leave. The process holding the table's lease drives it: bots, the turn timer, the
+pause to read a deal's score.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
+import time
+import unicodedata
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,11 +26,15 @@ from typing import Any
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, IllegalAction, Match, action_str, parse_action
 from belote.rules import Rules, RulesError
-from belote.server.store import SQLiteStore
+from belote.server.hub import Hub, Note
 
 log = logging.getLogger("belote.tables")
 
 HUMAN_SEAT = 2  # South, at a solo table
+MAX_REPLAY = 256  # a client further behind than this many events gets the view and the current deal only
+CHAT_MAX = 200
+CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per connection
+REACTIONS = ("bravo", "well_played", "thanks", "sorry", "hurry", "good_game")
 
 SPEEDS = {  # seconds a bot waits before acting, and a finished trick stays on the table
     "slow": (1.4, 2.6),
@@ -45,28 +56,42 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "strength": "normal",
     "speed": "normal",
     "lang": "en",
+    "turn_timer": 30,
 }
+SEAT_NAMES = {0: "North", 1: "East", 2: "South", 3: "West"}
+
+
+@dataclass
+class ServerConfig:
+    """What ``belote serve`` can set: the queue's wait before bots fill a table, the turn timer, the pace."""
+
+    queue_wait: float = 20.0
+    turn_timer: int = 30
+    pace: float = 1.0  # multiplies the bots' pauses (0 in tests: bots act at once)
 
 
 class SettingsError(ValueError):
     """Settings a table cannot be created with."""
 
 
-def check_settings(data: Any) -> dict[str, Any]:
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
     """Settings from a client, completed with the defaults; refuses anything unknown or out of range."""
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise SettingsError("settings must be an object")
+    base = defaults or DEFAULT_SETTINGS
     unknown = [k for k in data if k not in DEFAULT_SETTINGS]
     if unknown:
         raise SettingsError(f"unknown setting {unknown[0]!r}; the settings are: {', '.join(DEFAULT_SETTINGS)}")
-    s = {**DEFAULT_SETTINGS, **data}
-    if not isinstance(s["target"], int) or isinstance(s["target"], bool) or not 100 <= s["target"] <= 5000:
+    s = {**DEFAULT_SETTINGS, **base, **data}
+    if not _is_int(s["target"]) or not 100 <= s["target"] <= 5000:
         raise SettingsError("target must be a number of points from 100 to 5000")
-    if s["deals"] is not None and (
-        not isinstance(s["deals"], int) or isinstance(s["deals"], bool) or not 1 <= s["deals"] <= 100
-    ):
+    if s["deals"] is not None and (not _is_int(s["deals"]) or not 1 <= s["deals"] <= 100):
         raise SettingsError("deals must be a number of deals from 1 to 100, or null to play to the target")
     if s["strength"] not in STRENGTHS:
         raise SettingsError(f"strength must be one of {', '.join(STRENGTHS)}")
@@ -74,6 +99,8 @@ def check_settings(data: Any) -> dict[str, Any]:
         raise SettingsError(f"speed must be one of {', '.join(SPEEDS)}")
     if s["lang"] not in ("en", "fr"):
         raise SettingsError("lang must be en or fr")
+    if not _is_int(s["turn_timer"]) or not 5 <= s["turn_timer"] <= 600:
+        raise SettingsError("turn_timer must be a number of seconds from 5 to 600")
     try:
         rules_of(s)
     except RulesError as e:
@@ -92,6 +119,29 @@ def rules_of(settings: dict[str, Any]) -> Rules:
     )
 
 
+def check_name(name: Any) -> str:
+    """A player's name: free text of 1 to 24 characters after trimming, no control characters."""
+    if not isinstance(name, str):
+        raise SettingsError("a name is text of 1 to 24 characters")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+        raise SettingsError("a name cannot hold control characters")
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= 24:
+        raise SettingsError("a name is text of 1 to 24 characters")
+    return clean
+
+
+def parse_seat(value: Any) -> int:
+    if not isinstance(value, str) or value not in SEATS:
+        raise IllegalAction("a seat is N, E, S or W")
+    return SEATS.index(value)
+
+
+def new_token() -> str:
+    """128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
 @dataclass
 class Seat:
     token: str | None  # the secret of the person sitting there; None for a bot's seat
@@ -102,178 +152,530 @@ class Seat:
     def to_meta(self) -> dict[str, Any]:
         return {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
 
+    @classmethod
+    def from_meta(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}))
+
+
+@dataclass
+class Meta:
+    """Everything about a table but its actions; written whole on each change."""
+
+    kind: str  # solo | online | private
+    seed: int
+    settings: dict[str, Any]
+    seats: dict[int, Seat]
+    status: str = "playing"  # lobby | playing
+    host: int | None = None
+    invite: str | None = None
+    watch: str = field(default_factory=new_token)
+    game: int = 0  # bumped by each new match at the table
+    continued: int = 0  # deals whose score everybody has read (the next deal waits for it)
+    acks: list[int] = field(default_factory=list)  # seats that have read the last score
+    standin: list[int] = field(default_factory=list)  # seats a bot plays for an absent person
+    version: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seed": self.seed,
+            "settings": self.settings,
+            "seats": {SEATS[s]: seat.to_meta() for s, seat in sorted(self.seats.items())},
+            "status": self.status,
+            "host": self.host,
+            "invite": self.invite,
+            "watch": self.watch,
+            "game": self.game,
+            "continued": self.continued,
+            "acks": self.acks,
+            "standin": self.standin,
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], defaults: dict[str, Any] | None = None) -> Meta:
+        return cls(
+            kind=data.get("kind", "solo"),
+            seed=int(data["seed"]),
+            settings=check_settings(data["settings"], defaults),
+            seats={SEATS.index(k): Seat.from_meta(v) for k, v in data["seats"].items()},
+            status=data.get("status", "playing"),
+            host=data.get("host"),
+            invite=data.get("invite"),
+            watch=data.get("watch") or new_token(),
+            game=int(data.get("game", 0)),
+            continued=int(data.get("continued", -1)),
+            acks=list(data.get("acks", [])),
+            standin=list(data.get("standin", [])),
+            version=int(data.get("version", 0)),
+        )
+
+    def people(self) -> list[int]:
+        return [s for s, seat in self.seats.items() if seat.bot is None]
+
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 @dataclass
 class Client:
-    seat: int | None
+    seat: int | None  # None: a spectator
     send: Send
     last: int = -1  # the number of the last event sent
+    chat_times: deque[float] = field(default_factory=deque)
+
+
+class Stale(Exception):
+    """The table moved on while a bot was thinking: its answer is dropped."""
 
 
 class Table:
-    """One table: its match, seats and clients."""
+    """One table: its meta, its match (a replica, in a shared hub), and this process's clients."""
 
-    def __init__(
-        self, table_id: str, seed: int, settings: dict[str, Any], seats: dict[int, Seat], store: SQLiteStore | None
-    ) -> None:
+    def __init__(self, table_id: str, meta: Meta, hub: Hub, config: ServerConfig) -> None:
         self.id = table_id
-        self.seed = seed
-        self.settings = settings
-        self.seats = seats
-        self.store = store
-        self.match = Match(rules_of(settings), seed=seed, first_dealer=seed % 4)
+        self.meta = meta
+        self.hub = hub
+        self.config = config
+        self.match: Match | None = None
         self.clients: list[Client] = []
-        self.waiting_continue = False
-        self.generation = 0  # bumped by a new game, so a bot's late answer for the old one is dropped
         self._bots: dict[int, Bot] = {}
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
-        self._make_bots()
+        self._position: tuple[int, int, int, int] = (-1, -1, -1, -1)
+        self.turn_started = time.monotonic()
+        self.closed = False
+        if meta.status == "playing":
+            self.match = self._new_match()
+        self._note_position()
 
-    # ----------------------------------------------------------------- life
-    def _make_bots(self) -> None:
-        self._bots = {
-            s: make_bot(seat.bot, seed=self.seed * 7 + s, **seat.bot_options)
-            for s, seat in self.seats.items()
-            if seat.bot is not None
-        }
+    # ----------------------------------------------------------------- state
+    def _new_match(self) -> Match:
+        m = self.meta
+        return Match(rules_of(m.settings), seed=m.seed, first_dealer=m.seed % 4)
 
-    def meta(self) -> dict[str, Any]:
-        return {
-            "kind": "solo",
-            "seed": self.seed,
-            "settings": self.settings,
-            "seats": {SEATS[s]: seat.to_meta() for s, seat in self.seats.items()},
-        }
+    def _replay(self, actions: list[str]) -> None:
+        self.match = self._new_match()
+        for a in actions:
+            self.match.apply(parse_action(a))
 
-    def save(self) -> None:
-        if self.store is not None:
-            self.store.save_table(self.id, self.meta())
+    @property
+    def active(self) -> bool:
+        return self.meta.status == "lobby" or (self.match is not None and not self.match.over)
 
-    def start(self) -> None:
-        if self._driver is None or self._driver.done():
-            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table {self.id[:6]}")
+    @property
+    def shared(self) -> bool:
+        """A table of several people (the turn timer runs, the next deal waits for everybody)."""
+        return self.meta.kind != "solo"
 
-    async def stop(self) -> None:
-        if self._driver is not None:
-            self._driver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._driver
+    @property
+    def n_actions(self) -> int:
+        return 0 if self.match is None else sum(len(d.actions) for d in self.match.deals)
+
+    def deal_just_ended(self) -> bool:
+        m = self.match
+        return m is not None and not m.over and not m.deal.bids and len(m.deals) > 1
+
+    @property
+    def waiting_continue(self) -> bool:
+        m = self.match
+        return (
+            m is not None
+            and self.deal_just_ended()
+            and self.meta.continued < len(m.deals) - 1
+            and any(s not in self.meta.standin for s in self.meta.people())
+        )
+
+    def _note_position(self) -> None:
+        """Start the turn clock when the table has moved on."""
+        position = (self.meta.game, self.n_actions, self.meta.continued, len(self.meta.standin))
+        if position != self._position:
+            self._position = position
+            self.turn_started = time.monotonic()
 
     def seat_of_token(self, token: str) -> int | None:
-        for s, seat in self.seats.items():
+        for s, seat in self.meta.seats.items():
             if seat.token is not None and secrets.compare_digest(seat.token, token):
                 return s
         return None
 
-    # ----------------------------------------------------------------- actions
-    def _apply(self, action: int, seat: int) -> None:
-        self.match.apply(action, seat=seat)
-        n = len(self.match.actions) - 1
-        if self.store is not None:
-            self.store.append_action(self.id, n, action_str(action))
-        # When a deal has just ended, the people at the table read its score before the next begins.
-        self.waiting_continue = self._deal_just_ended()
+    # ----------------------------------------------------------------- changes
+    async def sync(self) -> bool:
+        """Catch up with what other processes wrote; True when anything changed."""
+        if not self.hub.shared:
+            return False
+        snap = await self.hub.snapshot(self.id, self.meta.game, self.n_actions)
+        if snap is None:
+            return False
+        data, actions, full = snap
+        changed = bool(actions) or full or data.get("version", 0) != self.meta.version
+        if not changed:
+            return False
+        self.meta = Meta.from_json(data, self._defaults())
+        if self.meta.status != "playing":
+            self.match = None
+        elif full or self.match is None:
+            self._replay(actions)
+            self._bots = {}
+            if full:  # a new match: every client starts its history again
+                for c in self.clients:
+                    c.last = -1
+        else:
+            for a in actions:
+                self.match.apply(parse_action(a))
+        self._note_position()
+        return True
 
-    def _deal_just_ended(self) -> bool:
-        m = self.match
-        return (
-            not m.over
-            and not m.deal.bids
-            and len(m.deals) > 1
-            and any(seat.bot is None for seat in self.seats.values())
-        )
+    def _defaults(self) -> dict[str, Any]:
+        return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
+
+    async def mutate(self, change: Callable[[], bool]) -> None:
+        """Apply ``change`` (it returns whether the meta changed, and raises, changing nothing, to refuse)."""
+        async with self.hub.lock(self.id):
+            await self.sync()
+            game, start = self.meta.game, self.n_actions
+            meta_changed = change()
+            reset = self.meta.game != game
+            if reset:
+                start = 0
+            actions = [] if self.match is None else [action_str(a) for a in self.match.actions[start:]]
+            if not meta_changed and not actions and not reset:
+                return
+            if meta_changed or reset or (self.match is not None and self.match.over):
+                self.meta.version += 1
+                meta: dict[str, Any] | None = self.meta.to_json()
+            else:
+                meta = None
+            await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+        self._note_position()
+        await self.hub.publish(self.id, {"kind": "changed", "from": self.hub.process})
+        await self.broadcast()
+        self._wake.set()
 
     async def act(self, seat: int, text: Any) -> None:
         """A person's action; raises IllegalAction (with the rule) and changes nothing when refused."""
         if not isinstance(text, str) or len(text) > 8:
             raise IllegalAction("an action is a card such as JH, or pass, take, or a suit letter")
         action = parse_action(text)
-        if self.match.over:
-            raise IllegalAction("the match is over: start a new game")
-        self._apply(action, seat)
-        await self.broadcast()
-        self._wake.set()
 
-    async def resume(self) -> None:
-        """The score of the deal has been read: bots may start the next deal."""
-        self.waiting_continue = False
-        await self.broadcast()
-        self._wake.set()
+        def change() -> bool:
+            if self.match is None:
+                raise IllegalAction("the game has not started: the host starts it")
+            if self.match.over:
+                raise IllegalAction("the match is over: start a new game")
+            self.match.apply(action, seat=seat)
+            return self._back(seat)
+
+        await self.mutate(change)
+
+    def _back(self, seat: int) -> bool:
+        if seat in self.meta.standin:
+            self.meta.standin.remove(seat)
+            return True
+        return False
+
+    async def back(self, seat: int) -> None:
+        """The person is here again: no bot plays for them from now on."""
+        if seat in self.meta.standin or self.hub.shared:
+            await self.mutate(lambda: self._back(seat))
+
+    async def resume(self, seat: int | None) -> None:
+        """``seat`` has read the deal's score; the next deal starts when every person has."""
+
+        def change() -> bool:
+            changed = self._back(seat) if seat is not None else False
+            if not self.waiting_continue or self.match is None:
+                return changed
+            if seat is not None and seat not in self.meta.acks:
+                self.meta.acks.append(seat)
+            waiting_for = [s for s in self.meta.people() if s not in self.meta.standin and s not in self.meta.acks]
+            if seat is None or not waiting_for:
+                self.meta.continued = len(self.match.deals) - 1
+                self.meta.acks = []
+            return True
+
+        await self.mutate(change)
 
     async def new_game(self, settings: dict[str, Any]) -> None:
-        self.generation += 1
-        self.settings = settings
-        self.seed = secrets.randbelow(2**31)
-        bot, options = STRENGTHS[settings["strength"]]
-        for seat in self.seats.values():
-            if seat.bot is not None:
-                seat.bot, seat.bot_options = bot, dict(options)
-        self._make_bots()
-        self.match = Match(rules_of(settings), seed=self.seed, first_dealer=self.seed % 4)
-        self.waiting_continue = False
-        if self.store is not None:
-            self.store.reset_actions(self.id)
-        self.save()
-        for c in self.clients:
-            c.last = -1
-        await self.broadcast()
+        def change() -> bool:
+            m = self.meta
+            m.game += 1
+            m.settings = settings
+            m.seed = secrets.randbelow(2**31)
+            bot, options = STRENGTHS[settings["strength"]]
+            for seat in m.seats.values():
+                if seat.bot is not None:
+                    seat.bot, seat.bot_options = bot, dict(options)
+            m.continued, m.acks, m.standin = 0, [], []
+            self._bots = {}
+            self.match = self._new_match()
+            for c in self.clients:
+                c.last = -1
+            return True
+
+        await self.mutate(change)
+
+    # ----------------------------------------------------------------- lobby
+    def sit(self, token: str, name: str, seat: int | None) -> int:
+        """Seat a person at a private table's lobby (called inside ``mutate``)."""
+        m = self.meta
+        if m.status != "lobby":
+            raise IllegalAction("the game has started: every seat is taken")
+        free = [s for s in (2, 0, 1, 3) if s not in m.seats]
+        if not free:
+            raise IllegalAction("the table is full: four people sit there")
+        if seat is None:
+            seat = free[0]
+        elif seat in m.seats:
+            raise IllegalAction(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
+        m.seats[seat] = Seat(token, name)
+        return seat
+
+    async def move(self, seat: int, to: int) -> int:
+        def change() -> bool:
+            m = self.meta
+            if m.status != "lobby":
+                raise IllegalAction("the game has started: seats can change only in the lobby")
+            if to in m.seats:
+                raise IllegalAction(f"{SEAT_NAMES[to]} is taken: choose a free seat")
+            m.seats[to] = m.seats.pop(seat)
+            if m.host == seat:
+                m.host = to
+            return True
+
+        await self.mutate(change)
+        return to
+
+    def _require_host(self, seat: int) -> None:
+        if self.meta.kind != "private" or self.meta.host != seat:
+            raise IllegalAction("only the host of a private table can do that")
+
+    async def configure(self, seat: int, settings: dict[str, Any]) -> None:
+        def change() -> bool:
+            self._require_host(seat)
+            if self.meta.status != "lobby":
+                raise IllegalAction("the rules are set before the game starts")
+            self.meta.settings = settings
+            return True
+
+        await self.mutate(change)
+
+    async def start_game(self, seat: int) -> None:
+        def change() -> bool:
+            self._require_host(seat)
+            m = self.meta
+            if m.status != "lobby":
+                raise IllegalAction("the game has already started")
+            bot, options = STRENGTHS[m.settings["strength"]]
+            for s in range(4):
+                if s not in m.seats:
+                    m.seats[s] = Seat(None, SEAT_NAMES[s], bot, dict(options))
+            m.status = "playing"
+            m.continued = 0
+            self.match = self._new_match()
+            return True
+
+        await self.mutate(change)
+
+    # ----------------------------------------------------------------- chat
+    async def chat(self, client: Client, text: Any = None, reaction: Any = None) -> None:
+        if client.seat is None:
+            raise IllegalAction("a spectator cannot talk at the table")
+        if reaction is not None:
+            if reaction not in REACTIONS:
+                raise IllegalAction(f"the reactions are: {', '.join(REACTIONS)}")
+            text = None
+        else:
+            if not isinstance(text, str) or not text.strip():
+                raise IllegalAction("a chat line is text of 1 to 200 characters")
+            text = " ".join(text.split())
+            if len(text) > CHAT_MAX:
+                raise IllegalAction(f"a chat line is at most {CHAT_MAX} characters")
+        now = time.monotonic()
+        count, period = CHAT_RATE
+        while client.chat_times and client.chat_times[0] < now - period:
+            client.chat_times.popleft()
+        if len(client.chat_times) >= count:
+            raise IllegalAction(f"slow down: at most {count} messages in {period:.0f} seconds")
+        client.chat_times.append(now)
+        line = {
+            "type": "chat",
+            "seat": SEATS[client.seat],
+            "name": self.meta.seats[client.seat].name,
+            "text": text,
+            "reaction": reaction,
+            "at": int(time.time() * 1000),
+        }
+        await self.hub.add_chat(self.id, line)
+        await self.hub.publish(self.id, {"kind": "chat", "line": line})
+
+    async def send_chat(self, line: dict[str, Any]) -> None:
+        for client in list(self.clients):
+            with contextlib.suppress(Exception):
+                await client.send(line)
+
+    # ----------------------------------------------------------------- bots and timers
+    def start(self) -> None:
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table {self.id[:6]}")
+
+    @property
+    def driving(self) -> bool:
+        return self._driver is not None and not self._driver.done()
+
+    async def stop(self) -> None:
+        if self._driver is not None:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._driver
+            self._driver = None
+
+    def wake(self) -> None:
         self._wake.set()
 
-    # ----------------------------------------------------------------- bots
-    def _bot_to_move(self) -> int | None:
-        seat = self.match.to_move
-        if seat is None or self.match.over or self.waiting_continue:
+    def _bot(self, seat: int) -> Bot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            sitting = self.meta.seats[seat]
+            name, options = (
+                (sitting.bot, sitting.bot_options)
+                if sitting.bot is not None
+                else STRENGTHS[self.meta.settings["strength"]]
+            )
+            bot = self._bots[seat] = make_bot(name, seed=self.meta.seed * 7 + seat, **options)
+        return bot
+
+    def next_job(self) -> tuple[float, str, int | None] | None:
+        """What the table waits for: (seconds from now, job, seat), or None when only people can move it."""
+        m = self.match
+        if m is None or m.over:
             return None
-        return seat if seat in self._bots else None
+        elapsed = time.monotonic() - self.turn_started
+        timer = float(self.meta.settings["turn_timer"])
+        delay, trick_pause = (d * self.config.pace for d in SPEEDS[self.meta.settings["speed"]])
+        if self.waiting_continue:
+            return (timer - elapsed, "continue", None) if self.shared else None
+        seat = m.to_move
+        if seat is None:
+            return None
+        if self.meta.seats[seat].bot is not None or seat in self.meta.standin:
+            deal = m.deal
+            finished_trick = deal.phase == "play" and not deal.trick and bool(deal.tricks)
+            return (delay + (trick_pause if finished_trick else 0.0) - elapsed, "bot", seat)
+        if self.shared:
+            return (timer - elapsed, "timeout", seat)
+        return None
 
     async def _drive(self) -> None:
-        """Let the bots play, at a pace a person can follow."""
+        """Let the bots play at a pace a person can follow, and stand in for the absent."""
         while True:
-            seat = self._bot_to_move()
-            if seat is None:
-                self._wake.clear()
+            job = self.next_job()
+            self._wake.clear()
+            if job is None:
                 await self._wake.wait()
                 continue
-            delay, trick_pause = SPEEDS[self.settings["speed"]]
-            deal = self.match.deal
-            finished_trick = deal.phase == "play" and not deal.trick and bool(deal.tricks)
-            await asyncio.sleep(delay + (trick_pause if finished_trick else 0.0))
-            generation = self.generation
-            if self._bot_to_move() != seat:
-                continue
-            view = self.match.view(seat)
+            wait, kind, seat = job
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                if self._wake.is_set():
+                    continue
             try:
-                action = await asyncio.to_thread(self._bots[seat].act, view)
-            except Exception:  # a bot must never stop the table: fall back to the first legal action
+                await self._run(kind, seat)
+            except Stale:
+                continue
+            except Exception:
+                log.exception("table %s: %s failed", self.id[:6], kind)
+                await asyncio.sleep(1.0)
+
+    async def _run(self, kind: str, seat: int | None) -> None:
+        position = self._position
+        match = self.match
+        if kind == "continue":
+
+            def resume() -> bool:
+                if self._position != position or match is not self.match:
+                    raise Stale
+                if self.match is None or not self.waiting_continue:
+                    return False
+                self.meta.continued = len(self.match.deals) - 1
+                self.meta.acks = []
+                return True
+
+            await self.mutate(resume)
+        elif kind == "timeout" and seat is not None:
+
+            def stand_in() -> bool:
+                if self._position != position or match is not self.match:
+                    raise Stale
+                self.meta.standin.append(seat)
+                return True
+
+            await self.mutate(stand_in)
+        elif kind == "bot" and seat is not None and match is not None:
+            view = match.view(seat)
+            try:
+                action = await asyncio.to_thread(self._bot(seat).act, view)
+            except Exception:  # a bot must never stop the table: its first legal action
                 log.exception("bot at %s failed; playing its first legal action", SEATS[seat])
                 action = view.legal[0]
-            if generation != self.generation or self._bot_to_move() != seat:
-                continue
-            self._apply(action, seat)
-            await self.broadcast()
+
+            def play() -> bool:
+                if self._position != position or match is not self.match or self.match is None:
+                    raise Stale
+                self.match.apply(action, seat=seat)
+                return False
+
+            await self.mutate(play)
 
     # ----------------------------------------------------------------- clients
-    def state_for(self, client: Client) -> dict[str, Any]:
-        events = self.match.events(client.last + 1)
-        view = self.match.view(client.seat)
-        msg = {
+    def players(self) -> dict[str, dict[str, Any]]:
+        return {
+            SEATS[s]: {"name": seat.name, "bot": seat.bot is not None, "standin": s in self.meta.standin}
+            for s, seat in sorted(self.meta.seats.items())
+        }
+
+    def timer(self) -> dict[str, Any] | None:
+        job = self.next_job()
+        if job is None or job[1] not in ("timeout", "continue"):
+            return None
+        seat = job[2]
+        return {
+            "seat": None if seat is None else SEATS[seat],
+            "left_ms": max(0, int(job[0] * 1000)),
+            "seconds": self.meta.settings["turn_timer"],
+        }
+
+    def state_for(self, client: Client, events: list[tuple[int, dict[str, Any]]] | None = None) -> dict[str, Any]:
+        m, meta = self.match, self.meta
+        if events is None:
+            events = [] if m is None else m.events()
+        since = client.last + 1
+        gap = False
+        shown = events[since:] if since <= len(events) else []
+        if len(shown) > MAX_REPLAY:
+            gap = True
+            start = max(i for i, (_, e) in enumerate(events) if e["type"] == "deal")
+            shown = events[start:]
+        seated = client.seat is not None
+        return {
             "type": "state",
             "table": self.id,
+            "kind": meta.kind,
+            "status": meta.status,
             "seat": None if client.seat is None else SEATS[client.seat],
-            "view": view.to_json(),
-            "events": [[n, e] for n, e in events],
-            "last": client.last if not events else events[-1][0],
-            "settings": self.settings,
-            "players": {
-                SEATS[s]: {"name": seat.name, "bot": seat.bot is not None} for s, seat in sorted(self.seats.items())
-            },
-            "waiting": "continue" if self.waiting_continue else None,
+            "host": None if meta.host is None else SEATS[meta.host],
+            "view": None if m is None else m.view(client.seat).to_json(),
+            "events": [[n, e] for n, e in shown],
+            "last": client.last if not shown else shown[-1][0],
+            "gap": gap,
+            "settings": meta.settings,
+            "players": self.players(),
+            "waiting": "continue" if self.waiting_continue and client.seat not in meta.acks else None,
+            "timer": self.timer(),
+            "invite": meta.invite if seated else None,
+            "watch": meta.watch if seated else None,
         }
-        return msg
 
     async def send_state(self, client: Client) -> None:
         msg = self.state_for(client)
@@ -281,64 +683,203 @@ class Table:
         await client.send(msg)
 
     async def broadcast(self) -> None:
+        if not self.clients:
+            return
+        events = [] if self.match is None else self.match.events()
+        cache: dict[tuple[int | None, int], dict[str, Any]] = {}
         for client in list(self.clients):
+            key = (client.seat, client.last)
+            msg = cache.get(key)
+            if msg is None:
+                msg = cache[key] = self.state_for(client, events)
+            client.last = msg["last"]
             try:
-                await self.send_state(client)
+                await client.send(msg)
             except Exception:  # the socket went away; its handler removes the client
                 log.debug("could not send to a client of %s", self.id)
 
 
 class TableManager:
-    """Every table of this process, created, loaded from the store and found by id."""
+    """The tables this process holds: created, loaded from the hub, found by id, driven under lease."""
 
-    def __init__(self, store: SQLiteStore | None) -> None:
-        self.store = store
+    def __init__(self, hub: Hub, config: ServerConfig | None = None) -> None:
+        self.hub = hub
+        self.config = config or ServerConfig()
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._lease_task: asyncio.Task[None] | None = None
+        hub.listen(self._on_note)
 
-    def create_solo(self, settings: dict[str, Any], name: str = "You") -> tuple[Table, str]:
-        table_id = secrets.token_urlsafe(16)
-        token = secrets.token_urlsafe(16)
+    def defaults(self) -> dict[str, Any]:
+        return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
+
+    async def _create(self, meta: Meta) -> Table:
+        table_id = new_token()
+        table = Table(table_id, meta, self.hub, self.config)
+        meta.version = 1
+        await self.hub.commit(table_id, meta.to_json(), True, 0, [], False)
+        self.tables[table_id] = table
+        if await self.hub.hold_lease(table_id):
+            table.start()
+        return table
+
+    async def create_solo(self, settings: dict[str, Any], name: str = "You") -> tuple[Table, str]:
+        token = new_token()
         bot, options = STRENGTHS[settings["strength"]]
         seats = {
             s: (Seat(token, name) if s == HUMAN_SEAT else Seat(None, SEAT_NAMES[s], bot, dict(options)))
             for s in range(4)
         }
-        table = Table(table_id, secrets.randbelow(2**31), settings, seats, self.store)
-        table.save()
-        self.tables[table_id] = table
-        table.start()
+        table = await self._create(Meta("solo", secrets.randbelow(2**31), settings, seats))
         return table, token
 
-    def load_all(self) -> int:
-        """Bring back every stored table, exactly where it was (its seed and actions through the engine)."""
-        if self.store is None:
-            return 0
-        loaded = 0
-        for table_id in self.store.table_ids():
-            stored = self.store.load_table(table_id)
-            if stored is None:
-                continue
-            meta, actions = stored
-            try:
-                seats = {
-                    SEATS.index(k): Seat(v["token"], v["name"], v["bot"], v.get("bot_options", {}))
-                    for k, v in meta["seats"].items()
-                }
-                table = Table(table_id, int(meta["seed"]), check_settings(meta["settings"]), seats, self.store)
-                for a in actions:
-                    table.match.apply(parse_action(a))
-            except (KeyError, ValueError) as e:
-                log.error("table %s could not be restored: %s", table_id, e)
-                continue
-            table.waiting_continue = table._deal_just_ended()
-            self.tables[table_id] = table
+    async def create_private(self, name: str, seat: int, settings: dict[str, Any]) -> tuple[Table, str]:
+        token = new_token()
+        meta = Meta(
+            "private",
+            secrets.randbelow(2**31),
+            settings,
+            {seat: Seat(token, name)},
+            status="lobby",
+            host=seat,
+            invite=new_token(),
+        )
+        return await self._create(meta), token
+
+    async def create_online(self, names: list[str]) -> tuple[Table, list[tuple[str, int]]]:
+        """A table for the players the queue matched (at most four), bots in the other seats."""
+        settings = self.defaults()
+        bot, options = STRENGTHS[settings["strength"]]
+        seats_free = [0, 1, 2, 3]
+        order = sorted(seats_free, key=lambda _: secrets.randbelow(1 << 30))
+        seats: dict[int, Seat] = {}
+        given: list[tuple[str, int]] = []
+        for name, s in zip(names, order, strict=False):
+            token = new_token()
+            seats[s] = Seat(token, name)
+            given.append((token, s))
+        for s in seats_free:
+            seats.setdefault(s, Seat(None, SEAT_NAMES[s], bot, dict(options)))
+        table = await self._create(Meta("online", secrets.randbelow(2**31), settings, seats))
+        return table, given
+
+    async def sit(self, table_id: str, invite: Any, name: str, seat: int | None) -> tuple[Table, str, int] | None:
+        """A person takes a seat through a private table's invitation; None for a wrong table or code."""
+        table = await self.get(table_id)
+        if table is None or table.meta.invite is None or not isinstance(invite, str):
+            return None
+        if not secrets.compare_digest(table.meta.invite, invite):
+            return None
+        token = new_token()
+        taken: list[int] = []
+
+        def change() -> bool:
+            taken.append(table.sit(token, name, seat))
+            return True
+
+        await table.mutate(change)
+        return table, token, taken[0]
+
+    async def get(self, table_id: str) -> Table | None:
+        """A table by id: held here, or loaded from the hub (once, however many ask at the same time)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._load(table_id)
+            future.set_result(table)
+        except BaseException as e:
+            future.set_exception(e)
+            raise
+        finally:
+            del self._loading[table_id]
+        return table
+
+    async def _load(self, table_id: str) -> Table | None:
+        stored = await self.hub.load(table_id)
+        if stored is None:
+            return None
+        data, actions = stored
+        try:
+            meta = Meta.from_json(data, self.defaults())
+            table = Table(table_id, meta, self.hub, self.config)
+            if table.match is not None:
+                table._replay(actions)
+                if meta.continued < 0:  # stored before the table kept it: the last deal's score was read
+                    meta.continued = len(table.match.deals) - (2 if table.deal_just_ended() else 1)
+            table._note_position()
+        except (KeyError, ValueError, TypeError) as e:
+            log.error("table %s could not be restored: %s", table_id, e)
+            return None
+        self.tables[table_id] = table
+        if table.active and await self.hub.hold_lease(table_id):
             table.start()
-            loaded += 1
+        return table
+
+    async def load_all(self) -> int:
+        """Bring back every active table, exactly where it was (its seed and actions through the engine)."""
+        loaded = 0
+        for table_id in await self.hub.active_ids():
+            if table_id in self.tables:
+                continue
+            if not self.hub.shared or await self.hub.hold_lease(table_id):
+                loaded += await self.get(table_id) is not None
         return loaded
 
+    async def _on_note(self, table_id: str, note: Note) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        if note.get("kind") == "chat":
+            await table.send_chat(note["line"])
+        elif note.get("kind") == "changed" and note.get("from") != self.hub.process and await table.sync():
+            await table.broadcast()
+            table.wake()
+
+    def run_leases(self, every: float = 1.0) -> None:
+        """In a shared hub: keep the leases of the tables this process drives, take over orphans."""
+        if self.hub.shared and self._lease_task is None:
+            self._lease_task = asyncio.get_running_loop().create_task(self._leases(every), name="leases")
+
+    async def _leases(self, every: float) -> None:
+        while True:
+            try:
+                for table_id in await self.hub.active_ids():
+                    held = await self.hub.hold_lease(table_id)
+                    table = self.tables.get(table_id)
+                    if held and table is None:
+                        table = await self.get(table_id)
+                    if table is None:
+                        continue
+                    if held and not table.driving and table.active:
+                        await table.sync()
+                        table._note_position()
+                        table.start()
+                    elif not held and table.driving:
+                        await table.stop()
+                self._forget_idle()
+            except Exception:
+                log.exception("lease round failed")
+            await asyncio.sleep(every)
+
+    def _forget_idle(self) -> None:
+        for table_id, table in list(self.tables.items()):
+            if not table.clients and not table.driving:
+                del self.tables[table_id]
+
     async def close(self) -> None:
+        if self._lease_task is not None:
+            self._lease_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lease_task
         for table in self.tables.values():
             await table.stop()
 
 
-SEAT_NAMES = {0: "North", 1: "East", 2: "South", 3: "West"}
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
