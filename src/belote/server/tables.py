@@ -31,7 +31,7 @@ from belote.server.hub import Hub, Note
 log = logging.getLogger("belote.tables")
 
 HUMAN_SEAT = 2  # South, at a solo table
-MAX_REPLAY = 256  # a client further behind than this many events gets the view and the current deal only
+MAX_REPLAY = 256  # a client further behind than this many events starts its history again
 CHAT_MAX = 200
 CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per connection
 REACTIONS = ("bravo", "well_played", "thanks", "sorry", "hurry", "good_game")
@@ -653,10 +653,9 @@ class Table:
         since = client.last + 1
         gap = False
         shown = events[since:] if since <= len(events) else []
-        if len(shown) > MAX_REPLAY:
+        if len(shown) > MAX_REPLAY and since > 0:  # too far behind to patch: everything again, from 0
             gap = True
-            start = max(i for i, (_, e) in enumerate(events) if e["type"] == "deal")
-            shown = events[start:]
+            shown = events
         seated = client.seat is not None
         return {
             "type": "state",

@@ -1,0 +1,403 @@
+"""Online play through the ASGI test client: private tables, the queue, spectators, chat, the turn timer."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from belote.server.app import create_app
+from belote.server.tables import ServerConfig
+
+EASY = {"strength": "easy", "speed": "fast"}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "belote.sqlite3"
+
+
+def app_client(db: Path, **config: Any) -> TestClient:
+    return TestClient(create_app(db_path=db, config=ServerConfig(**{"pace": 0.0, **config})))
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with app_client(db) as c:
+        yield c
+
+
+def receive(ws: Any, kind: str = "state") -> dict[str, Any]:
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+
+
+def until(ws: Any, test: Any, limit: int = 200) -> dict[str, Any]:
+    """The first state message that passes ``test``."""
+    for _ in range(limit):
+        msg = receive(ws)
+        if test(msg):
+            return msg
+    raise AssertionError("the awaited state never came")
+
+
+def error(ws: Any) -> str:
+    msg = receive(ws, "error")
+    text: str = msg["message"]
+    return text
+
+
+def create(client: TestClient, name: str = "Alice", **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"name": name, **body})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def sit(client: TestClient, table: dict[str, Any], name: str, seat: str | None = None) -> dict[str, Any]:
+    r = client.post(f"/api/tables/{table['table']}/sit", json={"invite": table["invite"], "name": name, "seat": seat})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def join(ws: Any, table: str, token: str, since: int = -1) -> dict[str, Any]:
+    ws.send_json({"type": "join", "table": table, "token": token, "since": since})
+    return receive(ws)
+
+
+def test_a_private_table_is_created_with_unguessable_codes(client: TestClient) -> None:
+    t = create(client, settings={"target": 1000})
+    assert t["seat"] == "S"
+    for key in ("table", "token", "invite", "watch"):
+        assert len(t[key]) >= 22  # 16 random bytes, URL-safe: 128 bits
+    assert len({t["table"], t["token"], t["invite"], t["watch"]}) == 4
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [("", "1 to 24"), ("   ", "1 to 24"), ("x" * 25, "1 to 24"), ("a\x00b", "control"), (12, "1 to 24")],
+)
+def test_names_are_1_to_24_characters(client: TestClient, name: Any, word: str) -> None:
+    r = client.post("/api/tables", json={"name": name})
+    assert r.status_code == 400 and word in r.json()["error"]
+
+
+def test_names_keep_their_text(client: TestClient) -> None:
+    t = create(client, name="  <b>Zoé</b>  &co ")
+    with client.websocket_connect("/ws") as ws:
+        state = join(ws, t["table"], t["token"])
+    assert state["players"]["S"]["name"] == "<b>Zoé</b> &co"  # escaping is the page's job: text stays text
+
+
+def test_seats_are_taken_through_the_invitation(client: TestClient) -> None:
+    t = create(client)
+    wrong = client.post(f"/api/tables/{t['table']}/sit", json={"invite": t["watch"], "name": "Eve"})
+    assert wrong.status_code == 404 and "invitation" in wrong.json()["error"]
+    nowhere = client.post("/api/tables/nope/sit", json={"invite": t["invite"], "name": "Eve"})
+    assert nowhere.status_code == 404
+    taken = client.post(f"/api/tables/{t['table']}/sit", json={"invite": t["invite"], "name": "Bob", "seat": "S"})
+    assert taken.status_code == 409 and "taken" in taken.json()["error"]
+    seats = [sit(client, t, "Bob", "N")["seat"], sit(client, t, "Carl")["seat"], sit(client, t, "Dan")["seat"]]
+    assert seats[0] == "N" and sorted(seats[1:]) == ["E", "W"]
+    full = client.post(f"/api/tables/{t['table']}/sit", json={"invite": t["invite"], "name": "Eve"})
+    assert full.status_code == 409 and "full" in full.json()["error"]
+
+
+def test_the_lobby_host_sets_the_rules_and_starts(client: TestClient) -> None:
+    t = create(client, settings=EASY)
+    bob = sit(client, t, "Bob", "E")
+    with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as guest:
+        state = join(host, t["table"], t["token"])
+        assert state["status"] == "lobby" and state["view"] is None and state["host"] == "S"
+        assert state["invite"] == t["invite"] and state["watch"] == t["watch"]
+        assert set(state["players"]) == {"S", "E"}
+        join(guest, t["table"], bob["token"])
+        guest.send_json({"type": "settings", "settings": {"target": 1000}})
+        assert "host" in error(guest)
+        guest.send_json({"type": "start"})
+        assert "host" in error(guest)
+        guest.send_json({"type": "seat", "seat": "S"})
+        assert "taken" in error(guest)
+        guest.send_json({"type": "seat", "seat": "N"})  # partners sit opposite: Bob moves to be Alice's partner
+        moved = until(guest, lambda m: m["seat"] == "N")
+        assert moved["players"]["N"]["name"] == "Bob" and "E" not in moved["players"]
+        host.send_json({"type": "settings", "settings": {**EASY, "target": 1000, "turn_timer": 45}})
+        until(host, lambda m: m["settings"]["target"] == 1000)
+        host.send_json({"type": "start"})
+        started = until(host, lambda m: m["status"] == "playing")
+        assert started["settings"]["turn_timer"] == 45 and started["view"]["rules"]["target"] == 1000
+        players = started["players"]
+        assert players["E"]["bot"] and players["W"]["bot"] and not players["N"]["bot"] and not players["S"]["bot"]
+        assert len(started["view"]["hand"]) == 5
+        host.send_json({"type": "start"})
+        assert "already started" in error(host)
+        guest.send_json({"type": "seat", "seat": "E"})
+        assert "lobby" in error(guest)
+    late = client.post(f"/api/tables/{t['table']}/sit", json={"invite": t["invite"], "name": "Late"})
+    assert late.status_code == 409 and "started" in late.json()["error"]
+
+
+def four_people(client: TestClient, **settings: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    t = create(client, settings={**EASY, "turn_timer": 600, **settings})
+    tokens = {"S": t["token"]}
+    for name, seat in (("Nina", "N"), ("Emil", "E"), ("Wes", "W")):
+        tokens[seat] = sit(client, t, name, seat)["token"]
+    return t, tokens
+
+
+def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
+    t, tokens = four_people(client)
+    with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as eye:
+        join(host, t["table"], tokens["S"])
+        host.send_json({"type": "start"})
+        until(host, lambda m: m["status"] == "playing")
+        eye.send_json({"type": "join", "table": t["table"], "watch": t["watch"], "since": -1})
+        seen = receive(eye)
+        assert seen["seat"] is None and seen["view"]["hand"] == [] and seen["view"]["legal"] == []
+        assert seen["invite"] is None and seen["watch"] is None  # a spectator cannot hand out the links
+        for msg in ({"type": "act", "action": "pass"}, {"type": "chat", "text": "hi"}, {"type": "start"}):
+            eye.send_json(msg)
+            assert "spectator" in error(eye)
+        eye.send_json({"type": "join", "table": t["table"], "watch": t["invite"]})
+        assert "no such table" in error(eye)
+
+
+def test_out_of_turn_illegal_malformed_and_oversized_are_refused(client: TestClient) -> None:
+    t, tokens = four_people(client)
+    sockets = {s: client.websocket_connect("/ws") for s in tokens}
+    try:
+        ws = {s: cm.__enter__() for s, cm in sockets.items()}
+        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
+        ws["S"].send_json({"type": "start"})
+        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+        mover = states["S"]["view"]["to_move"]
+        other = next(s for s in ws if s != mover)
+        before = states[other]["view"]
+        ws[other].send_json({"type": "act", "action": "pass"})
+        assert "turn" in error(ws[other])
+        ws[mover].send_json({"type": "act", "action": "AS"})
+        assert "bid" in error(ws[mover]) or "card" in error(ws[mover])
+        ws[mover].send_text("{not json")
+        assert "not JSON" in error(ws[mover])
+        ws[mover].send_json({"type": "act", "action": "x" * 5000})
+        assert "too long" in error(ws[mover])
+        ws[mover].send_json({"type": "act", "action": ["JH"]})
+        assert "an action is" in error(ws[mover])
+        ws[mover].send_json({"type": "teleport"})
+        assert "unknown message type" in error(ws[mover])
+        ws[other].send_json({"type": "join", "table": t["table"], "token": tokens[other], "since": -1})
+        assert receive(ws[other])["view"] == before  # nothing changed
+    finally:
+        for cm in sockets.values():
+            cm.__exit__(None, None, None)
+
+
+def test_chat_lines_reach_the_table_rate_limited(client: TestClient) -> None:
+    t, tokens = four_people(client)
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        join(a, t["table"], tokens["S"])
+        join(b, t["table"], tokens["N"])
+        a.send_json({"type": "chat", "text": "  <i>bien   joué</i> "})
+        line = receive(b, "chat")
+        assert line["seat"] == "S" and line["name"] == "Alice" and line["text"] == "<i>bien joué</i>"
+        a.send_json({"type": "react", "reaction": "bravo"})
+        react = receive(b, "chat")
+        assert react["reaction"] == "bravo" and react["text"] is None
+        a.send_json({"type": "react", "reaction": "boo"})
+        assert "reactions are" in error(a)
+        a.send_json({"type": "chat", "text": "x" * 201})
+        assert "200" in error(a)
+        a.send_json({"type": "chat", "text": "  "})
+        assert "chat line" in error(a)
+        for i in range(3):
+            a.send_json({"type": "chat", "text": f"line {i}"})
+        a.send_json({"type": "chat", "text": "one too many"})
+        assert "slow down" in error(a)
+    with client.websocket_connect("/ws") as c:  # the history comes with the join
+        c.send_json({"type": "join", "table": t["table"], "token": tokens["E"], "since": -1})
+        old = [receive(c, "chat") for _ in range(5)]
+        assert all(m["old"] for m in old) and old[0]["text"] == "<i>bien joué</i>" and old[-1]["text"] == "line 2"
+
+
+def test_the_queue_seats_four_players_together(client: TestClient) -> None:
+    sockets = [client.websocket_connect("/ws") for _ in range(4)]
+    ws = [cm.__enter__() for cm in sockets]
+    try:
+        for i, w in enumerate(ws[:3]):
+            w.send_json({"type": "queue", "name": f"P{i}"})
+            assert receive(w, "queue")["waiting"] == i + 1
+        assert client.get("/api/health").json()["queue"] == 3
+        ws[3].send_json({"type": "queue", "name": "P3"})
+        matched = [receive(w, "matched") for w in ws]
+        assert len({m["table"] for m in matched}) == 1
+        assert sorted(m["seat"] for m in matched) == ["E", "N", "S", "W"]
+        for w, m in zip(ws, matched, strict=True):
+            state = join(w, m["table"], m["token"])
+            assert state["kind"] == "online" and state["seat"] == m["seat"] and len(state["view"]["hand"]) == 5
+            assert not any(p["bot"] for p in state["players"].values())
+        assert client.get("/api/health").json()["queue"] == 0
+        ws[0].send_json({"type": "new_game"})
+        assert "Play online" in error(ws[0])
+    finally:
+        for cm in sockets:
+            cm.__exit__(None, None, None)
+
+
+def test_one_queued_player_gets_three_bots_after_the_wait(db: Path) -> None:
+    with app_client(db, queue_wait=0.5) as client, client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "queue", "name": "Solo"})
+        first = receive(ws, "queue")
+        assert first["waiting"] == 1 and first["wait"] == 0.5
+        started = time.monotonic()
+        matched = receive(ws, "matched")
+        assert time.monotonic() - started < 5
+        state = join(ws, matched["table"], matched["token"])
+        bots = [s for s, p in state["players"].items() if p["bot"]]
+        assert len(bots) == 3 and matched["seat"] not in bots
+        assert state["players"][matched["seat"]]["name"] == "Solo"
+
+
+def test_leaving_the_queue(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        a.send_json({"type": "queue", "name": "A"})
+        receive(a, "queue")
+        b.send_json({"type": "queue", "name": "B"})
+        assert receive(b, "queue")["waiting"] == 2
+        a.send_json({"type": "leave_queue"})
+        assert receive(b, "queue")["waiting"] == 1
+    assert client.get("/api/health").json()["queue"] == 0  # closing the socket leaves the queue
+
+
+def play_until(ws: dict[str, Any], states: dict[str, dict[str, Any]], done: Any, limit: int = 2000) -> None:
+    """Every person takes when asked, plays their first legal card and reads each score, until ``done(states)``."""
+    for _ in range(limit):
+        if done(states):
+            return
+        view = next(iter(states.values()))["view"]
+        mover = view["to_move"]
+        waiting = [s for s, m in states.items() if m["waiting"] == "continue"]
+        if waiting:
+            seat = waiting[0]
+            ws[seat].send_json({"type": "continue"})
+        elif mover in ws:
+            legal = [a for a in states[mover]["view"]["legal"] if a != "pass"] or ["pass"]
+            ws[mover].send_json({"type": "act", "action": legal[0]})
+        for s in ws:
+            states[s] = receive(ws[s])
+    raise AssertionError("the table never reached the awaited point")
+
+
+def test_the_next_deal_waits_for_everybody_to_read_the_score(client: TestClient) -> None:
+    t, tokens = four_people(client)
+    cms = {s: client.websocket_connect("/ws") for s in tokens}
+    ws = {s: cm.__enter__() for s, cm in cms.items()}
+    try:
+        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
+        ws["S"].send_json({"type": "start"})
+        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+
+        def deal_over(st: dict[str, dict[str, Any]]) -> bool:
+            return all(m["waiting"] == "continue" for m in st.values())
+
+        play_until(ws, states, deal_over)
+        assert states["S"]["view"]["deal_number"] == 2 and states["S"]["view"]["bids"] == []
+        for i, s in enumerate("SNE"):
+            ws[s].send_json({"type": "continue"})
+            states = {x: receive(ws[x]) for x in ws}
+            assert states[s]["waiting"] is None
+            assert states["W"]["waiting"] == "continue", "the next deal waits for West"
+            assert all(st["timer"] and st["timer"]["seat"] is None for st in states.values()), i
+        ws["W"].send_json({"type": "continue"})
+        states = {x: receive(ws[x]) for x in ws}
+        assert all(st["waiting"] is None for st in states.values())
+    finally:
+        for cm in cms.values():
+            cm.__exit__(None, None, None)
+
+
+def test_an_absent_player_gets_a_stand_in_bot_and_takes_the_seat_back(client: TestClient) -> None:
+    t, tokens = four_people(client, turn_timer=5)
+    cms = {s: client.websocket_connect("/ws") for s in tokens}
+    ws = {s: cm.__enter__() for s, cm in cms.items()}
+    try:
+        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
+        ws["S"].send_json({"type": "start"})
+        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+        mover = states["S"]["view"]["to_move"]
+        timer = states["S"]["timer"]
+        assert timer["seat"] == mover and timer["seconds"] == 5 and 0 < timer["left_ms"] <= 5000
+        started = time.monotonic()
+        watcher = next(s for s in ws if s != mover)
+        marked = until(ws[watcher], lambda m: m["players"][mover]["standin"])
+        assert 4.0 < time.monotonic() - started < 8.0
+        # The bot plays for the absent player at once, and keeps playing their turns...
+        until(ws[watcher], lambda m: len(m["view"]["bids"]) >= 1)
+        assert marked["players"][mover]["name"] != ""
+        # ...until the player is back.
+        ws[mover].send_json({"type": "back"})
+        back = until(ws[mover], lambda m: not m["players"][mover]["standin"])
+        assert back["seat"] == mover
+    finally:
+        for cm in cms.values():
+            cm.__exit__(None, None, None)
+
+
+def test_reconnecting_gets_what_was_missed(client: TestClient) -> None:
+    t, tokens = four_people(client, target=3000)
+    cms = {s: client.websocket_connect("/ws") for s in tokens}
+    ws = {s: cm.__enter__() for s, cm in cms.items()}
+    try:
+        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
+        ws["S"].send_json({"type": "start"})
+        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+        play_until(ws, states, lambda st: len(st["S"]["view"]["trick"]) == 2)
+        last = states["N"]["last"]
+        with client.websocket_connect("/ws") as again:
+            state = join(again, t["table"], tokens["N"], since=last - 3)
+            assert [n for n, _ in state["events"]] == [last - 2, last - 1, last]
+            assert state["view"] == states["N"]["view"] and not state["gap"]
+        # A fresh page gets every event; a client far behind gets the view and the current deal only.
+        play_until(ws, states, lambda st: st["N"]["last"] > 300)
+        with client.websocket_connect("/ws") as again:
+            fresh = join(again, t["table"], tokens["N"], since=-1)
+            assert fresh["events"][0][0] == 0 and not fresh["gap"]
+            assert fresh["events"][-1][0] == states["N"]["last"]
+        with client.websocket_connect("/ws") as again:
+            gap = join(again, t["table"], tokens["N"], since=5)
+            assert gap["gap"] and [n for n, _ in gap["events"]] == list(range(states["N"]["last"] + 1))
+            assert gap["view"] == states["N"]["view"]
+    finally:
+        for cm in cms.values():
+            cm.__exit__(None, None, None)
+
+
+def test_every_table_comes_back_after_a_restart(db: Path) -> None:
+    with app_client(db) as client:
+        t, tokens = four_people(client)
+        lobby = create(client, "Host")
+        cms = {s: client.websocket_connect("/ws") for s in tokens}
+        ws = {s: cm.__enter__() for s, cm in cms.items()}
+        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
+        ws["S"].send_json({"type": "start"})
+        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+        play_until(ws, states, lambda st: len(st["S"]["view"]["tricks"]) == 3)
+        ws["E"].send_json({"type": "chat", "text": "see you"})
+        for cm in cms.values():
+            cm.__exit__(None, None, None)
+    with app_client(db) as client:
+        for s, token in tokens.items():
+            with client.websocket_connect("/ws") as w:
+                w.send_json({"type": "join", "table": t["table"], "token": token, "since": -1})
+                assert receive(w, "chat")["text"] == "see you"
+                state = receive(w)
+                assert state["view"] == states[s]["view"] and state["players"] == states[s]["players"]
+        with client.websocket_connect("/ws") as w:
+            state = join(w, lobby["table"], lobby["token"])
+            assert state["status"] == "lobby" and state["players"]["S"]["name"] == "Host"
