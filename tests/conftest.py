@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the tests' helper modules (netplay)
+
 WORKER = r"""
 import json, sys, traceback
 import belote.game

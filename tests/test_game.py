@@ -843,3 +843,35 @@ def test_the_dealer_moves_in_the_direction_of_play() -> None:
     assert [d.dealer for d in counter.deals] == [N, W, S, E, N]
     # Each deal starts with the player next to its dealer.
     assert [d.order[0] for d in counter.deals] == [W, S, E, N, W]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_views_of_all_seats_at_once_are_the_views_one_by_one(seed: int) -> None:
+    """``Match.view_json`` (what a server sends after each action) is ``view(seat).to_json()`` for each seat."""
+    import random
+
+    rng = random.Random(seed)
+    match = Match(Rules(target=701), seed=seed, first_dealer=seed % 4)
+    seats: list[int | None] = [0, 1, 2, 3, None]
+    checked = 0
+    while not match.over and checked < 400:
+        at_once = match.view_json(seats)
+        for s in seats:
+            assert at_once[s] == match.view(s).to_json()
+        assert match.action_count == len(match.actions)
+        for start in (0, len(match.actions) // 2, max(0, len(match.actions) - 3), len(match.actions)):
+            assert match.actions_from(start) == match.actions[start:]
+        match.apply(rng.choice(match.legal_actions()))
+        checked += 1
+    assert checked > 100
+
+
+def test_events_are_the_same_when_asked_again_after_an_undo() -> None:
+    match = Match(Rules(), seed=3)
+    first = match.legal_actions()
+    match.apply(first[0])
+    before = match.events()
+    match.undo()
+    match.apply(first[-1])
+    after = match.events()
+    assert before[-1] != after[-1] and after == match.events()

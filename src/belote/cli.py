@@ -81,7 +81,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     db = args.db or default_path()
     where = f"tables in Redis at {args.redis}, score sheets in {db}" if args.redis else f"store: {db}"
     print(f"belote: serving on http://{args.host}:{args.port} ({where})", flush=True)
-    config = ServerConfig(queue_wait=args.queue_wait, turn_timer=args.turn_timer)
+    config = ServerConfig(queue_wait=args.queue_wait, turn_timer=args.turn_timer, pace=args.pace)
     app = create_app(db_path=db, config=config, redis_url=args.redis)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0
@@ -130,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--turn-timer", type=int, default=30, help="seconds a player has to act before a bot plays (default 30)"
+    )
+    p.add_argument(
+        "--pace", type=float, default=1.0, help="multiplies the bots' pauses (default 1; 0: bots play at once)"
     )
     p.set_defaults(func=cmd_serve)
 

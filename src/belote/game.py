@@ -554,6 +554,7 @@ class Match:
         self.deals: list[Deal] = []
         self.scores_before: list[tuple[int, int]] = []
         self._finished_events: dict[int, list[dict[str, Any]]] = {}
+        self._current_events: tuple[tuple[int, tuple[int, ...], bytes], list[dict[str, Any]]] | None = None
         self.over = False
         self.winner: int | None = None
         self._new_deal(first_dealer, 0)
@@ -616,6 +617,23 @@ class Match:
     def actions(self) -> list[Action]:
         return [a for d in self.deals for a in d.actions]
 
+    @property
+    def action_count(self) -> int:
+        """``len(self.actions)``, without building the list."""
+        return sum(len(d.bids) + len(d.plays) for d in self.deals)
+
+    def actions_from(self, start: int) -> list[Action]:
+        """``self.actions[start:]``, looking only at the deals that hold them."""
+        out: list[Action] = []
+        n = self.action_count
+        for deal in reversed(self.deals):
+            if n <= start:
+                break
+            acts = deal.actions
+            n -= len(acts)
+            out[:0] = acts[max(0, start - n) :]
+        return out
+
     def view(self, seat: int | None) -> PlayerView:
         v = self.deal.view(seat)
         return PlayerView(
@@ -629,6 +647,27 @@ class Match:
                 "legal": v.legal if not self.over else (),
             }
         )
+
+    def view_json(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``self.view(seat).to_json()`` for each of ``seats``, the public part built once.
+
+        Only ``seat``, ``hand`` and ``legal`` depend on the seat; a server sending the table to
+        every seat after each action saves building the rest four or five times.
+        """
+        public = self.view(None).to_json()
+        out: dict[int | None, dict[str, Any]] = {}
+        for s in seats:
+            if s is None:
+                out[s] = public
+                continue
+            v = self.view(s) if s == self.to_move else None
+            out[s] = {
+                **public,
+                "seat": SEATS[s],
+                "hand": [str(c) for c in self.deal.hand(s)],
+                "legal": [] if v is None else [action_str(a) for a in v.legal],
+            }
+        return out
 
     def events(self, since: int = 0) -> list[tuple[int, dict[str, Any]]]:
         """Numbered public events from number ``since`` on (the first event is number 0)."""
@@ -651,10 +690,15 @@ class Match:
         if cached is not None:
             return cached
         deal = self.deals[i]
+        key = (i, tuple(deal.bids), bytes(deal.plays))
+        if self._current_events is not None and self._current_events[0] == key:
+            return self._current_events[1]
         events = [{"type": "deal", "number": i + 1, "score": dict(zip(SIDES, self.scores_before[i], strict=True))}]
         events.extend(deal.events())
         if deal.result is not None:
             self._finished_events[i] = events
+        else:  # the deal in play: kept until its next action (a server asks once per client)
+            self._current_events = (key, events)
         return events
 
     # ----------------------------------------------------------------- saving

@@ -17,6 +17,7 @@ litige, undertrump, target, deals, declaration_tie, declaration_card_reuse
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -72,7 +73,7 @@ class Rules:
         return 1 if self.direction == "clockwise" else self.players - 1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(_as_dict(self))
 
     def changes(self) -> dict[str, Any]:
         """Only the options that differ from the defaults."""
@@ -113,3 +114,9 @@ def find_rules(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         raise RulesError(f"no rules preset {name!r}; the presets are: {', '.join(PRESETS)}") from None
+
+
+@functools.cache
+def _as_dict(rules: Rules) -> dict[str, Any]:
+    """Rules are frozen: their dict is made once (a server sends it in every view)."""
+    return asdict(rules)

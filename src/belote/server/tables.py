@@ -270,7 +270,7 @@ class Table:
 
     @property
     def n_actions(self) -> int:
-        return 0 if self.match is None else sum(len(d.actions) for d in self.match.deals)
+        return 0 if self.match is None else self.match.action_count
 
     def deal_just_ended(self) -> bool:
         m = self.match
@@ -338,7 +338,7 @@ class Table:
             reset = self.meta.game != game
             if reset:
                 start = 0
-            actions = [] if self.match is None else [action_str(a) for a in self.match.actions[start:]]
+            actions = [] if self.match is None else [action_str(a) for a in self.match.actions_from(start)]
             if not meta_changed and not actions and not reset:
                 return
             if meta_changed or reset or (self.match is not None and self.match.over):
@@ -646,10 +646,17 @@ class Table:
             "seconds": self.meta.settings["turn_timer"],
         }
 
-    def state_for(self, client: Client, events: list[tuple[int, dict[str, Any]]] | None = None) -> dict[str, Any]:
+    def state_for(
+        self,
+        client: Client,
+        events: list[tuple[int, dict[str, Any]]] | None = None,
+        view: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         m, meta = self.match, self.meta
         if events is None:
             events = [] if m is None else m.events()
+        if view is None and m is not None:
+            view = m.view(client.seat).to_json()
         since = client.last + 1
         gap = False
         shown = events[since:] if since <= len(events) else []
@@ -664,7 +671,7 @@ class Table:
             "status": meta.status,
             "seat": None if client.seat is None else SEATS[client.seat],
             "host": None if meta.host is None else SEATS[meta.host],
-            "view": None if m is None else m.view(client.seat).to_json(),
+            "view": view,
             "events": [[n, e] for n, e in shown],
             "last": client.last if not shown else shown[-1][0],
             "gap": gap,
@@ -685,12 +692,13 @@ class Table:
         if not self.clients:
             return
         events = [] if self.match is None else self.match.events()
+        views = {} if self.match is None else self.match.view_json(list({c.seat for c in self.clients}))
         cache: dict[tuple[int | None, int], dict[str, Any]] = {}
         for client in list(self.clients):
             key = (client.seat, client.last)
             msg = cache.get(key)
             if msg is None:
-                msg = cache[key] = self.state_for(client, events)
+                msg = cache[key] = self.state_for(client, events, views.get(client.seat))
             client.last = msg["last"]
             try:
                 await client.send(msg)

@@ -1,0 +1,211 @@
+"""Scripted players over real websockets, and ``belote serve`` as a process, for the online tests.
+
+``Player`` joins a table (with a seat token or a spectator code), keeps every message it receives,
+and plays: a random legal action when its seat is to move, ``continue`` when the table waits for
+it to read a deal's score. ``Server`` runs ``python -m belote.cli serve`` on a free port, so a test
+can kill it (SIGKILL) and start it again, or run two of them on one Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+State = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        data: dict[str, Any] = json.loads(r.read())
+        return data
+
+
+def private_table(base: str, people: int, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """A private table with ``people`` people seated (the host at S); their seat tokens by seat."""
+    t = post(base, "/api/tables", {"name": "Host", "settings": settings})
+    tokens = {"S": t["token"]}
+    for name, seat in [("Nina", "N"), ("Emil", "E"), ("Wes", "W")][: people - 1]:
+        tokens[seat] = post(base, f"/api/tables/{t['table']}/sit", {"invite": t["invite"], "name": name, "seat": seat})[
+            "token"
+        ]
+    return t, tokens
+
+
+class Player:
+    """One websocket at one table; ``messages`` holds every message received, in order."""
+
+    def __init__(self, url: str, table: str, token: str | None = None, watch: str | None = None, seed: int = 0) -> None:
+        self.url = url
+        self.table = table
+        self.token = token
+        self.watch = watch
+        self.rng = random.Random(seed)
+        self.ws: ClientConnection | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.state: State | None = None
+        self.last = -1
+        self.errors: list[str] = []
+        self.answered: tuple[Any, ...] | None = None  # the position last answered: never twice
+
+    async def connect(self) -> State:
+        self.ws = await connect(self.url, max_size=2**22, open_timeout=10)
+        join: dict[str, Any] = {"type": "join", "table": self.table, "since": self.last}
+        join.update({"token": self.token} if self.token else {"watch": self.watch})
+        await self.ws.send(json.dumps(join))
+        return await self.next_state()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(msg))
+
+    async def next_state(self) -> State:
+        assert self.ws is not None
+        while True:
+            msg = json.loads(await self.ws.recv())
+            self.messages.append(msg)
+            if msg["type"] == "error":
+                self.errors.append(msg["message"])
+            if msg["type"] == "state":
+                self.state = msg
+                self.last = msg["last"]
+                return msg
+
+    def choose(self, state: State) -> str | None:
+        """This seat's move in ``state``: a random legal action, or ``continue``; None to wait.
+
+        Other people's messages (a score read, a chat line) bring new states of the same position:
+        a position is answered once, as a person would.
+        """
+        view = state["view"]
+        if view is None or self.token is None:
+            return None
+        position = (view["deal_number"], len(view["bids"]), len(view["tricks"]), len(view["trick"]))
+        move: str | None = None
+        if state["waiting"] == "continue":
+            move = "continue"
+        elif view["to_move"] == state["seat"] and view["legal"]:
+            move = self.rng.choice(view["legal"])
+        if move is None or (position, move == "continue") == self.answered:
+            return None
+        self.answered = (position, move == "continue")
+        return move
+
+    async def play(self, done: Callable[[State], bool], timeout: float = 120.0) -> State:
+        """Play until ``done(state)``; answer each state at most once."""
+        state = self.state or await self.connect()
+        deadline = time.monotonic() + timeout
+        while not done(state):
+            move = self.choose(state)
+            if move == "continue":
+                await self.send({"type": "continue"})
+            elif move is not None:
+                await self.send({"type": "act", "action": move})
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"the table did not reach the end (last state: {state['view']})")
+            state = await asyncio.wait_for(self.next_state(), remaining)
+        return state
+
+    async def play_reconnecting(self, done: Callable[[State], bool], urls: list[str], timeout: float = 120.0) -> State:
+        """Like ``play``, but when the socket closes, join again (through the next of ``urls``) with ``since``."""
+        deadline = time.monotonic() + timeout
+        turn = 0
+        while True:
+            try:
+                return await self.play(done, max(1.0, deadline - time.monotonic()))
+            except (ConnectionClosed, OSError):
+                self.ws, self.state = None, None
+                turn += 1
+                self.url = urls[turn % len(urls)]
+                while time.monotonic() < deadline:
+                    try:
+                        await self.connect()
+                        break
+                    except (ConnectionClosed, OSError):
+                        await asyncio.sleep(0.2)
+
+
+def match_over(state: State) -> bool:
+    view = state["view"]
+    return view is not None and bool(view["match_over"])
+
+
+class Server:
+    """``belote serve`` as a process on a free port: ``kill`` it (SIGKILL) and ``start`` it again."""
+
+    def __init__(self, db: Path, log: Path, *args: str) -> None:
+        self.db = db
+        self.log_path = log
+        self.args = args
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 20.0) -> None:
+        cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db), *self.args]
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"belote serve exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/health", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("belote serve did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+            self.proc = None

@@ -1,0 +1,207 @@
+"""No hidden card leaves the server: 200 whole games through the websocket protocol, every message scanned.
+
+Each game is a private table of two to four scripted players (bots in the other seats) and a
+spectator, on a real server over real sockets. Afterwards the truth is rebuilt from the store
+alone (the table's seed and action log, replayed by a fresh engine), and every message each seat
+and the spectator received is checked: the ``hand`` is exactly that seat's true hand at that
+moment; every other card anywhere in the message (trick, tricks, turned card, declarations,
+events, results) is public at that moment: the turned card, a card already played, or a
+declaration shown after the first trick. A card event names exactly the card that was played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from belote.cards import cards_of
+from belote.game import SEATS, Match, parse_action
+from belote.server.app import create_app
+from belote.server.store import SQLiteStore
+from belote.server.tables import ServerConfig, rules_of
+from netplay import Player, match_over, private_table
+
+GAMES = 200
+AT_ONCE = 10
+CARD = re.compile(r"^(?:10|[789TJQKA])[SHDC]$")
+CARD_IN_TEXT = re.compile(r"(?:10|[789TJQKA])[♠♥♦♣]")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    db = tmp_path_factory.mktemp("leak") / "leak.sqlite3"
+    app = create_app(db_path=db, config=ServerConfig(pace=0.0, turn_timer=600))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=2**22))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", db
+    srv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+def settings_for(game: int) -> dict[str, Any]:
+    """Every game a whole match; the rules vary so that declarations, directions and lengths all occur."""
+    return {
+        "strength": "easy",
+        "turn_timer": 600,
+        "declarations": game % 5 != 4,
+        "direction": "counterclockwise" if game % 7 == 3 else "clockwise",
+        "rounding": game % 6 == 5,
+        **({"deals": 1 + game % 3} if game % 4 else {"target": 501}),
+    }
+
+
+async def one_game(base: str, game: int) -> tuple[str, dict[str, list[dict[str, Any]]]]:
+    people = 4 - game % 3  # 4, 3 or 2 people; bots in the other seats
+    t, tokens = await asyncio.to_thread(private_table, base, people, settings_for(game))
+    url = base.replace("http", "ws") + "/ws"
+    players = {s: Player(url, t["table"], token=tok, seed=game * 10 + i) for i, (s, tok) in enumerate(tokens.items())}
+    spectator = Player(url, t["table"], watch=t["watch"])
+    for p in players.values():
+        await p.connect()
+    await spectator.connect()
+    await players["S"].send({"type": "start"})
+    await asyncio.gather(*(p.play(match_over) for p in [*players.values(), spectator]))
+    for p in [*players.values(), spectator]:
+        await p.close()
+        assert not p.errors, p.errors
+    received = {s: p.messages for s, p in players.items()}
+    received["spectator"] = spectator.messages
+    return t["table"], received
+
+
+class Truth:
+    """The table as the store has it, replayed by a fresh engine: hands and public cards at every moment."""
+
+    def __init__(self, db: Path, table_id: str) -> None:
+        store = SQLiteStore(db)
+        try:
+            loaded = store.load_table(table_id)
+        finally:
+            store.close()
+        assert loaded is not None
+        meta, actions = loaded
+        seed = int(meta["seed"])
+        match = Match(rules_of(meta["settings"]), seed=seed, first_dealer=seed % 4)
+        self.moments: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self.plays: dict[int, list[str]] = {}
+        self.shown: dict[int, set[str]] = {}
+        self.turned: dict[int, str] = {}
+        self._note(match)
+        for a in actions:
+            match.apply(parse_action(a))
+            self._note(match)
+        assert match.over
+
+    def _note(self, match: Match) -> None:
+        for d, deal in enumerate(match.deals):
+            assert deal.turned is not None
+            self.turned[d] = str(deal.turned)
+            self.plays[d] = [str(c) for c in deal.view(None).played]
+            side = deal.scoring_declarations_side()
+            shown: set[str] = set()
+            if side is not None:
+                for s, decl in deal.announced():
+                    if s & 1 == side:
+                        shown |= {str(c) for c in cards_of(decl.cards)}
+            self.shown[d] = shown
+        d = len(match.deals) - 1
+        deal = match.deal
+        key = (d, len(deal.bids), len(deal.view(None).played))
+        self.moments[key] = {s: sorted(str(c) for c in deal.hand(i)) for i, s in enumerate(SEATS)}
+
+    def public(self, d: int, plays: int) -> set[str]:
+        cards = {self.turned[d], *self.plays[d][:plays]}
+        return cards | self.shown[d] if plays >= 4 else cards
+
+
+def cards_in(value: Any, skip: tuple[str, ...] = ()) -> list[str]:
+    """Every card named anywhere in a JSON value (the keys in ``skip`` left out)."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k not in skip:
+                found += cards_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found += cards_in(v)
+    elif isinstance(value, str):
+        if CARD.match(value):
+            found.append(value)
+        found += CARD_IN_TEXT.findall(value)
+    return found
+
+
+def check(truth: Truth, seat: str, messages: list[dict[str, Any]]) -> int:
+    """Scan one client's messages; returns how many cards were looked at."""
+    seen = 0
+    deal = -1
+    plays = 0
+    for msg in messages:
+        if msg["type"] != "state":
+            found = cards_in(msg)
+            assert not found, f"cards {found} in a {msg['type']} message to {seat}"
+            continue
+        for _, event in msg["events"]:
+            if event["type"] == "deal":
+                deal, plays = event["number"] - 1, 0
+            elif event["type"] == "card":
+                assert event["card"] == truth.plays[deal][plays], f"a card event to {seat} is not the card played"
+                plays += 1
+                seen += 1
+                continue
+            for card in cards_in(event):
+                seen += 1
+                assert card in truth.public(deal, plays), f"{card} in a {event['type']} event to {seat}: hidden"
+        view = msg["view"]
+        if view is None:
+            continue
+        d = view["deal_number"] - 1
+        k = 4 * len(view["tricks"]) + len(view["trick"])
+        moment = truth.moments[(d, len(view["bids"]), k)]
+        assert sorted(view["hand"]) == (moment[seat] if seat != "spectator" else []), f"{seat}'s hand is wrong"
+        assert set(cards_in(view["legal"])) <= set(view["hand"])
+        public = truth.public(d, k)
+        for card in cards_in(view, skip=("hand", "legal")):
+            seen += 1
+            assert card in public, f"{card} in the view sent to {seat} is hidden from it"
+        seen += len(view["hand"])
+    return seen
+
+
+def test_no_hidden_card_in_any_message_of_200_games(server: tuple[str, Path]) -> None:
+    base, db = server
+
+    async def run() -> list[tuple[str, dict[str, list[dict[str, Any]]]]]:
+        out: list[tuple[str, dict[str, list[dict[str, Any]]]]] = []
+        for start in range(0, GAMES, AT_ONCE):
+            out += await asyncio.gather(*(one_game(base, g) for g in range(start, min(GAMES, start + AT_ONCE))))
+        return out
+
+    games = asyncio.run(run())
+    assert len(games) == GAMES
+    messages = cards = 0
+    for table_id, received in games:
+        truth = Truth(db, table_id)
+        for seat, msgs in received.items():
+            assert any(m["type"] == "state" and m["view"] and m["view"]["match_over"] for m in msgs)
+            cards += check(truth, seat, msgs)
+            messages += len(msgs)
+    assert messages > 200 * 100 and cards > 200 * 1000  # the scan looked at real traffic
