@@ -1,41 +1,42 @@
-// The solo table: you sit South with a bot partner North against two bots (docs/protocol.md).
-// The server owns the game: this page shows what it is sent (a PlayerView and numbered public
-// events) and sends your bids and cards. Nothing here decides what is legal.
+// The table page (docs/protocol.md): a solo table against bots, a seat at an online or a private
+// table, or a spectator's view. The server owns the game: this page shows what it is sent (a
+// PlayerView and numbered public events) and sends bids, cards and table messages. Nothing here
+// decides what is legal.
 
 import { cardBack, cardFace, cardText, sortHand, suitIcon } from "./cards.js";
+import { Chat, REACTIONS } from "./chat.js";
+import { $, esc, setHtml } from "./dom.js";
 import { getLang, setLang, t, translatePage, ts } from "./i18n.js";
+import { copyText, lobbySeatsHtml, tableLinks } from "./lobby.js";
+import { OTHER_SIDE, partnerOf, screenPos, SEATS, SIDE_OF } from "./seats.js";
+import { DEFAULT_SETTINGS, fillSettingsForm, readSettingsForm, syncDealsField } from "./settings.js";
 
-const SEATS = ["N", "E", "S", "W"];
-const SIDE_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
-const STORE_KEY = "belote.table";
-const SETTINGS_KEY = "belote.settings";
-const DEFAULT_SETTINGS = {
-  target: 501,
-  deals: null,
-  direction: "clockwise",
-  declarations: true,
-  rounding: false,
-  undertrump: true,
-  strength: "normal",
-  speed: "normal",
-  lang: "en",
-};
+const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
+const SETTINGS_KEY = "belote.settings"; // the solo settings and the page's language
+const NAME_KEY = "belote.name";
+const tokenKey = (table) => `belote.token.${table}`; // a seat token, kept under its table's id
 const BUBBLE_MS = 2600;
 const BANNER_MS = 2400;
+const CHAT_BUBBLE_MS = 4000;
 
-const $ = (sel, root = document) => root.querySelector(sel);
 const el = {
-  scoreNS: $('[data-testid="score-NS"]'),
-  scoreEW: $('[data-testid="score-EW"]'),
+  app: $("#app"),
+  scoreUs: $('[data-testid="score-NS"]'),
+  scoreThem: $('[data-testid="score-EW"]'),
+  sideUs: $('[data-side-name="us"]'),
+  sideThem: $('[data-side-name="them"]'),
   target: $('[data-testid="target"]'),
   contract: $('[data-testid="contract"]'),
   declarations: $('[data-testid="declarations"]'),
-  seats: Object.fromEntries(SEATS.map((s) => [s, $(`[data-testid="seat-${s}"]`)])),
+  spectatorBadge: $('[data-testid="spectator-badge"]'),
+  // The four places around the table, by where they are on the screen (S: the bottom).
+  places: Object.fromEntries(SEATS.map((pos) => [pos, $(`.felt .seat-${pos}`)])),
   trick: $('[data-testid="trick"]'),
   turned: $('[data-testid="turned"]'),
   banner: $('[data-testid="announce"]'),
   turn: $('[data-testid="turn"]'),
   error: $('[data-testid="error"]'),
+  takeBack: $('[data-testid="take-back"]'),
   bids: $('[data-testid="bid-bar"]'),
   hand: $('[data-testid="hand"]'),
   log: $(".log-list"),
@@ -47,7 +48,35 @@ const el = {
   lastTrickInfo: $(".last-trick-info"),
   lastTrickBtn: $('[data-testid="last-trick-btn"]'),
   newGame: $('[data-testid="new-game"]'),
+  keys: $(".keys"),
+  home: $('[data-testid="home"]'),
   dialog: $('[data-testid="settings-dialog"]'),
+  botsForm: $('[data-testid="bots-form"]'),
+  onlineForm: $('[data-testid="online-form"]'),
+  createForm: $('[data-testid="create-form"]'),
+  homeError: $('[data-testid="home-error"]'),
+  langPick: $('[data-testid="settings-lang"]'),
+  sitDialog: $('[data-testid="sit-dialog"]'),
+  sitForm: $('[data-testid="sit-form"]'),
+  sitError: $('[data-testid="sit-error"]'),
+  queuePanel: $('[data-testid="queue-panel"]'),
+  queueStatus: $('[data-testid="queue-status"]'),
+  queueError: $('[data-testid="queue-error"]'),
+  lobby: $('[data-testid="lobby"]'),
+  lobbyStatus: $('[data-testid="lobby-status"]'),
+  lobbySeats: $('[data-testid="lobby-seats"]'),
+  lobbyForm: $('[data-testid="lobby-settings"]'),
+  lobbyStart: $('[data-testid="lobby-start"]'),
+  links: $('[data-testid="links"]'),
+  inviteLink: $('[data-testid="invite-link"]'),
+  watchLink: $('[data-testid="watch-link"]'),
+  chat: $('[data-testid="chat"]'),
+  chatLines: $('[data-testid="chat-lines"]'),
+  chatForm: $('[data-testid="chat-form"]'),
+  chatReadOnly: $('[data-testid="chat-readonly"]'),
+  reactions: $('[data-testid="reactions"]'),
+  chatToggle: $('[data-testid="chat-toggle"]'),
+  chatUnread: $('[data-testid="chat-unread"]'),
 };
 
 // ---------------------------------------------------------------------- state
@@ -55,13 +84,20 @@ const S = {
   ws: null,
   joined: false,
   table: null,
-  token: null,
+  token: null, // the seat token, or null for a spectator
+  watch: null, // the spectator code when watching
   last: -1, // the number of the last event seen
   msg: null, // the last "state" message
   view: null,
-  settings: loadSettings(),
+  kind: null, // solo | online | private
+  status: null, // lobby | playing
+  seat: null, // this page's seat; null for a spectator
+  host: null,
   players: {},
   waiting: null,
+  timer: null,
+  timerDeadline: 0,
+  settings: loadSettings(), // the solo settings and the page's language
   deals: [], // the deals of the match, rebuilt from the events
   matchOver: null,
   backoff: 500,
@@ -72,7 +108,13 @@ const S = {
   lastTrickOpen: false,
   states: 0,
   errors: [],
+  queueName: null, // the name given to the queue while waiting for a table
+  queue: null, // {waiting, deadline}
+  spectatorPanel: null, // the deal whose score a spectator is shown
+  chatOpen: false,
+  unread: 0,
 };
+const chat = new Chat(el.chatLines);
 
 // What the tests read: the last state the page received and what it shows.
 window.__belote = {
@@ -85,6 +127,15 @@ window.__belote = {
   get connected() { return S.ws !== null && S.ws.readyState === WebSocket.OPEN; },
   get states() { return S.states; },
   get errors() { return S.errors; },
+  get seat() { return S.seat; },
+  get kind() { return S.kind; },
+  get status() { return S.status; },
+  get host() { return S.host; },
+  get players() { return S.players; },
+  get timer() { return S.timer; },
+  get spectator() { return spectating(); },
+  get queue() { return S.queue; },
+  get chat() { return chat.lines.map(({ seat, name, text, reaction }) => ({ seat, name, text, reaction })); },
 };
 
 function loadSettings() {
@@ -95,27 +146,104 @@ function loadSettings() {
   }
 }
 
+function saveSettings() {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
+}
+
 function saveTable() {
-  if (S.table) localStorage.setItem(STORE_KEY, JSON.stringify({ table: S.table, token: S.token, since: S.last }));
+  if (!S.table) return;
+  const saved = S.token ? { table: S.table, token: S.token } : { table: S.table, watch: S.watch };
+  localStorage.setItem(STORE_KEY, JSON.stringify({ ...saved, since: S.last }));
 }
 
 function loadTable() {
   try {
     const saved = JSON.parse(localStorage.getItem(STORE_KEY));
-    if (saved && typeof saved.table === "string" && typeof saved.token === "string") return saved;
+    const ok = saved && typeof saved.table === "string";
+    if (ok && (typeof saved.token === "string" || typeof saved.watch === "string")) return saved;
   } catch {
     /* nothing saved */
   }
   return null;
 }
 
-// ---------------------------------------------------------------------- words
-function seatName(seat) {
-  return t(`seat${seat}`);
+function forgetTable() {
+  const saved = loadTable();
+  if (saved && saved.table === S.table) localStorage.removeItem(STORE_KEY);
 }
 
+function storedName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+/** The link this page was opened with: /?table=ID&invite=CODE or /?table=ID&watch=CODE. */
+function readLink() {
+  const q = new URLSearchParams(location.search);
+  const table = q.get("table");
+  if (!table) return null;
+  return { table, invite: q.get("invite"), watch: q.get("watch") };
+}
+
+/** Drops a table's link from the address bar once the page has gone elsewhere (a reload stays there). */
+function clearLink() {
+  if (location.search) history.replaceState(null, "", "/");
+}
+
+// ---------------------------------------------------------------------- who is who
+function shared() {
+  return S.kind !== null && S.kind !== "solo";
+}
+
+function spectating() {
+  return Boolean(S.table) && !S.token;
+}
+
+/** The seat drawn at the bottom: one's own, or South for a spectator. */
+function me() {
+  return S.seat || "S";
+}
+
+function isMe(seat) {
+  return S.seat !== null && seat === S.seat;
+}
+
+/** Words about a seat, in the grammar of "you" when it is this page's seat. */
+function tsSeat(key, seat, params) {
+  return ts(key, isMe(seat), params);
+}
+
+function personAt(seat) {
+  const p = S.players[seat];
+  return p && !p.bot ? p : null;
+}
+
+/** A seat in a sentence: "You", a person's name at a shared table, else the seat ("North"). */
+function seatName(seat) {
+  if (isMe(seat)) return t("you");
+  const person = shared() ? personAt(seat) : null;
+  return person ? person.name : t(`seat${seat}`);
+}
+
+/** A seat's label at the table: the name of whoever sits there (one's own too, at a shared table). */
+function labelName(seat) {
+  const person = shared() ? personAt(seat) : null;
+  return person ? person.name : isMe(seat) ? t("you") : t(`seat${seat}`);
+}
+
+/** A side in words: "You & North", "Alice & Bob"; one's own seat first. */
 function sideName(side) {
-  return t(side === "NS" ? "sideNS" : "sideEW");
+  const [a, b] = S.seat && SIDE_OF[S.seat] === side ? [S.seat, partnerOf(S.seat)] : sideSeats(side);
+  return t("sideOf", { a: seatName(a), b: seatName(b) });
+}
+
+function sideSeats(side) {
+  return side === "NS" ? ["N", "S"] : ["E", "W"];
+}
+
+/** The score columns' heads: Us and Them for a player, the two sides for a spectator. */
+function sideHead(side) {
+  if (spectating()) return t(side === "NS" ? "sideShortNS" : "sideShortEW");
+  return t(side === SIDE_OF[me()] ? "us" : "them");
 }
 
 function suitWord(suit) {
@@ -130,8 +258,17 @@ function declName(name) {
   return t(name);
 }
 
-function esc(text) {
-  return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+/** Sets the page's language (`root`: only that part of the page, such as a dialog being filled). */
+function applyLang(lang, root = document) {
+  setLang(lang);
+  translatePage(root);
+  if (root !== document) return;
+  renderReactions();
+  chat.render(t);
+}
+
+function tableSettings() {
+  return (S.msg && S.msg.settings) || S.settings;
 }
 
 // ---------------------------------------------------------------------- connection
@@ -139,15 +276,22 @@ function wsUrl() {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 }
 
+/** The first message on a new socket: join the table (with the seat token or the watch code), or queue. */
+function hello() {
+  if (!S.table) return { type: "queue", name: S.queueName };
+  if (S.token) return { type: "join", table: S.table, token: S.token, since: S.last };
+  return { type: "join", table: S.table, watch: S.watch, since: S.last };
+}
+
 function connect() {
   clearTimeout(S.retry);
-  if (!S.table) return;
+  if (!S.table && !S.queueName) return;
   const ws = new WebSocket(wsUrl());
   S.ws = ws;
   S.joined = false;
   ws.addEventListener("open", () => {
     if (S.ws !== ws) return;
-    ws.send(JSON.stringify({ type: "join", table: S.table, token: S.token, since: S.last }));
+    ws.send(JSON.stringify(hello()));
   });
   ws.addEventListener("message", (ev) => {
     if (S.ws !== ws) return;
@@ -170,6 +314,16 @@ function connect() {
   });
 }
 
+/** Closes the socket for good (no reconnection): the page goes to another table or home. */
+function disconnect() {
+  clearTimeout(S.retry);
+  const old = S.ws;
+  S.ws = null;
+  S.joined = false;
+  if (old) old.close();
+  showConnection("");
+}
+
 function send(msg) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN && S.joined) {
     S.ws.send(JSON.stringify(msg));
@@ -184,36 +338,79 @@ function showConnection(text) {
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") {
-    S.joined = true;
+  switch (msg.type) {
+    case "state":
+      S.joined = true;
+      S.backoff = 500;
+      showConnection("");
+      onState(msg);
+      break;
+    case "error":
+      onError(msg);
+      break;
+    case "queue":
+      onQueue(msg);
+      break;
+    case "matched":
+      onMatched(msg);
+      break;
+    case "chat":
+      onChat(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(msg) {
+  S.sending = null;
+  if (!S.table && S.queueName) {
+    // The queue refused us (a bad name): back to the home screen, with the reason.
     S.backoff = 500;
     showConnection("");
-    onState(msg);
-  } else if (msg.type === "error") {
-    S.sending = null;
-    if (!S.joined) {
-      // The join was refused: this table is gone (or never was). Start afresh.
-      localStorage.removeItem(STORE_KEY);
-      const ws = S.ws;
-      S.ws = null;
-      S.table = null;
-      if (ws) ws.close();
-      showConnection("");
-      showError(t("noTable"));
-      openSettings();
-      return;
-    }
-    showError(msg.message);
-    render();
+    leaveQueue(false);
+    openHome("online", msg.message);
+    return;
+  }
+  if (!S.joined) {
+    tableGone();
+    return;
+  }
+  showError(msg.message);
+  render();
+}
+
+/** The join was refused: this table is gone, or this seat is not ours. Start afresh. */
+function tableGone() {
+  const table = S.table;
+  const link = readLink();
+  if (S.token) localStorage.removeItem(tokenKey(table));
+  forgetTable();
+  disconnect();
+  resetTable();
+  S.table = null;
+  render();
+  if (link && link.table === table && link.invite) {
+    openSit(link);
+  } else {
+    if (link) clearLink();
+    showError(t("noTable"));
+    openHome("bots", link ? t("inviteInvalid") : "");
   }
 }
 
 function onState(msg) {
+  // Who sits where comes first: the events below name the seats.
+  S.kind = msg.kind || "solo";
+  S.status = msg.status || "playing";
+  S.seat = msg.seat ?? null;
+  S.host = msg.host ?? null;
+  S.players = msg.players || {};
   const first = msg.events.length ? msg.events[0][0] : null;
-  if (first === 0) resetHistory();
-  const live = S.states > 0 && first !== 0;
+  if (first === 0 || msg.gap) resetHistory();
+  const live = S.states > 0 && first !== 0 && !msg.gap;
   for (const [n, e] of msg.events) {
-    if (n <= S.last && first !== 0) continue;
+    if (n <= S.last && first !== 0 && !msg.gap) continue;
     applyEvent(e, live);
     S.last = n;
   }
@@ -221,23 +418,109 @@ function onState(msg) {
   const before = S.view;
   S.msg = msg;
   S.view = msg.view;
-  S.players = msg.players || {};
   S.waiting = msg.waiting;
+  S.timer = msg.timer || null;
+  S.timerDeadline = S.timer ? Date.now() + S.timer.left_ms : 0;
   S.sending = null;
   S.states += 1;
-  if (msg.settings) {
+  if (S.kind === "solo" && msg.settings) {
+    // A solo table keeps the page's language; at a shared table each page keeps its own.
     S.settings = { ...S.settings, ...msg.settings };
-    if (msg.settings.lang !== getLang()) {
-      setLang(msg.settings.lang);
-      translatePage();
-    }
+    if (msg.settings.lang !== getLang()) applyLang(msg.settings.lang);
   }
   // A message refused earlier stays until something happens at the table.
-  if (before && (before.hand.length !== msg.view.hand.length || before.bids.length !== msg.view.bids.length)) {
+  const v = msg.view;
+  if (before && v && (before.hand.length !== v.hand.length || before.bids.length !== v.bids.length)) {
     showError("");
   }
   saveTable();
   render();
+}
+
+// ---------------------------------------------------------------------- queue
+function onQueue(msg) {
+  S.queue = { waiting: msg.waiting, deadline: Date.now() + (msg.left_ms || 0) };
+  S.joined = true; // the queue answers: the socket is in use
+  S.backoff = 500;
+  showConnection("");
+  renderQueue();
+}
+
+function onMatched(msg) {
+  localStorage.setItem(tokenKey(msg.table), msg.token);
+  S.queueName = null;
+  S.queue = null;
+  el.queuePanel.hidden = true;
+  enterTable({ table: msg.table, token: msg.token });
+}
+
+function playOnline(name) {
+  leaveTable();
+  S.queueName = name;
+  S.queue = null;
+  el.queueError.textContent = "";
+  el.queuePanel.hidden = false;
+  renderQueue();
+  connect();
+}
+
+function leaveQueue(tell = true) {
+  if (tell) send({ type: "leave_queue" });
+  S.queueName = null;
+  S.queue = null;
+  el.queuePanel.hidden = true;
+  disconnect();
+}
+
+function renderQueue() {
+  if (el.queuePanel.hidden) return;
+  const q = S.queue;
+  if (!q) {
+    el.queueStatus.textContent = t("connecting");
+    return;
+  }
+  const waiting = q.waiting === 1 ? t("queueWaitingOne") : t("queueWaiting", { n: q.waiting });
+  const left = Math.ceil((q.deadline - Date.now()) / 1000);
+  const bots = left > 0 ? t("queueBots", { s: left }) : t("queueBotsNow");
+  el.queueStatus.textContent = `${waiting} · ${bots}`;
+}
+
+// ---------------------------------------------------------------------- chat
+function onChat(line) {
+  if (!chat.add(line)) return;
+  chat.render(t);
+  if (line.old) return;
+  if (line.seat && S.view) {
+    const html = esc(line.reaction ? t(`react_${line.reaction}`) : line.text);
+    bubble(line.seat, html, line.reaction ? "react" : "chat", CHAT_BUBBLE_MS);
+  }
+  if (!chatVisible() && !isMe(line.seat)) S.unread += 1;
+  render();
+}
+
+function chatVisible() {
+  return !el.chat.hidden && el.chat.offsetParent !== null;
+}
+
+function sendChat(text) {
+  const line = text.trim();
+  if (!line || spectating()) return false;
+  return send({ type: "chat", text: line.slice(0, 200) });
+}
+
+function renderReactions() {
+  el.reactions.innerHTML = REACTIONS.map(
+    (r) =>
+      `<button type="button" class="btn ghost reaction" data-reaction="${r}" data-testid="react-${r}" ` +
+      `>${esc(t(`react_${r}`))}</button>`,
+  ).join("");
+}
+
+function toggleChat(open = !S.chatOpen) {
+  S.chatOpen = open;
+  if (open) S.unread = 0;
+  render();
+  if (open) el.chatForm.elements.text.focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------------- events
@@ -247,6 +530,7 @@ function resetHistory() {
   S.last = -1;
   S.bubbles = {};
   S.banner = null;
+  S.spectatorPanel = null;
   el.log.textContent = "";
 }
 
@@ -267,7 +551,7 @@ function applyEvent(e, live) {
     case "dealt":
       deal.dealer = e.dealer;
       deal.turned = e.turned;
-      log(ts("dealtBy", e.dealer, { n: deal.number, seat: seatName(e.dealer), card: cardText(e.turned, getLang()) }), "deal");
+      log(esc(tsSeat("dealtBy", e.dealer, { n: deal.number, seat: seatName(e.dealer), card: cardText(e.turned, getLang()) })), "deal");
       break;
     case "bid": {
       deal.bids.push([e.seat, e.bid]);
@@ -275,7 +559,8 @@ function applyEvent(e, live) {
       const text = bidText(e.seat, e.bid, deal.turned);
       log(text);
       if (e.bid !== "pass" && live) banner(text);
-      if (round2 && deal.bids.length === 5) log(t("round2"));
+      if (round2 && deal.bids.length === 5) log(esc(t("round2")));
+      S.spectatorPanel = null; // the next deal is under way
       break;
     }
     case "trump":
@@ -284,11 +569,12 @@ function applyEvent(e, live) {
       break;
     case "declared": {
       const what = e.declarations.map(declName).join(", ");
+      const text = tsSeat("declared", e.seat, { seat: seatName(e.seat), what });
       deal.declared.push({ seat: e.seat, declarations: e.declarations });
-      log(ts("declared", e.seat, { seat: seatName(e.seat), what }), "say");
+      log(esc(text), "say");
       if (live) {
         bubble(e.seat, esc(what), "say");
-        banner(esc(ts("declared", e.seat, { seat: seatName(e.seat), what })));
+        banner(esc(text));
       }
       break;
     }
@@ -296,7 +582,7 @@ function applyEvent(e, live) {
       deal.cards.push([e.seat, e.card, e.say || null]);
       if (e.say) {
         const text = t(e.say === "belote" ? "saysBelote" : "saysRebelote", { seat: seatName(e.seat) });
-        log(text, "say");
+        log(esc(text), "say");
         if (live) {
           bubble(e.seat, esc(t(e.say)) + "!", "say");
           banner(esc(text));
@@ -306,26 +592,29 @@ function applyEvent(e, live) {
     case "trick": {
       const cards = deal.cards.slice(-4);
       deal.tricks.push({ winner: e.winner, points: e.points, number: e.number, cards });
-      log(ts("wonTrick", e.winner, { seat: seatName(e.winner), n: e.points }));
+      log(esc(tsSeat("wonTrick", e.winner, { seat: seatName(e.winner), n: e.points })));
       break;
     }
     case "declarations-shown":
       deal.shown = e;
       log(
-        t("declarationsShown", {
-          side: sideName(e.side),
-          what: e.declarations.map((d) => `${declName(d.name)} (${d.points})`).join(", "),
-        }),
+        esc(
+          t("declarationsShown", {
+            side: sideName(e.side),
+            what: e.declarations.map((d) => `${declName(d.name)} (${d.points})`).join(", "),
+          }),
+        ),
         "say",
       );
       break;
     case "scored":
       deal.result = e;
-      log(`${t("deal", { n: deal.number })}: ${outcomeWord(e.outcome)} · ${e.points.NS} – ${e.points.EW}`, "result");
+      log(esc(`${t("deal", { n: deal.number })}: ${outcomeWord(e.outcome)} · ${e.points.NS} – ${e.points.EW}`), "result");
+      if (live) S.spectatorPanel = deal.number;
       break;
     case "match-over":
       S.matchOver = e;
-      log(t("matchOver"), "result");
+      log(esc(t("matchOver")), "result");
       break;
     default:
       break;
@@ -333,15 +622,16 @@ function applyEvent(e, live) {
 }
 
 function bidText(seat, bid, turned) {
-  if (bid === "pass") return esc(ts("bidPass", seat, { seat: seatName(seat) }));
-  if (bid === "take") return `${esc(ts("bidTake", seat, { seat: seatName(seat), suit: "" }))}${suitHtml(turned[1])}`;
-  return `${esc(ts("bidName", seat, { seat: seatName(seat), suit: "" }))}${suitHtml(bid)}`;
+  if (bid === "pass") return esc(tsSeat("bidPass", seat, { seat: seatName(seat) }));
+  if (bid === "take") return `${esc(tsSeat("bidTake", seat, { seat: seatName(seat), suit: "" }))}${suitHtml(turned[1])}`;
+  return `${esc(tsSeat("bidName", seat, { seat: seatName(seat), suit: "" }))}${suitHtml(bid)}`;
 }
 
 function outcomeWord(outcome) {
   return t({ made: "made", dedans: "dedans", litige: "litige", capot: "capot", "thrown-in": "thrownIn" }[outcome] || outcome);
 }
 
+/** A line of the table's log; `html` is already escaped where it holds text. */
 function log(html, cls = "") {
   const li = document.createElement("li");
   li.innerHTML = html;
@@ -351,9 +641,9 @@ function log(html, cls = "") {
   el.log.scrollTop = el.log.scrollHeight;
 }
 
-function bubble(seat, html, cls) {
-  S.bubbles[seat] = { html, cls, until: Date.now() + BUBBLE_MS };
-  setTimeout(render, BUBBLE_MS + 30);
+function bubble(seat, html, cls, ms = BUBBLE_MS) {
+  S.bubbles[seat] = { html, cls, until: Date.now() + ms };
+  setTimeout(render, ms + 30);
 }
 
 function banner(html) {
@@ -361,13 +651,18 @@ function banner(html) {
   setTimeout(render, BANNER_MS + 30);
 }
 
-// ---------------------------------------------------------------------- actions
+// ---------------------------------------------------------------------- actions at the table
 function act(action) {
-  if (!S.view || S.sending) return;
+  if (!S.view || S.sending || spectating()) return;
   if (send({ type: "act", action })) {
     S.sending = action;
     render();
   }
+}
+
+function myTurn(phase) {
+  const v = S.view;
+  return Boolean(v && S.seat && v.to_move === S.seat && v.phase === phase && !v.match_over);
 }
 
 function playIndex(i) {
@@ -386,90 +681,217 @@ function matchUnderway() {
 function askNewGame() {
   if (el.dialog.open) return;
   if (matchUnderway() && !window.confirm(t("confirmNew"))) return;
-  openSettings();
-}
-
-function openSettings() {
-  if (el.dialog.open) return;
-  const f = el.dialog.querySelector("form");
-  const s = S.settings;
-  f.target.value = s.deals ? "deals" : String(s.target === 1000 ? 1000 : 501);
-  f.deals.value = s.deals || 4;
-  f.direction.value = s.direction;
-  f.declarations.checked = s.declarations;
-  f.rounding.checked = s.rounding;
-  f.undertrump.checked = s.undertrump;
-  f.strength.value = s.strength;
-  f.speed.value = s.speed;
-  f.lang.value = s.lang;
-  syncDealsField();
-  el.dialog.showModal();
-}
-
-function syncDealsField() {
-  const f = el.dialog.querySelector("form");
-  f.querySelector(".deals-field").hidden = f.target.value !== "deals";
-}
-
-function readSettings() {
-  const f = el.dialog.querySelector("form");
-  const byDeals = f.target.value === "deals";
-  const deals = Math.max(1, Math.min(100, parseInt(f.deals.value, 10) || 4));
-  return {
-    target: byDeals ? 501 : parseInt(f.target.value, 10),
-    deals: byDeals ? deals : null,
-    direction: f.direction.value,
-    declarations: f.declarations.checked,
-    rounding: f.rounding.checked,
-    undertrump: f.undertrump.checked,
-    strength: f.strength.value,
-    speed: f.speed.value,
-    lang: f.lang.value,
-  };
-}
-
-async function startGame(settings) {
-  S.settings = settings;
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
-  setLang(settings.lang);
-  translatePage();
-  showError("");
-  closeLastTrick();
-  if (send({ type: "new_game", settings })) {
-    render();
-    return;
-  }
-  try {
-    const res = await fetch("/api/solo", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(settings),
-    });
-    const data = await res.json();
-    if (!res.ok) {
-      showError(data.error || `HTTP ${res.status}`);
-      return;
-    }
-    const old = S.ws;
-    S.ws = null;
-    if (old) old.close();
-    S.table = data.table;
-    S.token = data.token;
-    S.view = null;
-    S.msg = null;
-    S.states = 0;
-    resetHistory();
-    saveTable();
-    showConnection(t("connecting"));
-    connect();
-  } catch {
-    showError(t("reconnecting"));
-  }
+  openHome("bots");
 }
 
 function showError(text) {
   el.error.textContent = text || "";
   if (text) S.errors.push(text);
+}
+
+// ---------------------------------------------------------------------- going to a table
+function resetTable() {
+  S.view = null;
+  S.msg = null;
+  S.states = 0;
+  S.kind = null;
+  S.status = null;
+  S.seat = null;
+  S.host = null;
+  S.players = {};
+  S.waiting = null;
+  S.timer = null;
+  S.sending = null;
+  S.unread = 0;
+  resetHistory();
+  chat.clear();
+  closeLastTrick();
+}
+
+/** Sits at (or watches) a table: `token` for a seat, `watch` for the spectator's view. */
+function enterTable({ table, token = null, watch = null }) {
+  disconnect();
+  resetTable();
+  S.table = table;
+  S.token = token;
+  S.watch = token ? null : watch;
+  saveTable();
+  showError("");
+  showConnection(t("connecting"));
+  connect();
+  render();
+}
+
+/** Leaves the table this page is at; its seat token stays, so the table's link brings the player back. */
+function leaveTable() {
+  if (!S.table) return;
+  disconnect();
+  forgetTable();
+  S.table = null;
+  S.token = null;
+  S.watch = null;
+  resetTable();
+  clearLink();
+  render();
+}
+
+async function postJson(url, body) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  let data = {};
+  try {
+    data = await res.json();
+  } catch {
+    /* an answer without a body */
+  }
+  return { ok: res.ok, status: res.status, data };
+}
+
+async function startSolo(settings) {
+  S.settings = settings;
+  saveSettings();
+  applyLang(settings.lang);
+  showError("");
+  closeLastTrick();
+  if (S.kind === "solo" && send({ type: "new_game", settings })) {
+    render();
+    return;
+  }
+  try {
+    const { ok, status, data } = await postJson("/api/solo", settings);
+    if (!ok) {
+      showError(data.error || `HTTP ${status}`);
+      return;
+    }
+    clearLink();
+    enterTable({ table: data.table, token: data.token });
+  } catch {
+    showError(t("reconnecting"));
+  }
+}
+
+async function createTable(name) {
+  try {
+    const { ok, status, data } = await postJson("/api/tables", { name });
+    if (!ok) {
+      openHome("create", data.error || `HTTP ${status}`);
+      return;
+    }
+    localStorage.setItem(tokenKey(data.table), data.token);
+    clearLink();
+    enterTable({ table: data.table, token: data.token });
+  } catch {
+    openHome("create", t("connectionLost"));
+  }
+}
+
+/** Takes a seat through an invitation; the token is kept under the table's id. */
+async function sit(link, name, seat) {
+  const body = { invite: link.invite, name };
+  if (seat) body.seat = seat;
+  el.sitError.textContent = "";
+  try {
+    const { ok, status, data } = await postJson(`/api/tables/${encodeURIComponent(link.table)}/sit`, body);
+    if (!ok) {
+      const reason = { 404: t("inviteInvalid"), 409: t("seatTaken"), 400: t("badName") }[status];
+      el.sitError.textContent = [reason, data.error].filter(Boolean).join(" ") || `HTTP ${status}`;
+      return;
+    }
+    localStorage.setItem(tokenKey(data.table), data.token);
+    el.sitDialog.close();
+    enterTable({ table: data.table, token: data.token });
+  } catch {
+    el.sitError.textContent = t("connectionLost");
+  }
+}
+
+/** Opens a table's link: the spectator's view, or one's seat (with the kept token) or a new seat. */
+function openLink(link) {
+  if (link.watch) {
+    enterTable({ table: link.table, watch: link.watch });
+    return;
+  }
+  const token = localStorage.getItem(tokenKey(link.table));
+  if (token) enterTable({ table: link.table, token });
+  else openSit(link);
+}
+
+function openSit(link) {
+  const f = el.sitForm.elements;
+  f.name.value = storedName();
+  f.seat.value = "";
+  el.sitError.textContent = "";
+  el.sitDialog.dataset.table = link.table;
+  el.sitDialog.dataset.invite = link.invite;
+  if (!el.sitDialog.open) el.sitDialog.showModal();
+}
+
+function rematch() {
+  send({ type: "new_game" });
+}
+
+function playAgain() {
+  const name = storedName();
+  if (name) playOnline(name);
+  else openHome("online");
+}
+
+// ---------------------------------------------------------------------- the home screen
+/** The home screen: play against bots (the solo settings), play online, or create a private table. */
+function openHome(mode = "bots", error = "") {
+  fillSettingsForm(el.botsForm, S.settings);
+  el.langPick.value = S.settings.lang;
+  for (const form of [el.onlineForm, el.createForm]) form.elements.name.value = storedName();
+  el.homeError.textContent = error || "";
+  showMode(mode);
+  if (!el.dialog.open) el.dialog.showModal();
+}
+
+function showMode(mode) {
+  for (const tab of el.dialog.querySelectorAll("[data-mode]")) tab.setAttribute("aria-selected", String(tab.dataset.mode === mode));
+  for (const pane of el.dialog.querySelectorAll("[data-pane]")) pane.hidden = pane.dataset.pane !== mode;
+  el.dialog.dataset.mode = mode;
+}
+
+/** A name as the server takes it: 1 to 24 characters once trimmed; null when it is not one. */
+function checkName(raw) {
+  const name = raw.trim().replace(/\s+/g, " ");
+  return name.length >= 1 && name.length <= 24 ? name : null;
+}
+
+/** The page's language, chosen on the home screen, is kept for every kind of table. */
+function keepLang() {
+  S.settings = { ...S.settings, lang: el.langPick.value };
+  saveSettings();
+  applyLang(S.settings.lang);
+}
+
+/** Leaving a shared table for something else asks first: a bot will play the seat. */
+function mayLeave() {
+  return !(shared() && S.token && matchUnderway()) || window.confirm(t("confirmLeave"));
+}
+
+function onHomeSubmit(form) {
+  if (form === el.botsForm) {
+    if (!mayLeave()) return;
+    el.dialog.close();
+    startSolo({ ...readSettingsForm(form), lang: el.langPick.value });
+    return;
+  }
+  const name = checkName(form.elements.name.value);
+  if (!name) {
+    el.homeError.textContent = t("badName");
+    return;
+  }
+  if (!mayLeave()) return;
+  localStorage.setItem(NAME_KEY, name);
+  keepLang();
+  el.dialog.close();
+  if (form === el.onlineForm) playOnline(name);
+  else createTable(name);
 }
 
 // ---------------------------------------------------------------------- last trick
@@ -479,7 +901,7 @@ function lastTrickShown() {
   if (!v) return null;
   if (v.tricks.length) return { ...v.tricks[v.tricks.length - 1], cards: trickSeats(v.tricks[v.tricks.length - 1]) };
   const scored = lastScoredDeal();
-  if (scored && scored.tricks.length && S.waiting === "continue") {
+  if (scored && scored.tricks.length && (S.waiting === "continue" || S.spectatorPanel === scored.number)) {
     const tr = scored.tricks[scored.tricks.length - 1];
     return { winner: tr.winner, points: tr.points, cards: tr.cards };
   }
@@ -500,7 +922,7 @@ function openLastTrick() {
   el.lastTrickCards.innerHTML = tr.cards
     .map(([seat, card]) => trickCardHtml(seat, card, seat === tr.winner, "last-trick-card"))
     .join("");
-  el.lastTrickInfo.textContent = ts("wonTrick", tr.winner, { seat: seatName(tr.winner), n: tr.points });
+  el.lastTrickInfo.textContent = tsSeat("wonTrick", tr.winner, { seat: seatName(tr.winner), n: tr.points });
   el.lastTrick.hidden = false;
 }
 
@@ -517,25 +939,16 @@ function lastScoredDeal() {
 
 function trickCardHtml(seat, card, winner, testid = "trick-card") {
   return (
-    `<div class="trick-card pos-${seat}${winner ? " winner" : ""}" data-testid="${testid}" data-seat="${seat}" ` +
-    `data-card="${card}" title="${seatName(seat)}">${cardFace(card, getLang())}</div>`
+    `<div class="trick-card pos-${screenPos(seat, me())}${winner ? " winner" : ""}" data-testid="${testid}" data-seat="${seat}" ` +
+    `data-card="${card}" title="${esc(seatName(seat))}">${cardFace(card, getLang())}</div>`
   );
 }
 
 function handCount(seat, v) {
-  if (seat === "S") return v.hand.length;
+  if (isMe(seat)) return v.hand.length;
   const played = v.tricks.length + (v.trick.some(([s]) => s === seat) ? 1 : 0);
   const dealt = v.phase === "bidding" ? 5 : 8;
   return Math.max(0, dealt - played);
-}
-
-const shownHtml = new WeakMap();
-
-/** Replace the content of a node only when it changes, so that animations do not restart. */
-function setHtml(node, html) {
-  if (shownHtml.get(node) === html) return;
-  shownHtml.set(node, html);
-  node.innerHTML = html;
 }
 
 function render() {
@@ -543,17 +956,9 @@ function render() {
   const now = Date.now();
   const betweenDeals = S.waiting === "continue";
 
-  // Scores and the line.
-  el.scoreNS.textContent = v ? v.score.NS : 0;
-  el.scoreEW.textContent = v ? v.score.EW : 0;
-  const s = S.settings;
-  el.target.textContent = v
-    ? s.deals
-      ? t("targetDeals", { n: Math.min(v.deal_number, s.deals), m: s.deals })
-      : t("target", { n: s.target })
-    : "";
+  renderChrome();
+  renderScores(v);
   el.lastTrickBtn.disabled = !lastTrickShown();
-
   renderContract(v, betweenDeals);
   for (const seat of SEATS) renderSeat(seat, v, now, betweenDeals);
   renderCenter(v, betweenDeals);
@@ -561,7 +966,51 @@ function render() {
   renderBids(v, betweenDeals);
   renderTurn(v, betweenDeals);
   renderPanel(v);
+  renderLobby();
   setHtml(el.banner, S.banner && S.banner.until > now ? S.banner.html : "");
+  tick();
+}
+
+/** What the page offers around the table: its buttons, the chat, the spectator's badge. */
+function renderChrome() {
+  const sharedTable = shared();
+  const watching = spectating() && S.table !== null;
+  el.newGame.hidden = sharedTable || watching;
+  el.home.hidden = !(sharedTable || watching);
+  el.app.classList.toggle("shared", sharedTable);
+  el.app.classList.toggle("spectating", watching);
+  el.app.classList.toggle("chat-open", sharedTable && S.chatOpen);
+  el.spectatorBadge.hidden = !watching;
+  // N starts a new game only at a solo table: at a shared one the others play on.
+  el.keys.dataset.i18n = sharedTable ? "keysHelpShared" : "keysHelp";
+  el.keys.textContent = t(el.keys.dataset.i18n);
+  el.chat.hidden = !sharedTable;
+  el.chatToggle.hidden = !sharedTable;
+  el.chatForm.hidden = watching;
+  el.reactions.hidden = watching;
+  el.chatReadOnly.hidden = !watching;
+  el.chatUnread.hidden = S.unread === 0;
+  el.chatUnread.textContent = String(S.unread);
+  const mine = S.seat && S.players[S.seat];
+  el.takeBack.hidden = !(mine && mine.standin);
+}
+
+function renderScores(v) {
+  // The first score is always the reader's side: Us, then Them (North-South for a spectator).
+  const us = SIDE_OF[me()];
+  const them = OTHER_SIDE[us];
+  el.scoreUs.dataset.testid = `score-${us}`;
+  el.scoreThem.dataset.testid = `score-${them}`;
+  el.scoreUs.textContent = v ? v.score[us] : 0;
+  el.scoreThem.textContent = v ? v.score[them] : 0;
+  el.sideUs.textContent = sideHead(us);
+  el.sideThem.textContent = sideHead(them);
+  const s = tableSettings();
+  el.target.textContent = v
+    ? s.deals
+      ? t("targetDeals", { n: Math.min(v.deal_number, s.deals), m: s.deals })
+      : t("target", { n: s.target })
+    : "";
 }
 
 function renderContract(v, betweenDeals) {
@@ -574,11 +1023,12 @@ function renderContract(v, betweenDeals) {
   }
   const deal = currentDeal();
   if (v.trump) {
+    const us = SIDE_OF[me()];
     setHtml(
       el.contract,
       `<span class="trump-chip">${suitHtml(v.trump)}${esc(t("trumps"))}</span>` +
-      `<span>${esc(ts("takenBy", v.taker, { seat: seatName(v.taker) }))}</span>` +
-      `<span class="tricks-won" data-testid="tricks-won">${esc(t("tricks"))} ${trickCount(v, "NS")}–${trickCount(v, "EW")}</span>`,
+      `<span>${esc(tsSeat("takenBy", v.taker, { seat: seatName(v.taker) }))}</span>` +
+      `<span class="tricks-won" data-testid="tricks-won">${esc(t("tricks"))} ${trickCount(v, us)}–${trickCount(v, OTHER_SIDE[us])}</span>`,
     );
     el.contract.dataset.trump = v.trump;
     el.contract.dataset.taker = v.taker;
@@ -611,41 +1061,69 @@ function trickCount(v, side) {
   return v.tricks.filter((tr) => SIDE_OF[tr.winner] === side).length;
 }
 
+/** One seat at its place on the screen: the name, marks, the cards held (backs), a bubble. */
 function renderSeat(seat, v, now, betweenDeals) {
-  const box = el.seats[seat];
+  const box = el.places[screenPos(seat, me())];
+  box.dataset.seat = seat;
+  box.dataset.testid = `seat-${seat}`;
   if (!v) {
     setHtml(box, "");
+    box.classList.remove("to-move");
     return;
   }
-  const chips = [];
-  if (!betweenDeals && v.dealer === seat) chips.push(`<span class="chip dealer" title="${esc(t("dealer"))}">D</span>`);
-  if (!betweenDeals && v.taker === seat && v.trump) chips.push(`<span class="chip taker">${suitHtml(v.trump)}</span>`);
-  const role = seat === "N" ? `<span class="role">${esc(t("partner"))}</span>` : "";
-  let html = `<div class="seat-label" data-testid="seat-label-${seat}">${esc(seatName(seat))}${role}${chips.join("")}</div>`;
-  if (seat !== "S") {
+  let html = seatLabelHtml(seat, v, betweenDeals) + seatMarksHtml(seat);
+  if (!isMe(seat)) {
     const n = betweenDeals ? 0 : handCount(seat, v);
     const backs = Array.from({ length: n }, () => `<div class="back">${cardBack()}</div>`).join("");
     html += `<div class="backs" data-count="${n}">${backs}</div>`;
   }
-  // The bubble: a transient saying, or this seat's latest bid while the bidding lasts.
-  const b = S.bubbles[seat];
-  if (b && b.until > now && !betweenDeals) {
-    html += `<div class="bubble ${b.cls}" data-testid="bubble-${seat}">${b.html}</div>`;
-  } else if (!betweenDeals && v.phase === "bidding") {
-    const mine = v.bids.filter(([s]) => s === seat);
-    if (mine.length) {
-      const bid = mine[mine.length - 1][1];
-      const text =
-        bid === "pass"
-          ? esc(t("passed"))
-          : bid === "take"
-            ? `${esc(t("took"))} ${suitHtml(v.turned[1])}`
-            : `${esc(t("names"))} ${suitHtml(bid)}`;
-      html += `<div class="bubble ${bid === "pass" ? "pass" : "say"}" data-testid="bubble-${seat}">${text}</div>`;
-    }
-  }
+  html += seatBubbleHtml(seat, v, now, betweenDeals);
   setHtml(box, html);
   box.classList.toggle("to-move", !betweenDeals && v.to_move === seat && !v.match_over);
+}
+
+function seatLabelHtml(seat, v, betweenDeals) {
+  const chips = [];
+  if (!betweenDeals && v.dealer === seat) chips.push(`<span class="chip dealer" title="${esc(t("dealer"))}">D</span>`);
+  if (!betweenDeals && v.taker === seat && v.trump) chips.push(`<span class="chip taker">${suitHtml(v.trump)}</span>`);
+  const p = S.players[seat];
+  if (shared() && p && p.bot) chips.push(`<span class="chip bot" data-testid="bot-${seat}">${esc(t("bot"))}</span>`);
+  // One's own clock is in the turn line, next to what to do.
+  if (S.timer && S.timer.seat === seat && !isMe(seat)) chips.push(`<span class="chip timer" data-testid="timer-${seat}" data-timer></span>`);
+  let role = "";
+  if (S.seat && seat === partnerOf(S.seat)) role = `<span class="role">${esc(t("partner"))}</span>`;
+  else if (shared() && isMe(seat)) role = `<span class="role">${esc(t("youMark"))}</span>`;
+  return (
+    `<div class="seat-label" data-testid="seat-label-${seat}"><span class="name" data-testid="name-${seat}">` +
+    `${esc(labelName(seat))}</span>${role}${chips.join("")}</div>`
+  );
+}
+
+/** A visible mark when a bot plays for a person who is away. */
+function seatMarksHtml(seat) {
+  const p = S.players[seat];
+  if (!p || !p.standin) return "";
+  const text = isMe(seat) ? t("standinYou") : t("standin", { name: p.name });
+  return `<div class="standin" data-testid="standin-${seat}">${esc(text)}</div>`;
+}
+
+/** The bubble: a chat line, a reaction or a saying, or this seat's latest bid while the bidding lasts. */
+function seatBubbleHtml(seat, v, now, betweenDeals) {
+  const b = S.bubbles[seat];
+  if (b && b.until > now && (!betweenDeals || b.cls === "chat" || b.cls === "react")) {
+    return `<div class="bubble ${b.cls}" data-testid="bubble-${seat}">${b.html}</div>`;
+  }
+  if (betweenDeals || v.phase !== "bidding") return "";
+  const mine = v.bids.filter(([s]) => s === seat);
+  if (!mine.length) return "";
+  const bid = mine[mine.length - 1][1];
+  const text =
+    bid === "pass"
+      ? esc(t("passed"))
+      : bid === "take"
+        ? `${esc(t("took"))} ${suitHtml(v.turned[1])}`
+        : `${esc(t("names"))} ${suitHtml(bid)}`;
+  return `<div class="bubble ${bid === "pass" ? "pass" : "say"}" data-testid="bubble-${seat}">${text}</div>`;
 }
 
 function renderCenter(v, betweenDeals) {
@@ -675,7 +1153,7 @@ function renderCenter(v, betweenDeals) {
     done = Boolean(tr);
     winner = tr ? tr.winner : null;
     if (tr) {
-      const full = ts("wonTrick", tr.winner, { seat: seatName(tr.winner), n: tr.points });
+      const full = tsSeat("wonTrick", tr.winner, { seat: seatName(tr.winner), n: tr.points });
       info = `<div class="trick-info" title="${esc(full)}">${esc(seatName(tr.winner))} +${tr.points}</div>`;
     }
   }
@@ -686,7 +1164,7 @@ function renderCenter(v, betweenDeals) {
 /** Put the cards of a trick on the table, keeping those already there (so only a new card moves in). */
 function placeTrick(box, cards, winner, info) {
   const lang = getLang();
-  const keys = cards.map(([seat, card]) => `${seat}${card}${lang}`);
+  const keys = cards.map(([seat, card]) => `${seat}${card}${lang}${me()}`);
   for (const child of [...box.children]) {
     if (!child.dataset.key || !keys.includes(child.dataset.key)) child.remove();
   }
@@ -709,25 +1187,25 @@ function placeTrick(box, cards, winner, info) {
 }
 
 function renderHand(v, betweenDeals) {
-  if (!v || betweenDeals) {
+  if (!v || betweenDeals || !S.seat) {
     el.hand.innerHTML = "";
     el.hand.dataset.key = "";
     el.hand.classList.remove("my-turn");
     return;
   }
-  const myTurn = v.to_move === "S" && v.phase === "play" && !v.match_over;
-  const legal = new Set(myTurn ? v.legal : []);
+  const mine = myTurn("play");
+  const legal = new Set(mine ? v.legal : []);
   const cards = sortHand(v.hand, v.trump);
-  const key = `${cards.join(",")}|${[...legal].join(",")}|${myTurn}|${S.sending}|${getLang()}`;
-  el.hand.classList.toggle("my-turn", myTurn);
-  el.hand.classList.toggle("waiting", !myTurn);
+  const key = `${cards.join(",")}|${[...legal].join(",")}|${mine}|${S.sending}|${getLang()}`;
+  el.hand.classList.toggle("my-turn", mine);
+  el.hand.classList.toggle("waiting", !mine);
   el.hand.style.setProperty("--n", String(Math.max(cards.length, 2)));
   if (el.hand.dataset.key === key) return;
   el.hand.dataset.key = key;
   el.hand.innerHTML = cards
     .map((c, i) => {
       const ok = legal.has(c);
-      const cls = ["card", myTurn ? (ok ? "legal" : "illegal") : "", S.sending === c ? "sending" : ""].join(" ");
+      const cls = ["card", mine ? (ok ? "legal" : "illegal") : "", S.sending === c ? "sending" : ""].join(" ");
       return (
         `<button type="button" class="${cls.trim()}" data-testid="hand-card" data-card="${c}" data-legal="${ok}" ` +
         `data-index="${i + 1}" aria-label="${esc(cardText(c, getLang()))}" title="${i + 1}">${cardFace(c, getLang())}</button>`
@@ -737,7 +1215,7 @@ function renderHand(v, betweenDeals) {
 }
 
 function renderBids(v, betweenDeals) {
-  const mine = v && !betweenDeals && v.phase === "bidding" && v.to_move === "S" && !v.match_over;
+  const mine = !betweenDeals && myTurn("bidding");
   const key = mine ? v.legal.join(",") + getLang() + S.sending : "";
   if (el.bids.dataset.key === key) return;
   el.bids.dataset.key = key;
@@ -757,31 +1235,43 @@ function renderBids(v, betweenDeals) {
     .join("");
 }
 
-function renderTurn(v, betweenDeals) {
-  let text = "";
-  let mine = false;
-  if (!v) text = S.table ? t("connecting") : t("pressNew");
-  else if (betweenDeals || v.match_over) text = "";
-  else if (v.to_move === "S") {
-    mine = true;
-    text = v.phase === "play" ? t("yourTurnPlay") : v.bids.length >= 4 ? t("yourTurnName") : t("yourTurnBid");
-  } else if (v.to_move) {
-    text = t(v.phase === "play" ? "waitingFor" : "waitingBid", { seat: seatName(v.to_move) });
+function turnText(v, betweenDeals) {
+  if (S.status === "lobby") return { text: "" }; // the lobby says who starts the game
+  if (!v) return { text: S.table ? t("connecting") : t("pressNew") };
+  if (betweenDeals || v.match_over) return { text: "" };
+  if (S.seat && !S.waiting && S.timer && S.timer.seat === null) return { text: t("waitingOthers") };
+  if (isMe(v.to_move)) {
+    const text = v.phase === "play" ? t("yourTurnPlay") : v.bids.length >= 4 ? t("yourTurnName") : t("yourTurnBid");
+    return { text, mine: true };
   }
-  el.turn.textContent = text;
+  if (v.to_move) return { text: t(v.phase === "play" ? "waitingFor" : "waitingBid", { seat: seatName(v.to_move) }) };
+  return { text: "" };
+}
+
+function renderTurn(v, betweenDeals) {
+  const { text, mine = false } = turnText(v, betweenDeals);
+  const timer = mine && S.timer && S.timer.seat === S.seat ? ` <span class="chip timer" data-timer></span>` : "";
+  setHtml(el.turn, esc(text) + timer);
   el.turn.classList.toggle("mine", mine);
   el.turn.dataset.mine = String(mine);
 }
 
+/** The score of a deal: for a player while the table waits to go on, for a spectator until closed. */
+function panelShown(v) {
+  if (!v) return false;
+  if (S.waiting === "continue" || v.match_over) return true;
+  const deal = lastScoredDeal();
+  return spectating() && deal !== null && S.spectatorPanel === deal.number;
+}
+
 function renderPanel(v) {
-  const show = Boolean(v && (S.waiting === "continue" || v.match_over));
-  const deal = show ? lastScoredDeal() : null;
-  if (!show || !deal) {
+  const deal = panelShown(v) ? lastScoredDeal() : null;
+  if (!deal) {
     el.panel.hidden = true;
     el.panel.dataset.key = "";
     return;
   }
-  const key = `${deal.number}|${S.waiting}|${v.match_over}|${getLang()}|${S.sending}`;
+  const key = `${deal.number}|${S.waiting}|${v.match_over}|${getLang()}|${S.sending}|${S.host}|${S.seat}`;
   if (el.panel.dataset.key === key && !el.panel.hidden) return;
   el.panel.dataset.key = key;
   el.panelBody.innerHTML = panelHtml(v, deal);
@@ -793,6 +1283,8 @@ function renderPanel(v) {
 function panelHtml(v, deal) {
   const r = deal.result;
   const outcome = r.outcome;
+  const us = SIDE_OF[me()];
+  const them = OTHER_SIDE[us];
   let html = `<h2>${esc(t("deal", { n: deal.number }))}<span class="outcome ${outcome}" data-testid="outcome" data-outcome="${outcome}">${esc(outcomeWord(outcome))}</span></h2>`;
   if (outcome === "thrown-in") {
     html += `<p>${esc(t("thrownInLong"))}</p>`;
@@ -800,9 +1292,9 @@ function panelHtml(v, deal) {
     const taker = seatName(deal.taker);
     const suit = suitWord(deal.trump);
     const sentence = {
-      made: ts("madeLong", deal.taker, { seat: taker, suit }),
-      dedans: ts("dedansLong", deal.taker, { seat: taker, suit }),
-      litige: ts("litigeLong", deal.taker, { seat: taker, suit, n: r.cards.NS }),
+      made: tsSeat("madeLong", deal.taker, { seat: taker, suit }),
+      dedans: tsSeat("dedansLong", deal.taker, { seat: taker, suit }),
+      litige: tsSeat("litigeLong", deal.taker, { seat: taker, suit, n: r.cards.NS }),
       capot: t("capotLong", { side: sideName(r.capot || SIDE_OF[deal.taker]) }),
     }[outcome];
     html += `<p data-testid="outcome-text">${suitHtml(deal.trump)} ${esc(sentence)}</p>`;
@@ -811,76 +1303,128 @@ function panelHtml(v, deal) {
     const tricks = { NS: 0, EW: 0 };
     for (const tr of deal.tricks) tricks[SIDE_OF[tr.winner]] += 1;
     const dix = (side) => (lastSide === side ? 10 : 0);
-    const row = (label, a, b, cls = "", testid = "") =>
-      `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><td>${label}</td><td>${a}</td><td>${b}</td></tr>`;
+    // The reader's side in the first column, as on the scoreboard.
+    const row = (label, by, cls = "", testid = "") =>
+      `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><td>${label}</td><td>${by(us)}</td><td>${by(them)}</td></tr>`;
     const shown = deal.shown
       ? deal.shown.declarations.map((d) => `${esc(seatName(d.seat))}: ${esc(declName(d.name))} ${d.points}`).join(", ")
       : "";
     html +=
-      `<table class="sheet" data-testid="deal-sheet"><thead><tr><th></th><th>${esc(sideName("NS"))}</th><th>${esc(sideName("EW"))}</th></tr></thead><tbody>` +
-      row(esc(t("tricks")), tricks.NS, tricks.EW, "", "row-tricks") +
-      row(esc(t("cards")), r.cards.NS - dix("NS"), r.cards.EW - dix("EW"), "", "row-cards") +
-      row(esc(t("lastTrickLine")), dix("NS") || "", dix("EW") || "", "", "row-last") +
-      row(esc(t("declarations")), r.declarations.NS || "", r.declarations.EW || "", "", "row-declarations") +
-      row(esc(t("beloteRebelote")), r.belote.NS || "", r.belote.EW || "", "", "row-belote") +
-      row(esc(t("added")), `+${r.points.NS}`, `+${r.points.EW}`, "strong", "row-added") +
-      row(esc(t("matchScore")), v.score.NS, v.score.EW, "score", "row-score") +
+      `<table class="sheet" data-testid="deal-sheet"><thead><tr><th></th><th>${esc(sideName(us))}</th><th>${esc(sideName(them))}</th></tr></thead><tbody>` +
+      row(esc(t("tricks")), (s) => tricks[s], "", "row-tricks") +
+      row(esc(t("cards")), (s) => r.cards[s] - dix(s), "", "row-cards") +
+      row(esc(t("lastTrickLine")), (s) => dix(s) || "", "", "row-last") +
+      row(esc(t("declarations")), (s) => r.declarations[s] || "", "", "row-declarations") +
+      row(esc(t("beloteRebelote")), (s) => r.belote[s] || "", "", "row-belote") +
+      row(esc(t("added")), (s) => `+${r.points[s]}`, "strong", "row-added") +
+      row(esc(t("matchScore")), (s) => v.score[s], "score", "row-score") +
       `</tbody></table>`;
     if (shown) html += `<p class="note">${esc(t("declarations"))}: ${shown}</p>`;
   }
   if (outcome === "thrown-in") {
     html +=
       `<table class="sheet"><tbody><tr class="score" data-testid="row-score"><td>${esc(t("matchScore"))}</td>` +
-      `<td>${v.score.NS}</td><td>${v.score.EW}</td></tr></tbody></table>`;
+      `<td>${v.score[us]}</td><td>${v.score[them]}</td></tr></tbody></table>`;
   }
   if (r.pending) html += `<p class="note" data-testid="pending">${esc(t("pending", { n: r.pending }))}</p>`;
-  const s = S.settings;
+  const s = tableSettings();
   html += `<p class="note" data-testid="panel-target">${esc(
     s.deals ? t("targetDeals", { n: Math.min(deal.number, s.deals), m: s.deals }) : t("target", { n: s.target }),
   )}</p>`;
-  if (v.match_over) {
-    const a = v.score.NS;
-    const b = v.score.EW;
-    const w = v.match_winner;
-    const line = w === "NS" ? t("winnerUs", { a, b }) : w === "EW" ? t("winnerThem", { a, b }) : t("winnerTie", { a });
-    html += `<p class="winner-line" data-testid="match-winner" data-winner="${w || ""}">${esc(t("matchOver"))}: ${esc(line)}</p>`;
-  }
+  if (v.match_over) html += winnerHtml(v);
   html += historyHtml(deal);
-  html += `<div class="panel-buttons">`;
-  if (S.waiting === "continue") {
-    html += `<button type="button" class="btn primary" data-testid="continue" data-action="continue">${esc(t("continue"))}</button>`;
-  } else if (v.match_over) {
-    html += `<button type="button" class="btn primary" data-testid="panel-new-game" data-action="new-game">${esc(t("newGame"))}</button>`;
-  }
-  html += `</div>`;
+  html += `<div class="panel-buttons">${panelButtonsHtml(v)}</div>`;
   return html;
 }
 
+function winnerHtml(v) {
+  const w = v.match_winner;
+  let line;
+  if (!w) {
+    line = t("winnerTie", { a: v.score.NS });
+  } else {
+    const a = v.score[w];
+    const b = v.score[OTHER_SIDE[w]];
+    line =
+      S.seat && SIDE_OF[S.seat] === w
+        ? t("winnerUs", { partner: seatName(partnerOf(S.seat)), a, b })
+        : t("winnerSide", { side: sideName(w), a, b });
+  }
+  return `<p class="winner-line" data-testid="match-winner" data-winner="${w || ""}">${esc(t("matchOver"))}: ${esc(line)}</p>`;
+}
+
+/** What the reader can do once the score is read: go on, or after the match, play again. */
+function panelButtonsHtml(v) {
+  const button = (action, testid, text) =>
+    `<button type="button" class="btn primary" data-testid="${testid}" data-action="${action}">${text}</button>`;
+  if (S.waiting === "continue") {
+    const timer = S.timer && S.timer.seat === null ? ` <span class="timer-inline" data-timer></span>` : "";
+    return button("continue", "continue", esc(t("continue")) + timer);
+  }
+  if (spectating()) return button("close-panel", "panel-close", esc(t("close")));
+  if (!v.match_over) return "";
+  if (S.kind === "solo") return button("new-game", "panel-new-game", esc(t("newGame")));
+  if (S.kind === "online") return button("play-again", "play-again", esc(t("playAgain")));
+  if (isMe(S.host)) return button("rematch", "panel-rematch", esc(t("newMatch")));
+  return `<p class="note" data-testid="wait-host">${esc(t("waitHostNewMatch"))}</p>`;
+}
+
 function historyHtml(current) {
+  const us = SIDE_OF[me()];
+  const them = OTHER_SIDE[us];
   const rows = [];
   for (const d of S.deals) {
     if (!d.result) continue;
-    const after = { NS: d.scoreBefore.NS + d.result.points.NS, EW: d.scoreBefore.EW + d.result.points.EW };
+    const after = (s) => d.scoreBefore[s] + d.result.points[s];
     const contract = d.trump ? `${esc(seatName(d.taker))} ${suitHtml(d.trump)}` : "—";
     rows.push(
       `<tr class="${d === current ? "current" : ""}"><td>${d.number}</td><td>${contract}</td>` +
-        `<td>${esc(outcomeWord(d.result.outcome))}</td><td>+${d.result.points.NS}</td><td>+${d.result.points.EW}</td>` +
-        `<td>${after.NS} – ${after.EW}</td></tr>`,
+        `<td>${esc(outcomeWord(d.result.outcome))}</td><td>+${d.result.points[us]}</td><td>+${d.result.points[them]}</td>` +
+        `<td>${after(us)} – ${after(them)}</td></tr>`,
     );
   }
   return (
     `<h3>${esc(t("history"))}</h3><table class="sheet history" data-testid="history"><thead><tr>` +
     `<th>${esc(t("historyDeal"))}</th><th>${esc(t("historyContract"))}</th><th>${esc(t("historyResult"))}</th>` +
-    `<th>${esc(t("us"))}</th><th>${esc(t("them"))}</th><th>${esc(t("total"))}</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+    `<th>${esc(sideHead(us))}</th><th>${esc(sideHead(them))}</th><th>${esc(t("total"))}</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
   );
+}
+
+/** A private table's lobby: the links, the seats, the rules (the host edits them) and Start. */
+function renderLobby() {
+  const open = Boolean(S.table) && S.status === "lobby";
+  el.app.classList.toggle("in-lobby", open);
+  el.lobby.hidden = !open;
+  if (!open) return;
+  const host = S.host;
+  const isHost = isMe(host);
+  const hostName = host && S.players[host] ? S.players[host].name : t("host");
+  el.lobbyStatus.textContent = isHost ? t("lobbyHost") : t("lobbyWaitHost", { name: hostName });
+  const links = tableLinks(S.table, S.msg && S.msg.invite, S.msg && S.msg.watch);
+  el.links.hidden = !links.invite && !links.watch;
+  el.inviteLink.value = links.invite;
+  el.watchLink.value = links.watch;
+  setHtml(el.lobbySeats, lobbySeatsHtml({ me: S.seat, players: S.players, host, t }));
+  el.lobbyForm.querySelector("fieldset").disabled = !isHost;
+  // The host's own edits are not overwritten while a field is in use.
+  if (!el.lobbyForm.contains(document.activeElement) || !isHost) fillSettingsForm(el.lobbyForm, tableSettings());
+  el.lobbyStart.hidden = !isHost;
+}
+
+/** The clocks: the turn timer of the seat to move, and the queue's wait before bots fill the table. */
+function tick() {
+  const left = S.timer ? Math.max(0, Math.ceil((S.timerDeadline - Date.now()) / 1000)) : 0;
+  for (const node of document.querySelectorAll("[data-timer]")) {
+    node.textContent = t("timeLeft", { s: left });
+    node.classList.toggle("low", left <= 5);
+  }
+  renderQueue();
 }
 
 // ---------------------------------------------------------------------- input
 el.hand.addEventListener("click", (ev) => {
   const card = ev.target.closest(".card");
-  if (!card || !S.view) return;
-  if (S.view.to_move !== "S" || S.view.phase !== "play") return;
-  act(card.dataset.card);
+  if (card && myTurn("play")) act(card.dataset.card);
 });
 
 el.bids.addEventListener("click", (ev) => {
@@ -888,51 +1432,125 @@ el.bids.addEventListener("click", (ev) => {
   if (b) act(b.dataset.bid);
 });
 
+const PANEL_ACTIONS = {
+  continue: continueDeal,
+  "new-game": () => openHome("bots"),
+  "play-again": playAgain,
+  rematch,
+  "close-panel": () => {
+    S.spectatorPanel = null;
+    render();
+  },
+};
+
 el.panel.addEventListener("click", (ev) => {
   const b = ev.target.closest("[data-action]");
-  if (!b) return;
-  if (b.dataset.action === "continue") continueDeal();
-  else if (b.dataset.action === "new-game") openSettings();
+  if (b && PANEL_ACTIONS[b.dataset.action]) PANEL_ACTIONS[b.dataset.action]();
 });
 
 el.newGame.addEventListener("click", askNewGame);
+el.home.addEventListener("click", () => openHome(S.kind === "private" ? "create" : "online"));
+el.takeBack.addEventListener("click", () => send({ type: "back" }));
 el.lastTrickBtn.addEventListener("click", () => (S.lastTrickOpen ? closeLastTrick() : openLastTrick()));
 $('[data-testid="last-trick-close"]').addEventListener("click", closeLastTrick);
 el.lastTrick.addEventListener("click", (ev) => {
   if (ev.target === el.lastTrick) closeLastTrick();
 });
 
-el.dialog.querySelector("form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  const settings = readSettings();
-  el.dialog.close();
-  startGame(settings);
-});
-el.dialog.querySelector('[data-testid="settings-cancel"]').addEventListener("click", () => el.dialog.close());
-el.dialog.querySelector('[name="target"]').addEventListener("change", syncDealsField);
-el.dialog.querySelector('[name="lang"]').addEventListener("change", (ev) => {
-  // Show the dialog itself in the language being chosen.
-  setLang(ev.target.value);
-  translatePage(el.dialog);
-});
-el.dialog.addEventListener("close", () => {
-  if (getLang() !== S.settings.lang) {
-    setLang(S.settings.lang);
-    translatePage();
+// The home screen.
+for (const form of [el.botsForm, el.onlineForm, el.createForm]) {
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    onHomeSubmit(form);
+  });
+}
+el.dialog.addEventListener("click", (ev) => {
+  const tab = ev.target.closest("[data-mode]");
+  if (tab) {
+    el.homeError.textContent = "";
+    showMode(tab.dataset.mode);
+  } else if (ev.target.closest('[data-role="cancel"]')) {
+    el.dialog.close();
   }
 });
+el.botsForm.elements.target.addEventListener("change", () => syncDealsField(el.botsForm));
+el.langPick.addEventListener("change", () => {
+  // Show the dialog itself in the language being chosen.
+  applyLang(el.langPick.value, el.dialog);
+});
+el.dialog.addEventListener("close", () => {
+  if (getLang() !== S.settings.lang) applyLang(S.settings.lang);
+});
+
+// An invitation.
+el.sitForm.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const f = el.sitForm.elements;
+  const name = checkName(f.name.value);
+  if (!name) {
+    el.sitError.textContent = t("badName");
+    return;
+  }
+  localStorage.setItem(NAME_KEY, name);
+  sit({ table: el.sitDialog.dataset.table, invite: el.sitDialog.dataset.invite }, name, f.seat.value || null);
+});
+$('[data-testid="sit-cancel"]').addEventListener("click", () => {
+  el.sitDialog.close();
+  clearLink();
+  openHome("bots");
+});
+
+// The queue.
+$('[data-testid="queue-cancel"]').addEventListener("click", () => {
+  leaveQueue();
+  openHome("online");
+});
+
+// The lobby.
+el.lobby.addEventListener("click", async (ev) => {
+  const b = ev.target.closest("[data-action]");
+  if (!b) return;
+  if (b.dataset.action === "sit") {
+    send({ type: "seat", seat: b.dataset.seat });
+  } else if (b.dataset.action === "copy") {
+    const copied = await copyText($(`#${b.dataset.copy}`));
+    b.textContent = t(copied ? "copied" : "copy");
+    setTimeout(() => (b.textContent = t("copy")), 1600);
+  }
+});
+el.lobbyForm.addEventListener("change", (ev) => {
+  if (ev.target.name === "target") syncDealsField(el.lobbyForm);
+  send({ type: "settings", settings: readSettingsForm(el.lobbyForm) });
+});
+el.lobbyForm.addEventListener("submit", (ev) => ev.preventDefault());
+el.lobbyStart.addEventListener("click", () => send({ type: "start" }));
+
+// The chat.
+el.chatForm.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const input = el.chatForm.elements.text;
+  if (sendChat(input.value)) input.value = "";
+});
+el.reactions.addEventListener("click", (ev) => {
+  const b = ev.target.closest("[data-reaction]");
+  if (b && !spectating()) send({ type: "react", reaction: b.dataset.reaction });
+});
+el.chatToggle.addEventListener("click", () => toggleChat());
+$('[data-testid="chat-close"]').addEventListener("click", () => toggleChat(false));
 
 document.addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (el.dialog.open) return;
+  if (el.dialog.open || el.sitDialog.open) return;
   const tag = ev.target && ev.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
   if (ev.key >= "1" && ev.key <= "8") {
-    if (S.view && S.view.to_move === "S" && S.view.phase === "play" && el.panel.hidden) {
+    if (myTurn("play") && el.panel.hidden) {
       playIndex(Number(ev.key) - 1);
       ev.preventDefault();
     }
   } else if (ev.key === "n" || ev.key === "N") {
+    // A new game is a solo table's: at a shared table the others are playing on.
+    if (shared() || spectating()) return;
     ev.preventDefault();
     askNewGame();
   } else if (ev.key === "l" || ev.key === "L") {
@@ -947,7 +1565,7 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 
-// Sayings and banners expire on their own.
+// Sayings and banners expire on their own; the clocks tick.
 setInterval(() => {
   const now = Date.now();
   const expired =
@@ -955,20 +1573,20 @@ setInterval(() => {
     Object.values(S.bubbles).some((b) => b.until <= now && b.until > now - 1500);
   if (expired) render();
 }, 700);
+setInterval(tick, 250);
 
 // ---------------------------------------------------------------------- start
 function boot() {
-  setLang(S.settings.lang);
-  translatePage();
+  applyLang(S.settings.lang);
+  const link = readLink();
   const saved = loadTable();
-  if (saved) {
-    S.table = saved.table;
-    S.token = saved.token;
-    S.last = -1; // a fresh page has no history: the server sends every event again
-    showConnection(t("connecting"));
-    connect();
+  if (link && (link.watch || link.invite)) {
+    openLink(link);
+  } else if (saved) {
+    // A fresh page has no history: the server sends every event again.
+    enterTable({ table: saved.table, token: saved.token || null, watch: saved.watch || null });
   } else {
-    openSettings();
+    openHome("bots");
   }
   render();
 }

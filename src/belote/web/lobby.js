@@ -1,0 +1,61 @@
+// A private table's lobby: who sits where (partners opposite), a button on each free seat, and the
+// table's links. The page's own seat is drawn at the bottom, as at the table.
+
+import { esc } from "./dom.js";
+import { partnerOf, screenPos, SEATS } from "./seats.js";
+
+/**
+ * The four seats as HTML. `me` is the page's seat (null for a spectator), `players` the seats taken
+ * (name, bot), `host` the host's seat, `t` the words.
+ */
+export function lobbySeatsHtml({ me, players, host, t }) {
+  return SEATS.map((seat) => seatHtml(seat, { me, players, host, t })).join("");
+}
+
+function seatHtml(seat, { me, players, host, t }) {
+  const pos = screenPos(seat, me || "S");
+  const p = players[seat];
+  const marks = [];
+  if (p && seat === host) marks.push(`<span class="mark host">${esc(t("host"))}</span>`);
+  if (seat === me) marks.push(`<span class="mark you">${esc(t("youMark"))}</span>`);
+  else if (me && seat === partnerOf(me)) marks.push(`<span class="mark">${esc(t("partner"))}</span>`);
+  let body;
+  if (p) {
+    body = `<div class="lobby-player" data-testid="lobby-player-${seat}">${esc(p.name)}</div>`;
+  } else {
+    body = `<div class="lobby-free">${esc(t("freeSeat"))}</div>`;
+    if (me) {
+      body +=
+        `<button type="button" class="btn" data-action="sit" data-seat="${seat}" data-testid="sit-${seat}">` +
+        `${esc(t("sitHere"))}</button>`;
+    }
+  }
+  return (
+    `<div class="lobby-seat pos-${pos}${p ? " taken" : ""}${seat === me ? " mine" : ""}" data-testid="lobby-seat-${seat}" ` +
+    `data-seat="${seat}"><div class="lobby-seat-name">${esc(t(`seat${seat}`))}${marks.join("")}</div>${body}</div>`
+  );
+}
+
+/** The full addresses of a table's links, to copy and send. */
+export function tableLinks(table, invite, watch) {
+  const base = `${location.origin}/?table=${encodeURIComponent(table)}`;
+  return {
+    invite: invite ? `${base}&invite=${encodeURIComponent(invite)}` : "",
+    watch: watch ? `${base}&watch=${encodeURIComponent(watch)}` : "",
+  };
+}
+
+/** Copies text to the clipboard; falls back to selecting the field where the clipboard is refused. */
+export async function copyText(input) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    return true;
+  } catch {
+    input.select();
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+}
