@@ -1,0 +1,115 @@
+"""Helpers of the online browser tests: the full app in a background thread, and the steps of a page.
+
+The app is ``belote.server.app.create_app`` with a short queue wait and bots that act at once, so a
+test waits for people (the pages) and not for the bots' pauses. Each page reports what it shows
+through ``window.__belote`` (src/belote/web/app.js).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from playwright.sync_api import expect
+
+from belote.server.app import create_app
+from belote.server.store import SQLiteStore
+from belote.server.tables import ServerConfig
+
+QUEUE_WAIT = 2.0  # seconds before bots fill an online table
+TURN_TIMER = 90  # long enough that no bot takes over a slow test's seat
+
+
+@contextmanager
+def app_server(db: Path, **config: Any) -> Iterator[str]:
+    """The whole app (pages, HTTP routes, websocket) on a free port; yields its address."""
+    store = SQLiteStore(db)
+    app = create_app(store, config=ServerConfig(**{"queue_wait": QUEUE_WAIT, "turn_timer": TURN_TIMER, **config}))
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+        store.close()
+
+
+# ---------------------------------------------------------------------- what a page shows
+STATE_JS = """() => { const b = window.__belote;
+  return b ? {seat: b.seat, kind: b.kind, status: b.status, host: b.host, table: b.table, last: b.last,
+              view: b.view, waiting: b.waiting, players: b.players, joined: b.joined,
+              spectator: b.spectator} : null; }"""
+
+
+def state(page: Any) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(STATE_JS)
+    return found
+
+
+def wait_js(page: Any, js: str, arg: Any = None, timeout: float = 15_000) -> None:
+    page.wait_for_function(js, arg=arg, timeout=timeout)
+
+
+def hand(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all('[data-testid="hand-card"]', "els => els.map(e => e.dataset.card)"))
+
+
+def chat_lines(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all('[data-testid="chat-line"]', "els => els.map(e => e.textContent)"))
+
+
+# ---------------------------------------------------------------------- steps
+def create_table(page: Any, url: str, name: str) -> dict[str, str]:
+    """From the home screen: Create a table; the page shows the lobby. Returns its two links."""
+    page.goto(url)
+    expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+    page.get_by_test_id("mode-create").click()
+    page.get_by_test_id("create-name").fill(name)
+    page.get_by_test_id("create-go").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    invite = page.get_by_test_id("invite-link")
+    expect(invite).not_to_have_value("")
+    return {"invite": invite.input_value(), "watch": page.get_by_test_id("watch-link").input_value()}
+
+
+def sit(page: Any, invite: str, name: str, seat: str = "") -> str:
+    """Opens an invite link, gives a name (and a seat), sits: the page shows the lobby. Returns the seat."""
+    page.goto(invite)
+    dialog = page.get_by_test_id("sit-dialog")
+    expect(dialog).to_be_visible()
+    page.get_by_test_id("sit-name").fill(name)
+    if seat:
+        page.get_by_test_id("sit-seat").select_option(seat)
+    page.get_by_test_id("sit-submit").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    wait_js(page, "() => window.__belote.seat !== null")
+    seat_taken: str = page.evaluate("() => window.__belote.seat")
+    return seat_taken
+
+
+def my_turn(page: Any) -> bool:
+    return bool(
+        page.evaluate(
+            """() => { const b = window.__belote; const v = b.view;
+               return !!v && b.connected && !v.match_over && b.waiting !== 'continue' && v.to_move === b.seat; }"""
+        )
+    )

@@ -1,0 +1,333 @@
+"""Online play in real browsers against the whole app: a private table of four people and a
+spectator, the Play online queue, the table chat, and names that look like HTML.
+
+Every page is its own browser context (its own localStorage), as four people on four computers.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from online_fixtures import (
+    QUEUE_WAIT,
+    app_server,
+    chat_lines,
+    create_table,
+    hand,
+    my_turn,
+    sit,
+    state,
+    wait_js,
+)
+from table_fixtures import DESKTOP, PHONE
+
+# ``open_tab`` (tests/e2e/conftest.py) gives a Tab: ``.page`` and ``.errors``, what the console said.
+Tab = Any
+OpenTab = Callable[..., Tab]
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+
+
+@pytest.fixture(scope="module")
+def online_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with app_server(tmp_path_factory.mktemp("online") / "online.sqlite3") as url:
+        yield url
+
+
+def playing(page: Any) -> None:
+    wait_js(page, "() => window.__belote.status === 'playing' && window.__belote.view !== null")
+
+
+def reopen(tab: Tab, link: str) -> None:
+    """Closes the page as a person closing the tab would, and opens the link again (same browser)."""
+    context = tab.page.context
+    tab.page.close()
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("console", lambda m: tab.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: tab.errors.append(f"uncaught: {e}"))
+    tab.page = page
+    page.goto(link)
+    playing(page)
+
+
+def take_turn(page: Any) -> None:
+    """Bids (taking at the first chance, so that the deal is played) or plays a highlighted card."""
+    before = state(page)
+    view = before["view"]
+    if view["phase"] == "bidding":
+        choice = next((b for b in view["legal"] if b != "pass"), "pass")
+        page.get_by_test_id(f"bid-{choice}").click()
+    else:
+        shown = page.eval_on_selector_all(
+            '[data-testid="hand-card"]', "els => els.map(e => [e.dataset.card, e.classList.contains('legal')])"
+        )
+        lit = [card for card, legal in shown if legal]
+        assert sorted(lit) == sorted(view["legal"]), "the highlighted cards are the legal ones"
+        page.locator(f'[data-testid="hand-card"][data-card="{lit[0]}"]').click()
+    wait_js(page, "n => window.__belote.last > n", before["last"])
+
+
+def next_to_move(tabs: dict[str, Tab], timeout: float = 20.0) -> str | None:
+    """The seat whose page may act now; None once every page shows the deal's score."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for seat, tab in tabs.items():
+            if my_turn(tab.page):
+                return seat
+        if all(tab.page.get_by_test_id("score-panel").is_visible() for tab in tabs.values()):
+            return None
+        time.sleep(0.05)
+    raise AssertionError("nobody's turn came")
+
+
+def check_spectator_sees_no_hand(spectator: Tab, tabs: dict[str, Tab]) -> None:
+    """No card still held by a player is in the spectator's page: not as a card, not in any attribute."""
+    page = spectator.page
+    assert state(page)["view"]["hand"] == []
+    expect(page.get_by_test_id("hand-card")).to_have_count(0)
+    expect(page.get_by_test_id("bid-bar").locator("button")).to_have_count(0)
+    html = page.content()
+    held = [card for tab in tabs.values() for card in state(tab.page)["view"]["hand"]]
+    assert held
+    for card in held:
+        assert f'data-card="{card}"' not in html, card
+
+
+def test_four_people_a_private_table_and_a_spectator(open_tab: OpenTab, online_url: str, artifacts: Path) -> None:
+    alice = open_tab(**DESKTOP)
+    links = create_table(alice.page, online_url, "Alice")
+    assert links["invite"].startswith(f"{online_url}/?table=") and "&invite=" in links["invite"]
+    assert links["watch"].startswith(f"{online_url}/?table=") and "&watch=" in links["watch"]
+    assert state(alice.page)["seat"] == "S" and state(alice.page)["host"] == "S"
+    expect(alice.page.get_by_test_id("lobby-start")).to_be_visible()
+
+    bob = open_tab(**DESKTOP)
+    assert sit(bob.page, links["invite"], "Bob") == "N"  # the first free seat
+    bob.page.get_by_test_id("sit-W").click()  # and moves in the lobby
+    wait_js(bob.page, "() => window.__belote.seat === 'W'")
+    cara = open_tab(**DESKTOP)
+    assert sit(cara.page, links["invite"], "Cara", "E") == "E"
+    dan = open_tab(**DESKTOP)
+    assert sit(dan.page, links["invite"], "Dan") == "N"
+    tabs = {"S": alice, "W": bob, "E": cara, "N": dan}
+    names = {"S": "Alice", "W": "Bob", "E": "Cara", "N": "Dan"}
+    for seat, tab in tabs.items():
+        for other, name in names.items():
+            expect(tab.page.get_by_test_id(f"lobby-player-{other}")).to_have_text(name)
+        # One's own seat at the bottom, the partner opposite.
+        expect(tab.page.get_by_test_id(f"lobby-seat-{seat}")).to_have_class(re.compile(r"\bpos-S\b"))
+        expect(tab.page.get_by_test_id(f"lobby-seat-{PARTNER[seat]}")).to_have_class(re.compile(r"\bpos-N\b"))
+        assert "token" not in tab.page.url
+    for tab in (bob, cara, dan):
+        expect(tab.page.get_by_test_id("lobby-start")).to_be_hidden()
+        expect(tab.page.get_by_test_id("lobby-target")).to_be_disabled()
+        expect(tab.page.get_by_test_id("lobby-status")).to_contain_text("Alice")
+
+    # The host's rules reach every page: one deal, easy bots.
+    alice.page.get_by_test_id("lobby-strength").select_option("easy")
+    alice.page.get_by_test_id("lobby-target").select_option("deals")
+    alice.page.get_by_test_id("lobby-deals").fill("1")
+    alice.page.get_by_test_id("lobby-deals").blur()
+    wait_js(bob.page, "() => window.__belote.state.settings.deals === 1")
+    expect(bob.page.get_by_test_id("lobby-target")).to_have_value("deals")
+    expect(bob.page.get_by_test_id("lobby-deals")).to_have_value("1")
+    alice.page.screenshot(path=str(artifacts / "online-lobby.png"), full_page=True)
+
+    alice.page.get_by_test_id("lobby-start").click()
+    for seat, tab in tabs.items():
+        playing(tab.page)
+        assert state(tab.page)["seat"] == seat
+        expect(tab.page.locator(".felt .seat-S")).to_have_attribute("data-seat", seat)
+        expect(tab.page.locator(".felt .seat-N")).to_have_attribute("data-seat", PARTNER[seat])
+        expect(tab.page.get_by_test_id(f"name-{seat}")).to_have_text(names[seat])
+        expect(tab.page.get_by_test_id(f"name-{PARTNER[seat]}")).to_have_text(names[PARTNER[seat]])
+        expect(tab.page.get_by_test_id("spectator-badge")).to_be_hidden()
+
+    spectator = open_tab(**DESKTOP)
+    spectator.page.goto(links["watch"])
+    playing(spectator.page)
+    assert state(spectator.page)["seat"] is None and state(spectator.page)["spectator"]
+    expect(spectator.page.get_by_test_id("spectator-badge")).to_be_visible()
+    expect(spectator.page.get_by_test_id("chat-form")).to_be_hidden()
+    expect(spectator.page.get_by_test_id("chat-readonly")).to_be_visible()
+    expect(spectator.page.locator(".felt .seat-S")).to_have_attribute("data-seat", "S")
+    expect(spectator.page.get_by_test_id("links")).to_be_hidden()
+
+    plays = 0
+    reopened = False
+    while (seat := next_to_move(tabs)) is not None:
+        tab = tabs[seat]
+        view = state(tab.page)["view"]
+        if view["phase"] == "play" and view["trick"] and not reopened:
+            # Mid-trick, the player to move closes the page and opens the link again.
+            cards, on_table = sorted(view["hand"]), view["trick"]
+            check_spectator_sees_no_hand(spectator, tabs)
+            reopen(tab, links["invite"])
+            again = state(tab.page)
+            assert again["seat"] == seat
+            assert sorted(again["view"]["hand"]) == cards
+            assert again["view"]["trick"] == on_table
+            assert sorted(hand(tab.page)) == cards
+            expect(tab.page.locator(".felt .seat-S")).to_have_attribute("data-seat", seat)
+            reopened = True
+            continue
+        if view["phase"] == "play":
+            plays += 1
+            if plays == 6:
+                alice.page.screenshot(path=str(artifacts / "online-table.png"))
+                cara.page.screenshot(path=str(artifacts / "online-table-east.png"))
+                spectator.page.screenshot(path=str(artifacts / "online-spectator.png"))
+        take_turn(tab.page)
+    assert plays == 32 and reopened
+
+    # The deal's score from each side: Us first. One deal was the match: the host may start another.
+    for seat, tab in tabs.items():
+        panel = tab.page.get_by_test_id("score-panel")
+        expect(panel.get_by_test_id("outcome")).to_be_visible()
+        score = state(tab.page)["view"]["score"]
+        us, them = SIDE[seat], "EW" if SIDE[seat] == "NS" else "NS"
+        cells = panel.get_by_test_id("row-score").locator("td")
+        expect(cells.nth(1)).to_have_text(str(score[us]))
+        expect(cells.nth(2)).to_have_text(str(score[them]))
+        expect(tab.page.get_by_test_id(f"score-{us}")).to_have_text(str(score[us]))
+        expect(panel.get_by_test_id("match-winner")).to_be_visible()
+    for tab in (bob, cara, dan):
+        expect(tab.page.get_by_test_id("wait-host")).to_be_visible()
+    expect(spectator.page.get_by_test_id("score-panel")).to_be_visible()
+    alice.page.get_by_test_id("panel-rematch").click()
+    for tab in [*tabs.values(), spectator]:
+        wait_js(tab.page, "() => { const v = window.__belote.view; return !!v && !v.match_over && v.bids.length < 4; }")
+        expect(tab.page.get_by_test_id("score-panel")).to_be_hidden()
+    for tab in [*tabs.values(), spectator]:
+        assert not tab.unexpected_errors()
+
+
+def test_a_chat_line_with_html_shows_as_text(open_tab: OpenTab, online_url: str) -> None:
+    alice = open_tab(**DESKTOP)
+    links = create_table(alice.page, online_url, "Alice")
+    bob = open_tab(**PHONE)
+    sit(bob.page, links["invite"], "Bob")
+    # On a phone the chat is a drawer, opened from the header.
+    expect(bob.page.get_by_test_id("chat-input")).to_be_hidden()
+    bob.page.get_by_test_id("chat-toggle").tap()
+    bob.page.get_by_test_id("chat-input").fill("<b>html</b> & <i>more</i>")
+    bob.page.get_by_test_id("chat-send").tap()
+    expect(alice.page.get_by_test_id("chat-line")).to_have_count(1)
+    assert chat_lines(alice.page) == ["Bob: <b>html</b> & <i>more</i>"]
+    expect(alice.page.get_by_test_id("chat-lines").locator("b:not(.who), i")).to_have_count(0)
+    assert bob.page.get_by_test_id("chat-input").input_value() == ""
+
+    # A reaction: a line in the chat, and a bubble by the seat once the game is on.
+    alice.page.get_by_test_id("lobby-strength").select_option("easy")
+    wait_js(alice.page, "() => window.__belote.state.settings.strength === 'easy'")
+    alice.page.get_by_test_id("lobby-start").click()
+    playing(bob.page)
+    bob.page.get_by_test_id("chat-close").tap()
+    alice.page.get_by_test_id("react-thanks").click()
+    expect(bob.page.get_by_test_id("bubble-S")).to_contain_text("Thanks")
+    expect(bob.page.get_by_test_id("chat-unread")).to_have_text("1")
+    bob.page.get_by_test_id("chat-toggle").tap()
+    expect(bob.page.get_by_test_id("chat-line").last).to_have_text("Alice: Thanks")
+    assert not alice.unexpected_errors() and not bob.unexpected_errors()
+
+
+def test_a_name_with_html_shows_as_text(open_tab: OpenTab, online_url: str) -> None:
+    alice = open_tab(**DESKTOP)
+    links = create_table(alice.page, online_url, "Alice")
+    name = "<img src=x onerror=1>"
+    mallory = open_tab(**PHONE)
+    seat = sit(mallory.page, links["invite"], name)
+    expect(alice.page.get_by_test_id(f"lobby-player-{seat}")).to_have_text(name)
+    mallory.page.get_by_test_id("chat-toggle").tap()
+    mallory.page.get_by_test_id("react-bravo").tap()
+    expect(alice.page.get_by_test_id("chat-line")).to_have_text(f"{name}: Bravo!")
+
+    alice.page.get_by_test_id("lobby-strength").select_option("easy")
+    wait_js(alice.page, "() => window.__belote.state.settings.strength === 'easy'")
+    alice.page.get_by_test_id("lobby-start").click()
+    playing(alice.page)
+    playing(mallory.page)
+    expect(alice.page.get_by_test_id(f"name-{seat}")).to_have_text(name)
+    expect(mallory.page.get_by_test_id(f"name-{seat}")).to_have_text(name)
+    for tab in (alice, mallory):
+        assert tab.page.evaluate("document.querySelectorAll('img').length") == 0
+    # The phone shows the whole hand, at a seat that is not South.
+    cards = mallory.page.get_by_test_id("hand-card")
+    expect(cards).to_have_count(5)
+    for i in range(5):
+        box = cards.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"]
+    assert not alice.unexpected_errors() and not mallory.unexpected_errors()
+
+
+def test_play_online_seats_one_person_with_three_bots(open_tab: OpenTab, online_url: str) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    page.goto(online_url)
+    page.get_by_test_id("mode-online").click()
+    page.get_by_test_id("online-name").fill("Zoé")
+    page.get_by_test_id("online-go").click()
+    panel = page.get_by_test_id("queue-panel")
+    expect(panel).to_be_visible()
+    expect(page.get_by_test_id("queue-status")).to_contain_text("1 player waiting")
+    expect(page.get_by_test_id("queue-status")).to_contain_text("bots join in")
+
+    seated = "() => window.__belote.kind === 'online' && window.__belote.view !== null"
+    wait_js(page, seated, timeout=QUEUE_WAIT * 1000 + 15_000)
+    expect(panel).to_be_hidden()
+    found = state(page)
+    seat = found["seat"]
+    assert seat in "NESW"
+    assert found["players"][seat] == {"name": "Zoé", "bot": False, "standin": False}
+    expect(page.locator(".felt .seat-S")).to_have_attribute("data-seat", seat)
+    expect(page.get_by_test_id(f"name-{seat}")).to_have_text("Zoé")
+    for other in "NESW".replace(seat, ""):
+        assert found["players"][other]["bot"]
+        expect(page.get_by_test_id(f"bot-{other}")).to_be_visible()
+    token = page.evaluate(f"localStorage.getItem('belote.token.{found['table']}')")
+    assert token and token not in page.url
+    expect(page.get_by_test_id("new-game")).to_be_hidden()
+    expect(page.get_by_test_id("home")).to_be_visible()
+
+    # A refresh returns to the seat.
+    page.reload()
+    playing(page)
+    assert state(page)["seat"] == seat and state(page)["table"] == found["table"]
+    assert not tab.unexpected_errors()
+
+
+def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_url: str) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    create_table(page, online_url, "Alice")
+    # A long match of easy bots, and five seconds to act.
+    page.get_by_test_id("lobby-strength").select_option("easy")
+    page.get_by_test_id("lobby-target").select_option("deals")
+    page.get_by_test_id("lobby-deals").fill("100")
+    page.get_by_test_id("lobby-timer").fill("5")
+    page.get_by_test_id("lobby-timer").blur()
+    wait_js(page, "() => { const s = window.__belote.state.settings; return s.turn_timer === 5 && s.deals === 100; }")
+    page.get_by_test_id("lobby-start").click()
+    playing(page)
+
+    wait_js(page, "() => window.__belote.timer && window.__belote.timer.seat === 'S'")
+    expect(page.get_by_test_id("turn").locator("[data-timer]")).to_have_text(re.compile(r"^[1-5] s$"))
+    mark = page.get_by_test_id("standin-S")
+    expect(mark).to_have_text("A bot is playing for you", timeout=15_000)
+    back = page.get_by_test_id("take-back")
+    expect(back).to_be_visible()
+    back.click()
+    expect(mark).to_be_hidden()
+    expect(back).to_be_hidden()
+    assert state(page)["players"]["S"]["standin"] is False
+    assert not tab.unexpected_errors()
