@@ -1,0 +1,186 @@
+"""``belote serve`` as real processes: killed (SIGKILL) and restarted on its SQLite file, and two
+processes sharing tables through a real ``redis-server``, one of them killed mid-deal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from websockets.asyncio.client import connect
+
+from belote.game import Match, parse_action
+from belote.server.tables import rules_of
+from netplay import Player, Server, State, free_port, match_over, post, private_table
+
+QUICK = {"strength": "easy", "turn_timer": 600, "deals": 2}
+
+
+def tricks_done(n: int) -> Any:
+    def done(state: State) -> bool:
+        view = state["view"]
+        return view is not None and (len(view["tricks"]) >= n or view["match_over"])
+
+    return done
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A real redis-server on a free port, empty, thrown away after the test."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("no redis-server: install Debian's package redis-server (./scripts/test does)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    client = redis.Redis(port=port)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("redis-server did not start") from None
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    client.close()
+    proc.kill()
+    proc.wait(timeout=10)
+
+
+async def seat_all(url: str, table: dict[str, Any], tokens: dict[str, str], urls: dict[str, str]) -> dict[str, Player]:
+    players = {
+        s: Player(urls.get(s, url), table["table"], token=tok, seed=i) for i, (s, tok) in enumerate(tokens.items())
+    }
+    for p in players.values():
+        await p.connect()
+    await players["S"].send({"type": "start"})
+    return players
+
+
+def test_every_table_continues_after_a_sigkill_and_a_restart(tmp_path: Path) -> None:
+    server = Server(tmp_path / "belote.sqlite3", tmp_path / "serve.log", "--pace", "0", "--turn-timer", "600")
+    server.start()
+    try:
+        four, four_tokens = private_table(server.base, 4, QUICK)
+        two, two_tokens = private_table(server.base, 2, QUICK)
+        lobby, _ = private_table(server.base, 1, QUICK)
+        solo = post(server.base, "/api/solo", {"strength": "easy", "deals": 1})
+
+        async def before() -> tuple[dict[str, Player], dict[str, Player], State]:
+            a = await seat_all(server.ws_url, four, four_tokens, {})
+            b = await seat_all(server.ws_url, two, two_tokens, {})
+            await asyncio.gather(*(p.play(tricks_done(3)) for p in a.values()))
+            watcher = Player(server.ws_url, two["table"], watch=two["watch"])
+            seen = await watcher.connect()
+            await watcher.close()
+            return a, b, seen
+
+        four_players, two_players, _ = asyncio.run(before())
+        views_before = {s: p.state["view"] for s, p in four_players.items() if p.state}
+        server.kill()  # mid-deal: the four-player table is in its first deal's fourth trick
+        server.start()
+
+        async def after() -> None:
+            for p in [*four_players.values(), *two_players.values()]:
+                p.ws, p.state = None, None
+                state = await p.connect()
+                if p.table == four["table"]:
+                    assert state["view"] == views_before[state["seat"]], "the table is not where it was"
+            await asyncio.gather(*(p.play(match_over) for p in [*four_players.values(), *two_players.values()]))
+            me = Player(server.ws_url, solo["table"], token=solo["token"])
+            await me.connect()
+            await me.play(match_over)
+            host = Player(server.ws_url, lobby["table"], token=lobby["token"])
+            state = await host.connect()
+            assert state["status"] == "lobby"
+            for p in [*four_players.values(), *two_players.values(), me, host]:
+                await p.close()
+                assert not p.errors
+
+        asyncio.run(after())
+    finally:
+        server.stop()
+
+
+def replayed(r: redis.Redis, table_id: str) -> Match:
+    """The table as Redis holds it, replayed by a fresh engine."""
+    meta = json.loads(r.get(f"belote:t:{table_id}:meta"))  # type: ignore[arg-type]
+    match = Match(rules_of(meta["settings"]), seed=meta["seed"], first_dealer=meta["seed"] % 4)
+    for a in r.lrange(f"belote:t:{table_id}:actions", 0, -1):  # type: ignore[union-attr]
+        match.apply(parse_action(a.decode()))
+    return match
+
+
+def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_path: Path, redis_url: str) -> None:
+    args = ("--pace", "0", "--turn-timer", "600", "--queue-wait", "600", "--redis", redis_url)
+    a = Server(tmp_path / "a.sqlite3", tmp_path / "a.log", *args)
+    b = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", *args)
+    a.start()
+    b.start()
+    r = redis.Redis.from_url(redis_url)
+    try:
+        # Four people at one table, two on each process; a table of two people and two bots made on A.
+        four, four_tokens = private_table(a.base, 4, QUICK)
+        two, two_tokens = private_table(a.base, 2, QUICK)
+        on_b = {"E": b.ws_url, "W": b.ws_url}
+        urls = [a.ws_url, b.ws_url]
+
+        async def play() -> list[State]:
+            p4 = await seat_all(a.ws_url, four, four_tokens, on_b)
+            p2 = await seat_all(a.ws_url, two, two_tokens, {"N": b.ws_url})
+            await asyncio.gather(*(p.play(tricks_done(2)) for p in [*p4.values(), *p2.values()]))
+            a.kill()  # mid-deal; A drove the bots of the second table
+            ends = await asyncio.gather(
+                *(p.play_reconnecting(match_over, urls[1:]) for p in [*p4.values(), *p2.values()])
+            )
+            for p in [*p4.values(), *p2.values()]:
+                await p.close()
+                assert not p.errors, p.errors
+            return list(ends)
+
+        ends = asyncio.run(play())
+        assert all(match_over(s) for s in ends)
+        for table in (four, two):
+            match = replayed(r, table["table"])
+            assert match.over, "the match in Redis is not over"
+            final = [s for s in ends if s["table"] == table["table"]]
+            score = {"NS": match.score[0], "EW": match.score[1]}
+            assert all(s["view"]["score"] == score for s in final)
+
+        # The queue is one queue: two players wait on each process and are seated together.
+        a.start()
+
+        async def queue() -> list[dict[str, Any]]:
+            sockets = [await connect(url) for url in (a.ws_url, a.ws_url, b.ws_url, b.ws_url)]
+            for i, ws in enumerate(sockets):
+                await ws.send(json.dumps({"type": "queue", "name": f"Q{i}"}))
+            matched = []
+            for ws in sockets:
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if msg["type"] == "matched":
+                        matched.append(msg)
+                        break
+                await ws.close()
+            return matched
+
+        matched = asyncio.run(queue())
+        assert len({m["table"] for m in matched}) == 1
+        assert sorted(m["seat"] for m in matched) == ["E", "N", "S", "W"]
+    finally:
+        a.stop()
+        b.stop()
+        r.close()
