@@ -351,6 +351,8 @@ class Table:
         await self.hub.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
         self._wake.set()
+        if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
+            self.start()
 
     async def act(self, seat: int, text: Any) -> None:
         """A person's action; raises IllegalAction (with the rule) and changes nothing when refused."""
@@ -567,8 +569,8 @@ class Table:
         return None
 
     async def _drive(self) -> None:
-        """Let the bots play at a pace a person can follow, and stand in for the absent."""
-        while True:
+        """Let the bots play at a pace a person can follow, and stand in for the absent; ends with the match."""
+        while self.active:
             job = self.next_job()
             self._wake.clear()
             if job is None:
@@ -849,14 +851,18 @@ class TableManager:
             table.wake()
 
     def run_leases(self, every: float = 1.0) -> None:
-        """In a shared hub: keep the leases of the tables this process drives, take over orphans."""
-        if self.hub.shared and self._lease_task is None:
+        """In a shared hub: keep the leases of the tables this process drives, take over orphans.
+
+        In both hubs: forget the tables nobody watches and nothing drives (they load again on demand).
+        """
+        if self._lease_task is None:
+            every = every if self.hub.shared else 30.0
             self._lease_task = asyncio.get_running_loop().create_task(self._leases(every), name="leases")
 
     async def _leases(self, every: float) -> None:
         while True:
             try:
-                for table_id in await self.hub.active_ids():
+                for table_id in await self.hub.active_ids() if self.hub.shared else []:
                     held = await self.hub.hold_lease(table_id)
                     table = self.tables.get(table_id)
                     if held and table is None:
