@@ -334,3 +334,16 @@ def test_this_process_uses_the_c_solver_when_built() -> None:
 def test_the_c_solver_is_built() -> None:
     """``pip install .`` compiles it; the pure-Python solver is only the fallback where no compiler exists."""
     assert _dds is not None
+
+
+def test_the_c_solver_gives_the_same_values_in_several_threads_at_once() -> None:
+    """Each thread has its own table and the search runs with the GIL released: no answer changes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    assert _dds is not None, "the C solver was not built"
+
+    positions = [random_position(seed, seed % 6, 1, True, max_left=8)[0] for seed in range(40)]
+    alone = [_dds.card_values(*args(p)) for p in positions]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda p: _dds.card_values(*args(p)), positions * 3))
+    assert together == alone * 3

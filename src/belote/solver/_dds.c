@@ -57,8 +57,9 @@ typedef uint64_t Entry;
 #define TT_SIZE (1u << TT_BITS)
 #define BUCKET 4
 
-static Entry *table;
-static uint64_t generation;
+/* One table per thread, so that bots in several threads solve at once with the GIL released. */
+static _Thread_local Entry *table;
+static _Thread_local uint64_t generation;
 
 static inline uint64_t tag_of(uint64_t key) { return key | generation << KEY_BITS; }
 static inline int lower_of(Entry e) { return (int)(e >> LOWER_SHIFT & 255); }
@@ -417,7 +418,7 @@ static int root(Search *s, int alpha, int beta) {
 
 /* MTD(f), galloping: each probe asks "is the value at least beta?" and its fail-soft answer moves a
  * bound; while the answers keep going one way, the next question goes twice as far. */
-static long long probes;
+static _Thread_local long long probes;
 static int mtd(Search *s, int seat, int c, int guess) {
     int lower = 0, upper = MAX_VALUE, step = 1, dir = 0;
     int beta = guess < 1 ? 1 : guess > upper ? upper : guess;
@@ -438,7 +439,7 @@ static int mtd(Search *s, int seat, int c, int guess) {
 
 /* ------------------------------------------------------------------ the Python interface */
 
-static long long last_nodes, last_probes;
+static _Thread_local long long last_nodes, last_probes;
 
 static int read_mask(PyObject *o, uint32_t *out) {
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
@@ -550,7 +551,11 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
 static PyObject *dds_value(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     Search s;
     if (setup(&s, args, nargs) < 0) return NULL;
-    int v = legal(&s, seat_to_move(&s)) ? mtd(&s, -1, -1, GUESS) : 0;
+    int v = 0;
+    /* The search touches no Python object: other threads run meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
+    v = legal(&s, seat_to_move(&s)) ? mtd(&s, -1, -1, GUESS) : 0;
+    Py_END_ALLOW_THREADS
     last_nodes = s.nodes;
     last_probes = probes;
     return PyLong_FromLong(v);
@@ -565,10 +570,12 @@ static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssi
     int vals[32];
     int guess = GUESS;
     /* One search for each class of equivalent cards, from the guess the last one gave. */
+    Py_BEGIN_ALLOW_THREADS
     for (uint32_t m = reps; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         vals[c] = guess = mtd(&s, seat, c, guess);
     }
+    Py_END_ALLOW_THREADS
     last_nodes = s.nodes;
     last_probes = probes;
     PyObject *out = PyDict_New();
