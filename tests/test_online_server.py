@@ -401,3 +401,17 @@ def test_every_table_comes_back_after_a_restart(db: Path) -> None:
         with client.websocket_connect("/ws") as w:
             state = join(w, lobby["table"], lobby["token"])
             assert state["status"] == "lobby" and state["players"]["S"]["name"] == "Host"
+
+
+def test_a_flood_of_messages_is_refused_and_the_table_goes_on(client: TestClient) -> None:
+    t, tokens = four_people(client)
+    with client.websocket_connect("/ws") as ws:
+        before = join(ws, t["table"], tokens["N"])
+        for _ in range(100):
+            ws.send_json({"type": "chat", "text": ""})
+        refusals = [error(ws) for _ in range(100)]
+        assert any("too many messages" in r for r in refusals)
+        assert 59 <= sum("chat line" in r for r in refusals) < 100  # the join was the first of 60
+        ws.send_json({"type": "join", "table": t["table"], "token": tokens["N"], "since": -1})
+        time.sleep(1.1)
+        assert receive(ws)["players"] == before["players"]

@@ -6,6 +6,8 @@ import contextlib
 import json
 import logging
 import secrets
+import time
+from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ from belote.server.tables import (
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 4096
+FLOOD = (60, 1.0)  # at most 60 messages a second on one connection
 log = logging.getLogger("belote.server")
 
 
@@ -130,10 +133,18 @@ class Connection:
         self.table: Table | None = None
         self.client: Client | None = None
         self.entry: str | None = None
-        self.chat_client = Client(None, self.send)
+        self.recent: deque[float] = deque()
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send_text(dumps(msg))
+
+    def flooding(self) -> bool:
+        """More messages in the last second than a person could send."""
+        now = time.monotonic()
+        while self.recent and self.recent[0] < now - FLOOD[1]:
+            self.recent.popleft()
+        self.recent.append(now)
+        return len(self.recent) > FLOOD[0]
 
     async def refuse(self, message: str) -> None:
         await self.send({"type": "error", "message": message})
@@ -154,10 +165,16 @@ class Connection:
                 if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                     await self.refuse('a message is an object with a "type"')
                     continue
+                if self.flooding():
+                    await self.refuse(f"too many messages: at most {FLOOD[0]} a second")
+                    continue
                 try:
                     await self.handle(msg["type"], msg)
                 except (IllegalAction, SettingsError) as e:
                     await self.refuse(str(e))
+                except Exception:  # the store or Redis failed: say so, keep the connection
+                    log.exception("a %r message failed", msg["type"])
+                    await self.refuse("the server could not do that just now: try again")
         except WebSocketDisconnect:
             pass
         finally:
@@ -233,8 +250,7 @@ class Connection:
         elif kind == "react":
             await table.chat(client, reaction=msg.get("reaction"))
         elif kind == "seat":
-            await table.move(seat, parse_seat(msg.get("seat")))
-            client.seat = table.seat_of_token(table.meta.seats[parse_seat(msg.get("seat"))].token or "")
+            client.seat = await table.move(seat, parse_seat(msg.get("seat")))
             await table.send_state(client)
         elif kind == "settings":
             await table.configure(seat, check_settings(msg.get("settings"), table.meta.settings))
