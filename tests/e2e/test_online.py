@@ -331,3 +331,30 @@ def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_ur
     expect(back).to_be_hidden()
     assert state(page)["players"]["S"]["standin"] is False
     assert not tab.unexpected_errors()
+
+
+def test_a_guest_leaves_the_lobby_and_a_late_invitee_watches(open_tab: OpenTab, online_url: str) -> None:
+    alice = open_tab(**DESKTOP)
+    links = create_table(alice.page, online_url, "Alice")
+    expect(alice.page.get_by_test_id("lobby-leave")).to_be_hidden()  # the host stays
+    bob = open_tab(**DESKTOP)
+    seat = sit(bob.page, links["invite"], "Bob")
+    expect(alice.page.get_by_test_id(f"lobby-player-{seat}")).to_have_text("Bob")
+    bob.page.get_by_test_id("lobby-leave").click()
+    expect(bob.page.get_by_test_id("settings-dialog")).to_be_visible()  # back home
+    expect(alice.page.get_by_test_id(f"lobby-player-{seat}")).to_have_count(0)
+    for name in ("Carl", "Dan", "Eve"):
+        sit(open_tab(**DESKTOP).page, links["invite"], name)
+    alice.page.get_by_test_id("lobby-start").click()
+    playing(alice.page)
+    # Bob comes back through the invitation: no seat is left, but he may watch.
+    bob.page.goto(links["invite"])
+    bob.page.get_by_test_id("sit-name").fill("Bob")
+    bob.page.get_by_test_id("sit-submit").click()
+    expect(bob.page.get_by_test_id("sit-error")).not_to_be_empty()
+    bob.page.get_by_test_id("sit-watch").click()
+    wait_js(bob.page, "() => window.__belote.spectator && window.__belote.view !== null")
+    expect(bob.page.get_by_test_id("hand-card")).to_have_count(0)
+
+    # The browser reports the refused seat (HTTP 409) in the console; nothing else went wrong.
+    assert not alice.unexpected_errors() and not bob.unexpected_errors("409 (Conflict)")

@@ -38,7 +38,7 @@ from belote.server.tables import (
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 4096
-FLOOD = (60, 1.0)  # at most 60 messages a second on one connection
+FLOOD = (60, 1.0)  # after 60 refused messages in a second, the next are not even read
 log = logging.getLogger("belote.server")
 
 
@@ -115,8 +115,10 @@ async def sit(request: Request) -> Response:
         seated = await manager.sit(request.path_params["table"], data.get("invite"), name, seat)
     except (BadRequest, SettingsError) as e:
         return _error(e)
-    except IllegalAction as e:
-        return _error(e, 409)
+    except IllegalAction as e:  # the seat is taken, the table full or started: the invited may watch
+        table = manager.tables.get(request.path_params["table"])
+        watch = table.meta.watch if table is not None else None
+        return JSONResponse({"error": str(e), "watch": watch}, status_code=409)
     if seated is None:
         return JSONResponse({"error": "no such table, or the invitation is wrong"}, status_code=404)
     table, token, taken = seated
@@ -133,20 +135,20 @@ class Connection:
         self.table: Table | None = None
         self.client: Client | None = None
         self.entry: str | None = None
-        self.recent: deque[float] = deque()
+        self.refused: deque[float] = deque()  # when messages were refused (a flood is not read)
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send_text(dumps(msg))
 
     def flooding(self) -> bool:
-        """More messages in the last second than a person could send."""
+        """More refused messages in the last second than a person could send: the next are not read."""
         now = time.monotonic()
-        while self.recent and self.recent[0] < now - FLOOD[1]:
-            self.recent.popleft()
-        self.recent.append(now)
-        return len(self.recent) > FLOOD[0]
+        while self.refused and self.refused[0] < now - FLOOD[1]:
+            self.refused.popleft()
+        return len(self.refused) >= FLOOD[0]
 
     async def refuse(self, message: str) -> None:
+        self.refused.append(time.monotonic())
         await self.send({"type": "error", "message": message})
 
     async def run(self) -> None:
@@ -166,7 +168,7 @@ class Connection:
                     await self.refuse('a message is an object with a "type"')
                     continue
                 if self.flooding():
-                    await self.refuse(f"too many messages: at most {FLOOD[0]} a second")
+                    await self.send({"type": "error", "message": f"too many refused messages: {FLOOD[0]} a second"})
                     continue
                 try:
                     await self.handle(msg["type"], msg)
@@ -256,6 +258,10 @@ class Connection:
             await table.configure(seat, check_settings(msg.get("settings"), table.meta.settings))
         elif kind == "start":
             await table.start_game(seat)
+        elif kind == "leave":
+            await table.leave(seat)
+            self.leave_table()
+            await self.send({"type": "left", "table": table.id})
         elif kind == "new_game":
             await self.new_game(table, seat, msg)
 
@@ -272,7 +278,7 @@ class Connection:
         await table.new_game(settings)
 
 
-SEATED = {"act", "continue", "back", "chat", "react", "seat", "settings", "start", "new_game"}
+SEATED = {"act", "continue", "back", "chat", "react", "seat", "settings", "start", "leave", "new_game"}
 
 
 async def play_socket(ws: WebSocket) -> None:

@@ -448,6 +448,20 @@ class Table:
         await self.mutate(change)
         return to
 
+    async def leave(self, seat: int) -> None:
+        """A person gives up their seat in the lobby (their token opens nothing any more)."""
+
+        def change() -> bool:
+            m = self.meta
+            if m.status != "lobby":
+                raise IllegalAction("the game has started: a seat is left only in the lobby")
+            if m.host == seat:
+                raise IllegalAction("the host stays in the lobby: the table is theirs")
+            del m.seats[seat]
+            return True
+
+        await self.mutate(change)
+
     def _require_host(self, seat: int) -> None:
         if self.meta.kind != "private" or self.meta.host != seat:
             raise IllegalAction("only the host of a private table can do that")

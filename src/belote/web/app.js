@@ -67,6 +67,8 @@ const el = {
   lobbySeats: $('[data-testid="lobby-seats"]'),
   lobbyForm: $('[data-testid="lobby-settings"]'),
   lobbyStart: $('[data-testid="lobby-start"]'),
+  lobbyLeave: $('[data-testid="lobby-leave"]'),
+  sitWatch: $('[data-testid="sit-watch"]'),
   links: $('[data-testid="links"]'),
   inviteLink: $('[data-testid="invite-link"]'),
   watchLink: $('[data-testid="watch-link"]'),
@@ -357,6 +359,9 @@ function onMessage(msg) {
     case "chat":
       onChat(msg);
       break;
+    case "left":
+      onLeft(msg);
+      break;
     default:
       break;
   }
@@ -378,6 +383,13 @@ function onError(msg) {
   }
   showError(msg.message);
   render();
+}
+
+/** We gave our seat up in a lobby: the token opens nothing any more. */
+function onLeft(msg) {
+  localStorage.removeItem(tokenKey(msg.table));
+  leaveTable();
+  openHome("create");
 }
 
 /** The join was refused: this table is gone, or this seat is not ours. Start afresh. */
@@ -798,6 +810,9 @@ async function sit(link, name, seat) {
     if (!ok) {
       const reason = { 404: t("inviteInvalid"), 409: t("seatTaken"), 400: t("badName") }[status];
       el.sitError.textContent = [reason, data.error].filter(Boolean).join(" ") || `HTTP ${status}`;
+      // No seat left: the invitation still lets one watch.
+      el.sitDialog.dataset.watch = data.watch || "";
+      el.sitWatch.hidden = !data.watch;
       return;
     }
     localStorage.setItem(tokenKey(data.table), data.token);
@@ -824,6 +839,7 @@ function openSit(link) {
   f.name.value = storedName();
   f.seat.value = "";
   el.sitError.textContent = "";
+  el.sitWatch.hidden = true;
   el.sitDialog.dataset.table = link.table;
   el.sitDialog.dataset.invite = link.invite;
   if (!el.sitDialog.open) el.sitDialog.showModal();
@@ -1409,6 +1425,7 @@ function renderLobby() {
   // The host's own edits are not overwritten while a field is in use.
   if (!el.lobbyForm.contains(document.activeElement) || !isHost) fillSettingsForm(el.lobbyForm, tableSettings());
   el.lobbyStart.hidden = !isHost;
+  el.lobbyLeave.hidden = isHost || !S.token;
 }
 
 /** The clocks: the turn timer of the seat to move, and the queue's wait before bots fill the table. */
@@ -1524,6 +1541,12 @@ el.lobbyForm.addEventListener("change", (ev) => {
 });
 el.lobbyForm.addEventListener("submit", (ev) => ev.preventDefault());
 el.lobbyStart.addEventListener("click", () => send({ type: "start" }));
+el.lobbyLeave.addEventListener("click", () => send({ type: "leave" }));
+el.sitWatch.addEventListener("click", () => {
+  const { table, watch } = el.sitDialog.dataset;
+  el.sitDialog.close();
+  enterTable({ table, watch });
+});
 
 // The chat.
 el.chatForm.addEventListener("submit", (ev) => {

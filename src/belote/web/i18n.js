@@ -180,6 +180,8 @@ const WORDS = {
     sitSeat: "Seat",
     anySeat: "the first free seat",
     sitDown: "Sit down",
+    watchInstead: "Watch the game",
+    leaveTable: "Leave the table",
     inviteInvalid: "This invitation does not work: the table is gone or the link is wrong.",
     seatTaken: "That seat is taken, the table is full, or the game has started.",
     // at a shared table
@@ -388,6 +390,8 @@ const WORDS = {
     sitSeat: "Place",
     anySeat: "la première place libre",
     sitDown: "S'asseoir",
+    watchInstead: "Regarder la partie",
+    leaveTable: "Quitter la table",
     inviteInvalid: "Cette invitation ne fonctionne pas : la table n'existe plus ou le lien est faux.",
     seatTaken: "Cette place est prise, la table est complète, ou la partie a commencé.",
     // à une table partagée
