@@ -15,16 +15,37 @@ import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 State = dict[str, Any]
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)`` in a thread of its own: the browser tests keep an event loop in this one."""
+    result: list[T] = []
+    errors: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            result.append(asyncio.run(coro))
+        except BaseException as e:
+            errors.append(e)
+
+    thread = threading.Thread(target=main, name="netplay")
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
 
 
 def free_port() -> int:

@@ -28,7 +28,7 @@ from belote.game import SEATS, Match, parse_action
 from belote.server.app import create_app
 from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig, rules_of
-from netplay import Player, match_over, private_table
+from netplay import Player, match_over, private_table, run
 
 GAMES = 200
 AT_ONCE = 10
@@ -189,13 +189,13 @@ def check(truth: Truth, seat: str, messages: list[dict[str, Any]]) -> int:
 def test_no_hidden_card_in_any_message_of_200_games(server: tuple[str, Path]) -> None:
     base, db = server
 
-    async def run() -> list[tuple[str, dict[str, list[dict[str, Any]]]]]:
+    async def all_games() -> list[tuple[str, dict[str, list[dict[str, Any]]]]]:
         out: list[tuple[str, dict[str, list[dict[str, Any]]]]] = []
         for start in range(0, GAMES, AT_ONCE):
             out += await asyncio.gather(*(one_game(base, g) for g in range(start, min(GAMES, start + AT_ONCE))))
         return out
 
-    games = asyncio.run(run())
+    games = run(all_games())
     assert len(games) == GAMES
     messages = cards = 0
     for table_id, received in games:

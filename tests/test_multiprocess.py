@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 
 from belote.game import Match, parse_action
 from belote.server.tables import rules_of
-from netplay import Player, Server, State, free_port, match_over, post, private_table
+from netplay import Player, Server, State, free_port, match_over, post, private_table, run
 
 QUICK = {"strength": "easy", "turn_timer": 600, "deals": 2}
 
@@ -88,7 +88,7 @@ def test_every_table_continues_after_a_sigkill_and_a_restart(tmp_path: Path) -> 
             await watcher.close()
             return a, b, seen
 
-        four_players, two_players, _ = asyncio.run(before())
+        four_players, two_players, _ = run(before())
         views_before = {s: p.state["view"] for s, p in four_players.items() if p.state}
         server.kill()  # mid-deal: the four-player table is in its first deal's fourth trick
         server.start()
@@ -110,7 +110,7 @@ def test_every_table_continues_after_a_sigkill_and_a_restart(tmp_path: Path) -> 
                 await p.close()
                 assert not p.errors
 
-        asyncio.run(after())
+        run(after())
     finally:
         server.stop()
 
@@ -151,7 +151,7 @@ def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_pat
                 assert not p.errors, p.errors
             return list(ends)
 
-        ends = asyncio.run(play())
+        ends = run(play())
         assert all(match_over(s) for s in ends)
         for table in (four, two):
             match = replayed(r, table["table"])
@@ -177,7 +177,7 @@ def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_pat
                 await ws.close()
             return matched
 
-        matched = asyncio.run(queue())
+        matched = run(queue())
         assert len({m["table"] for m in matched}) == 1
         assert sorted(m["seat"] for m in matched) == ["E", "N", "S", "W"]
     finally:
