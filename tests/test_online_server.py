@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,8 @@ from belote.server.app import create_app
 from belote.server.tables import ServerConfig
 
 EASY = {"strength": "easy", "speed": "fast"}
+Sockets = dict[str, Any]
+States = dict[str, dict[str, Any]]
 
 
 @pytest.fixture
@@ -188,12 +191,7 @@ def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
 
 def test_out_of_turn_illegal_malformed_and_oversized_are_refused(client: TestClient) -> None:
     t, tokens = four_people(client)
-    sockets = {s: client.websocket_connect("/ws") for s in tokens}
-    try:
-        ws = {s: cm.__enter__() for s, cm in sockets.items()}
-        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
-        ws["S"].send_json({"type": "start"})
-        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+    with started(client, t, tokens) as (ws, states):
         mover = states["S"]["view"]["to_move"]
         other = next(s for s in ws if s != mover)
         before = states[other]["view"]
@@ -211,9 +209,6 @@ def test_out_of_turn_illegal_malformed_and_oversized_are_refused(client: TestCli
         assert "unknown message type" in error(ws[mover])
         ws[other].send_json({"type": "join", "table": t["table"], "token": tokens[other], "since": -1})
         assert receive(ws[other])["view"] == before  # nothing changed
-    finally:
-        for cm in sockets.values():
-            cm.__exit__(None, None, None)
 
 
 def test_chat_lines_reach_the_table_rate_limited(client: TestClient) -> None:
@@ -292,6 +287,17 @@ def test_leaving_the_queue(client: TestClient) -> None:
     assert client.get("/api/health").json()["queue"] == 0  # closing the socket leaves the queue
 
 
+@contextlib.contextmanager
+def started(client: TestClient, t: dict[str, Any], tokens: dict[str, str]) -> Iterator[tuple[Sockets, States]]:
+    """The people of ``tokens`` at the table, each on a socket of their own, and the match started."""
+    with contextlib.ExitStack() as stack:
+        ws = {s: stack.enter_context(client.websocket_connect("/ws")) for s in tokens}
+        for s in ws:
+            join(ws[s], t["table"], tokens[s])
+        ws["S"].send_json({"type": "start"})
+        yield ws, {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+
+
 def play_until(ws: dict[str, Any], states: dict[str, dict[str, Any]], done: Any, limit: int = 2000) -> None:
     """Every person takes when asked, plays their first legal card and reads each score, until ``done(states)``."""
     for _ in range(limit):
@@ -313,12 +319,7 @@ def play_until(ws: dict[str, Any], states: dict[str, dict[str, Any]], done: Any,
 
 def test_the_next_deal_waits_for_everybody_to_read_the_score(client: TestClient) -> None:
     t, tokens = four_people(client)
-    cms = {s: client.websocket_connect("/ws") for s in tokens}
-    ws = {s: cm.__enter__() for s, cm in cms.items()}
-    try:
-        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
-        ws["S"].send_json({"type": "start"})
-        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+    with started(client, t, tokens) as (ws, states):
 
         def deal_over(st: dict[str, dict[str, Any]]) -> bool:
             return all(m["waiting"] == "continue" for m in st.values())
@@ -334,26 +335,18 @@ def test_the_next_deal_waits_for_everybody_to_read_the_score(client: TestClient)
         ws["W"].send_json({"type": "continue"})
         states = {x: receive(ws[x]) for x in ws}
         assert all(st["waiting"] is None for st in states.values())
-    finally:
-        for cm in cms.values():
-            cm.__exit__(None, None, None)
 
 
 def test_an_absent_player_gets_a_stand_in_bot_and_takes_the_seat_back(client: TestClient) -> None:
     t, tokens = four_people(client, turn_timer=5)
-    cms = {s: client.websocket_connect("/ws") for s in tokens}
-    ws = {s: cm.__enter__() for s, cm in cms.items()}
-    try:
-        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
-        ws["S"].send_json({"type": "start"})
-        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+    with started(client, t, tokens) as (ws, states):
         mover = states["S"]["view"]["to_move"]
         timer = states["S"]["timer"]
         assert timer["seat"] == mover and timer["seconds"] == 5 and 0 < timer["left_ms"] <= 5000
-        started = time.monotonic()
+        since = time.monotonic()
         watcher = next(s for s in ws if s != mover)
         marked = until(ws[watcher], lambda m: m["players"][mover]["standin"])
-        assert 4.0 < time.monotonic() - started < 8.0
+        assert 4.0 < time.monotonic() - since < 8.0
         # The bot plays for the absent player at once, and keeps playing their turns...
         until(ws[watcher], lambda m: len(m["view"]["bids"]) >= 1)
         assert marked["players"][mover]["name"] != ""
@@ -361,19 +354,11 @@ def test_an_absent_player_gets_a_stand_in_bot_and_takes_the_seat_back(client: Te
         ws[mover].send_json({"type": "back"})
         back = until(ws[mover], lambda m: not m["players"][mover]["standin"])
         assert back["seat"] == mover
-    finally:
-        for cm in cms.values():
-            cm.__exit__(None, None, None)
 
 
 def test_reconnecting_gets_what_was_missed(client: TestClient) -> None:
     t, tokens = four_people(client, target=3000)
-    cms = {s: client.websocket_connect("/ws") for s in tokens}
-    ws = {s: cm.__enter__() for s, cm in cms.items()}
-    try:
-        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
-        ws["S"].send_json({"type": "start"})
-        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
+    with started(client, t, tokens) as (ws, states):
         play_until(ws, states, lambda st: len(st["S"]["view"]["trick"]) == 2)
         last = states["N"]["last"]
         with client.websocket_connect("/ws") as again:
@@ -390,24 +375,15 @@ def test_reconnecting_gets_what_was_missed(client: TestClient) -> None:
             gap = join(again, t["table"], tokens["N"], since=5)
             assert gap["gap"] and [n for n, _ in gap["events"]] == list(range(states["N"]["last"] + 1))
             assert gap["view"] == states["N"]["view"]
-    finally:
-        for cm in cms.values():
-            cm.__exit__(None, None, None)
 
 
 def test_every_table_comes_back_after_a_restart(db: Path) -> None:
     with app_client(db) as client:
         t, tokens = four_people(client)
         lobby = create(client, "Host")
-        cms = {s: client.websocket_connect("/ws") for s in tokens}
-        ws = {s: cm.__enter__() for s, cm in cms.items()}
-        states = {s: join(ws[s], t["table"], tokens[s]) for s in ws}
-        ws["S"].send_json({"type": "start"})
-        states = {s: until(ws[s], lambda m: m["status"] == "playing") for s in ws}
-        play_until(ws, states, lambda st: len(st["S"]["view"]["tricks"]) == 3)
-        ws["E"].send_json({"type": "chat", "text": "see you"})
-        for cm in cms.values():
-            cm.__exit__(None, None, None)
+        with started(client, t, tokens) as (ws, states):
+            play_until(ws, states, lambda st: len(st["S"]["view"]["tricks"]) == 3)
+            ws["E"].send_json({"type": "chat", "text": "see you"})
     with app_client(db) as client:
         for s, token in tokens.items():
             with client.websocket_connect("/ws") as w:

@@ -8,17 +8,13 @@ the score sheet's routes, the page at ``/scores`` and ``src/belote/web`` at ``/s
 from __future__ import annotations
 
 import os
-import socket
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
@@ -28,6 +24,8 @@ from belote.server.store import SQLiteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from table_fixtures import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+from netplay import serve_in_thread
 
 
 def make_app(store: SQLiteStore) -> Starlette:
@@ -46,23 +44,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SQLiteStore]:
 
 @pytest.fixture(scope="session")
 def base_url(store: SQLiteStore) -> Iterator[str]:
-    """The server's address. Its socket is bound before the thread starts: no race for a free port."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make_app(store), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    """The server's address (uvicorn in a thread of this process)."""
+    with serve_in_thread(make_app(store)) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -7,20 +7,17 @@ through ``window.__belote`` (src/belote/web/app.js).
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from playwright.sync_api import expect
 
 from belote.server.app import create_app
 from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig
+from netplay import serve_in_thread
 
 QUEUE_WAIT = 2.0  # seconds before bots fill an online table
 TURN_TIMER = 90  # long enough that no bot takes over a slow test's seat
@@ -31,24 +28,10 @@ def app_server(db: Path, **config: Any) -> Iterator[str]:
     """The whole app (pages, HTTP routes, websocket) on a free port; yields its address."""
     store = SQLiteStore(db)
     app = create_app(store, config=ServerConfig(**{"queue_wait": QUEUE_WAIT, "turn_timer": TURN_TIMER, **config}))
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with serve_in_thread(app) as url:
+            yield url
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
         store.close()
 
 

@@ -6,20 +6,14 @@ kill it and start it again on the same file, as a restart would.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
-
 from belote.game import Match, action_str, parse_action
 from belote.server.store import SQLiteStore
 from belote.server.tables import rules_of
+from netplay import Server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -35,61 +29,13 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    """``belote serve`` on a free port and a SQLite file; ``kill`` and ``start`` again on the same file."""
-
-    def __init__(self, db: Path, log: Path) -> None:
-        self.db = db
-        self.log_path = log
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+class ServerProcess(Server):
+    """``belote serve`` on a free port and a SQLite file (``netplay.Server``): ``kill`` it as a crash
+    would (SIGKILL) and ``start`` it again on the same file; ``url`` is the page's address."""
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 20.0) -> None:
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db)],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"belote serve exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=1.0).json().get("ok"):
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("belote serve did not answer /api/health")
-
-    def kill(self) -> None:
-        """Stop the process as a crash would (SIGKILL): nothing is flushed on the way out."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        self.proc = None
+        return self.base
 
     def replay(self, table_id: str) -> tuple[dict[str, Any], Match]:
         """The table as the store has it: its settings, and its match replayed through the engine."""
