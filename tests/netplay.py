@@ -191,7 +191,8 @@ class Player:
             try:
                 return await self.play(done, max(1.0, deadline - time.monotonic()))
             except (ConnectionClosed, OSError):
-                self.ws, self.state = None, None
+                # What was sent to the lost server may be lost with it: answer the position again.
+                self.ws, self.state, self.answered = None, None, None
                 turn += 1
                 self.url = urls[turn % len(urls)]
                 while time.monotonic() < deadline:

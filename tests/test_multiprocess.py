@@ -159,6 +159,8 @@ def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_pat
             final = [s for s in ends if s["table"] == table["table"]]
             score = {"NS": match.score[0], "EW": match.score[1]}
             assert all(s["view"]["score"] == score for s in final)
+            assert not r.sismember("belote:active", table["table"])  # no process drives it any more
+            assert 0 < r.ttl(f"belote:t:{table['table']}:meta") <= 7 * 24 * 3600  # kept a week
 
         # The queue is one queue: two players wait on each process and are seated together.
         a.start()

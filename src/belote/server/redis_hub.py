@@ -3,8 +3,9 @@
 Keys (all under one prefix, ``belote:`` by default):
 
 - ``t:{id}:meta`` the table's meta (JSON), ``t:{id}:actions`` its actions (a list), ``t:{id}:chat``
-  its last chat lines, ``t:{id}:lock`` the lock a change is made under, ``t:{id}:lease`` the process
-  driving it (bots, turn timer), which expires a few seconds after that process dies;
+  its last chat lines (the three kept a week after the match ends), ``t:{id}:lock`` the lock a
+  change is made under, ``t:{id}:lease`` the process driving it (bots, turn timer), which expires
+  a few seconds after that process dies;
 - ``active`` the set of tables whose match goes on, which every process scans for orphaned leases;
 - ``queue`` the matchmaking queue (entry -> JSON), ``queue:alive:{entry}`` one key per waiting
   player, renewed by its process, so the players of a dead process leave the queue by themselves;
@@ -30,6 +31,7 @@ log = logging.getLogger("belote.redis")
 LEASE_MS = 3000
 ALIVE_MS = 10000
 LOCK_SECONDS = 5.0
+FINISHED_SECONDS = 7 * 24 * 3600
 
 _LEASE = """
 local v = redis.call('GET', KEYS[1])
@@ -136,10 +138,15 @@ class RedisHub:
         async with self.r.pipeline(transaction=True) as pipe:
             if meta is not None:
                 pipe.set(self._k("t", table_id, "meta"), json.dumps(meta))
+                keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")]
                 if active:
                     pipe.sadd(self._k("active"), table_id)
-                else:
+                    for key in keys:
+                        pipe.persist(key)
+                else:  # a finished table stays a week for those who open its link again
                     pipe.srem(self._k("active"), table_id)
+                    for key in keys:
+                        pipe.expire(key, FINISHED_SECONDS)
             if reset:
                 pipe.delete(self._k("t", table_id, "actions"))
             if actions:
