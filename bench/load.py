@@ -2,10 +2,12 @@
 
 The benchmark starts a server (``python -m belote.cli serve`` on a fresh SQLite file, turn timer
 600 s so no bot ever stands in), then for each table: ``POST /api/tables`` (the host, at South),
-three ``POST /api/tables/{id}/sit``, four websockets to ``/ws`` that ``join``, and ``start`` from
-the host. Every player reads each ``state``: when ``view.to_move`` is its seat it plays a random
-legal action, when the table waits for ``continue`` it sends one, and the host starts a new match
-(``new_game``) when one ends, so every table plays all the time.
+three ``POST /api/tables/{id}/sit``, four websockets to ``/ws`` that ``join``; once every table
+is seated (a client process seats 8 at a time: the ramp-up, printed as "setup"), each host sends
+``start``, and the window opens after ``--warmup`` seconds of play. Every player reads each
+``state``: when ``view.to_move`` is its seat it plays a random legal action, when the table waits
+for ``continue`` it sends one, and the host starts a new match (``new_game``) when one ends, so
+every table plays all the time.
 
 - ``--mode paced``: each table plays one action a second, the pace of brisk people: the seat to
   move waits until the table's previous action is a second old, give or take ``--jitter`` (0.5: a
@@ -336,7 +338,7 @@ async def watch_loop(stats: Stats, every: float = 0.01) -> None:
 
 
 async def client_main(numbers: list[int], plan: Plan, queue: Queue[Any], stop: Event) -> Stats:
-    """Set up this process's tables (each plays as soon as it is started), report, play until told to stop."""
+    """Seat this process's tables, start them all, report, play until told to stop."""
     stats = Stats()
     tables: list[BenchTable] = []
     tasks: list[asyncio.Task[None]] = []
@@ -345,17 +347,16 @@ async def client_main(numbers: list[int], plan: Plan, queue: Queue[Any], stop: E
     async def one(number: int) -> None:
         async with gate:
             try:
-                table = await set_up(number, plan, stats)
+                tables.append(await set_up(number, plan, stats))
             except Exception as e:
                 stats.failed.append(f"{type(e).__name__}: {e}")
-                return
-        tables.append(table)
+
+    await asyncio.gather(*(one(n) for n in numbers))
+    for table in tables:  # every table seated before any plays: in peak mode, play would starve the seating
         tasks.extend(asyncio.create_task(p.read()) for p in table.players.values())
         tasks.append(asyncio.create_task(table.drive()))
         await table.players["S"].send({"type": "start"})
         stats.tables += 1
-
-    await asyncio.gather(*(one(n) for n in numbers))
     # The players' own garbage collections would pause their reading and count as the server's
     # latency: their objects are kept out of it (the messages they read hold no cycles).
     gc.collect()
