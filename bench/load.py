@@ -197,6 +197,8 @@ class Plan:
 
 
 class Player:
+    """One person at a table: a websocket, read by its own task."""
+
     def __init__(self, table: BenchTable, seat: str, ws: ClientConnection) -> None:
         self.table = table
         self.seat = seat
@@ -257,6 +259,8 @@ class BenchTable:
             player.continued = last
             self.stats.continues.append(now)
             await player.send({"type": "continue"})
+        # The table waits for this seat when the turn timer names it: while it waits for every
+        # continue, the view already shows the next deal's first bidder but the timer names nobody.
         timer = msg.get("timer")
         if (
             view["to_move"] == player.seat
