@@ -434,16 +434,20 @@ class Deal(PlayState):
 
     def seat_of_play(self, index: int) -> int:
         """Who played the card ``plays[index]``."""
-        trick_no, pos = divmod(index, self.players)
-        leader = self.tricks[trick_no].leader if trick_no < len(self.tricks) else self.leader
-        return (leader + self.step * pos) % self.players
+        return self.play_seats()[index]
+
+    def play_seats(self) -> list[int]:
+        """Who played each card of ``plays``, in order (``tricks`` read once: it is built on each read)."""
+        tricks, n = self.tricks, self.players
+        leaders = [t.leader for t in tricks] + [self.leader]
+        return [(leaders[i // n] + self.step * (i % n)) % n for i in range(len(self.plays))]
 
     def announced(self) -> list[tuple[int, Declaration]]:
         """The declarations announced so far: each seat announces as it plays its first card."""
         if not self.declared:
             return []
-        first = self.plays[: self.players]
-        return [(self.seat_of_play(i), d) for i in range(len(first)) for d in self.declared[self.seat_of_play(i)]]
+        first = self.play_seats()[: self.players]
+        return [(seat, d) for seat in first for d in self.declared[seat]]
 
     def scoring_declarations_side(self) -> int | None:
         if not self.declared or not self.rules.declarations:
@@ -505,8 +509,9 @@ class Deal(PlayState):
         holder = belote_holder(self.start_hands, self.mode) if self.start_hands else None
         belote_said = 0
         shown_side = self.scoring_declarations_side()
+        seats = self.play_seats()
         for i, c in enumerate(self.plays):
-            seat = self.seat_of_play(i)
+            seat = seats[i]
             if i < self.players and self.declared and self.declared[seat]:
                 ev.append(
                     {"type": "declared", "seat": SEATS[seat], "declarations": [d.name for d in self.declared[seat]]}
@@ -660,12 +665,11 @@ class Match:
             if s is None:
                 out[s] = public
                 continue
-            v = self.view(s) if s == self.to_move else None
             out[s] = {
                 **public,
                 "seat": SEATS[s],
                 "hand": [str(c) for c in self.deal.hand(s)],
-                "legal": [] if v is None else [action_str(a) for a in v.legal],
+                "legal": [action_str(a) for a in self.legal_actions()] if s == self.to_move else [],
             }
         return out
 

@@ -73,6 +73,14 @@ async def _json_body(request: Request) -> Any:
         raise BadRequest("the request is not JSON") from None
 
 
+async def _json_object(request: Request, what: str) -> dict[str, Any]:
+    """The request's JSON body, which must be an object (``what`` says which)."""
+    data = await _json_body(request)
+    if not isinstance(data, dict):
+        raise BadRequest(what)
+    return data
+
+
 class BadRequest(Exception):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
@@ -96,9 +104,7 @@ async def create_solo(request: Request) -> Response:
 async def create_private(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
-        data = await _json_body(request)
-        if not isinstance(data, dict):
-            raise BadRequest("the request is an object with a name")
+        data = await _json_object(request, "the request is an object with a name")
         name = check_name(data.get("name"))
         seat = parse_seat(data.get("seat", "S"))
         settings = check_settings(data.get("settings"), manager.defaults())
@@ -113,9 +119,7 @@ async def create_private(request: Request) -> Response:
 async def sit(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
-        data = await _json_body(request)
-        if not isinstance(data, dict):
-            raise BadRequest("the request is an object with the invitation code and a name")
+        data = await _json_object(request, "the request is an object with the invitation code and a name")
         name = check_name(data.get("name"))
         seat = None if data.get("seat") is None else parse_seat(data.get("seat"))
         seated = await manager.sit(request.path_params["table"], data.get("invite"), name, seat)
@@ -143,8 +147,8 @@ class Connection:
         self.entry: str | None = None
         self.refused: deque[float] = deque()  # when messages were refused (a flood is not read)
 
-    async def send(self, msg: dict[str, Any]) -> None:
-        await self.ws.send_text(dumps(msg))
+    async def send(self, msg: dict[str, Any] | str) -> None:
+        await self.ws.send_text(msg if isinstance(msg, str) else dumps(msg))
 
     def flooding(self) -> bool:
         """More refused messages in the last second than a person could send: the next are not read."""

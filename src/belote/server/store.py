@@ -72,14 +72,6 @@ class SQLiteStore:
             self._db.close()
 
     # ----------------------------------------------------------------- tables
-    def save_table(self, table_id: str, meta: dict[str, Any], active: bool = True) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO tables (id, meta, active) VALUES (?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, active = excluded.active",
-                (table_id, json.dumps(meta), int(active)),
-            )
-
     def commit(
         self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
     ) -> None:
@@ -103,14 +95,6 @@ class SQLiteStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-
-    def reset_actions(self, table_id: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
-
-    def append_action(self, table_id: str, n: int, action: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT INTO actions (table_id, n, action) VALUES (?, ?, ?)", (table_id, n, action))
 
     def load_table(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
         with self._lock:

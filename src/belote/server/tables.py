@@ -157,6 +157,12 @@ class Seat:
         return cls(data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}))
 
 
+def bot_seat(seat: int, strength: str) -> Seat:
+    """A seat played by the bot of a strength (``easy``, ``normal``, ``strong``)."""
+    bot, options = STRENGTHS[strength]
+    return Seat(None, SEAT_NAMES[seat], bot, dict(options))
+
+
 @dataclass
 class Meta:
     """Everything about a table but its actions; written whole on each change."""
@@ -214,7 +220,7 @@ class Meta:
         return [s for s, seat in self.seats.items() if seat.bot is None]
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[dict[str, Any] | str], Awaitable[None]]  # a message, or one already in JSON
 
 
 @dataclass
@@ -482,10 +488,8 @@ class Table:
             m = self.meta
             if m.status != "lobby":
                 raise IllegalAction("the game has already started")
-            bot, options = STRENGTHS[m.settings["strength"]]
             for s in range(4):
-                if s not in m.seats:
-                    m.seats[s] = Seat(None, SEAT_NAMES[s], bot, dict(options))
+                m.seats.setdefault(s, bot_seat(s, m.settings["strength"]))
             m.status = "playing"
             m.continued = 0
             self.match = self._new_match()
@@ -662,62 +666,61 @@ class Table:
             "seconds": self.meta.settings["turn_timer"],
         }
 
-    def state_for(
-        self,
-        client: Client,
-        events: list[tuple[int, dict[str, Any]]] | None = None,
-        view: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    def _states(self, clients: list[Client]) -> list[str]:
+        """The ``state`` message of each client, as JSON text: what every seat shares is built once,
+        each distinct message (seat, last event seen) made and encoded once."""
         m, meta = self.match, self.meta
-        if events is None:
-            events = [] if m is None else m.events()
-        if view is None and m is not None:
-            view = m.view(client.seat).to_json()
-        since = client.last + 1
-        gap = False
-        shown = events[since:] if since <= len(events) else []
-        if len(shown) > MAX_REPLAY and since > 0:  # too far behind to patch: everything again, from 0
-            gap = True
-            shown = events
-        seated = client.seat is not None
-        return {
+        events = [] if m is None else m.events()
+        views = {} if m is None else m.view_json(list({c.seat for c in clients}))
+        waiting = self.waiting_continue
+        shared = {
             "type": "state",
             "table": self.id,
             "kind": meta.kind,
             "status": meta.status,
-            "seat": None if client.seat is None else SEATS[client.seat],
             "host": None if meta.host is None else SEATS[meta.host],
-            "view": view,
-            "events": [[n, e] for n, e in shown],
-            "last": client.last if not shown else shown[-1][0],
-            "gap": gap,
             "settings": meta.settings,
             "players": self.players(),
-            "waiting": "continue" if self.waiting_continue and client.seat not in meta.acks else None,
             "timer": self.timer(),
-            "invite": meta.invite if seated else None,
-            "watch": meta.watch if seated else None,
         }
+        made: dict[tuple[int | None, int], tuple[str, int]] = {}
+        out: list[str] = []
+        for client in clients:
+            key = (client.seat, client.last)
+            if key not in made:
+                since = client.last + 1
+                shown = events[since:]
+                gap = len(shown) > MAX_REPLAY and since > 0  # too far behind to patch: everything, from 0
+                if gap:
+                    shown = events
+                last = shown[-1][0] if shown else client.last
+                seated = client.seat is not None
+                msg = {
+                    **shared,
+                    "seat": None if client.seat is None else SEATS[client.seat],
+                    "view": views.get(client.seat),
+                    "events": [[n, e] for n, e in shown],
+                    "last": last,
+                    "gap": gap,
+                    "waiting": "continue" if waiting and client.seat not in meta.acks else None,
+                    "invite": meta.invite if seated else None,
+                    "watch": meta.watch if seated else None,
+                }
+                made[key] = (dumps(msg), last)
+            text, client.last = made[key]
+            out.append(text)
+        return out
 
     async def send_state(self, client: Client) -> None:
-        msg = self.state_for(client)
-        client.last = msg["last"]
-        await client.send(msg)
+        await client.send(self._states([client])[0])
 
     async def broadcast(self) -> None:
-        if not self.clients:
+        clients = list(self.clients)
+        if not clients:
             return
-        events = [] if self.match is None else self.match.events()
-        views = {} if self.match is None else self.match.view_json(list({c.seat for c in self.clients}))
-        cache: dict[tuple[int | None, int], dict[str, Any]] = {}
-        for client in list(self.clients):
-            key = (client.seat, client.last)
-            msg = cache.get(key)
-            if msg is None:
-                msg = cache[key] = self.state_for(client, events, views.get(client.seat))
-            client.last = msg["last"]
+        for client, text in zip(clients, self._states(clients), strict=True):
             try:
-                await client.send(msg)
+                await client.send(text)
             except Exception:  # the socket went away; its handler removes the client
                 log.debug("could not send to a client of %s", self.id)
 
@@ -748,11 +751,7 @@ class TableManager:
 
     async def create_solo(self, settings: dict[str, Any], name: str = "You") -> tuple[Table, str]:
         token = new_token()
-        bot, options = STRENGTHS[settings["strength"]]
-        seats = {
-            s: (Seat(token, name) if s == HUMAN_SEAT else Seat(None, SEAT_NAMES[s], bot, dict(options)))
-            for s in range(4)
-        }
+        seats = {s: (Seat(token, name) if s == HUMAN_SEAT else bot_seat(s, settings["strength"])) for s in range(4)}
         table = await self._create(Meta("solo", secrets.randbelow(2**31), settings, seats))
         return table, token
 
@@ -772,17 +771,11 @@ class TableManager:
     async def create_online(self, names: list[str]) -> tuple[Table, list[tuple[str, int]]]:
         """A table for the players the queue matched (at most four), bots in the other seats."""
         settings = self.defaults()
-        bot, options = STRENGTHS[settings["strength"]]
-        seats_free = [0, 1, 2, 3]
-        order = sorted(seats_free, key=lambda _: secrets.randbelow(1 << 30))
-        seats: dict[int, Seat] = {}
-        given: list[tuple[str, int]] = []
-        for name, s in zip(names, order, strict=False):
-            token = new_token()
-            seats[s] = Seat(token, name)
-            given.append((token, s))
-        for s in seats_free:
-            seats.setdefault(s, Seat(None, SEAT_NAMES[s], bot, dict(options)))
+        places = secrets.SystemRandom().sample(range(4), len(names))
+        given = [(new_token(), s) for s in places]
+        seats = {s: Seat(token, name) for (token, s), name in zip(given, names, strict=True)}
+        for s in range(4):
+            seats.setdefault(s, bot_seat(s, settings["strength"]))
         table = await self._create(Meta("online", secrets.randbelow(2**31), settings, seats))
         return table, given
 
