@@ -25,9 +25,22 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.cards import CARDS, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, cards_of, parse_card
+from belote.cards import CARDS, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, cards_of, mask_of, parse_card
+from belote.contracts import (
+    COINCHE,
+    GENERALE,
+    LEVELS,
+    MODE_LETTERS,
+    SURCOINCHE,
+    Contract,
+    contract_action,
+    contract_of,
+    contract_str,
+    is_contract,
+    parse_contract,
+)
 from belote.declarations import Declaration, belote_cards, belote_holder, best_side, find_declarations
-from belote.play import explain_illegal
+from belote.play import MODE_NAMES, explain_illegal
 from belote.playstate import BIDDING, DONE, PLAY, Trick
 from belote.rules import Rules
 
@@ -38,7 +51,7 @@ else:
         from belote._playstate import PlayState
     except ImportError:  # no compiler where the package was built
         from belote.playstate import PlayState
-from belote.scoring import SIDES, DealResult, match_winner, score_deal, thrown_in
+from belote.scoring import SIDES, DealResult, match_winner, score_contract, score_deal, score_three, thrown_in
 
 SEATS = "NESW"
 
@@ -64,7 +77,8 @@ class GameOver(IllegalAction):
 
 
 class Bid(int):
-    """A bidding action: ``pass``, ``take`` (the turned card), or a suit named in the second round."""
+    """A bidding action: ``pass``, ``take`` (the turned card), or a suit named in the second round;
+    in Coinche a contract (``110H``, ``90NT``, ``capotS``), ``coinche`` or ``surcoinche``."""
 
     __slots__ = ()
 
@@ -75,6 +89,8 @@ class Bid(int):
             return "take"
         if NAME_SUIT <= self < NAME_SUIT + 4:
             return SUIT_LETTERS[self - NAME_SUIT]
+        if is_contract(self) or self in (COINCHE, SURCOINCHE):
+            return contract_str(self)
         return f"bid {int(self)}"
 
     def __repr__(self) -> str:
@@ -83,6 +99,9 @@ class Bid(int):
     def pretty(self) -> str:
         if NAME_SUIT <= self < NAME_SUIT + 4:
             return f"{SUIT_NAMES[self - NAME_SUIT]} {SUIT_SYMBOLS[self - NAME_SUIT]}"
+        if is_contract(self):
+            level, mode = contract_of(self)
+            return f"{str(self)[: -len(MODE_LETTERS[mode])]} {MODE_NAMES[mode]}"
         return str(self)
 
 
@@ -94,10 +113,13 @@ NAMES = tuple(Bid(NAME_SUIT + s) for s in range(4))
 Action = int
 
 
+_NOT_AN_ACTION = "is not an action: say pass, take, a suit letter, a contract such as 110H or 90NT, or a card such as JH"
+
+
 def parse_action(text: str) -> Action:
-    """``pass``, ``take``, a suit letter (naming it in the second round), or a card."""
+    """``pass``, ``take``, a suit letter (naming it in the second round), a Coinche bid, or a card."""
     if not isinstance(text, str):
-        raise IllegalAction(f"{text!r} is not an action: say pass, take, a suit letter, or a card such as JH")
+        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}")
     t = text.strip().lower()
     if t == "pass":
         return PASS
@@ -105,17 +127,20 @@ def parse_action(text: str) -> Action:
         return TAKE
     if len(t) == 1 and t.upper() in SUIT_LETTERS:
         return NAMES[SUIT_LETTERS.index(t.upper())]
+    contract = parse_contract(t) if len(t) > 2 else None
+    if contract is not None:
+        return Bid(contract)
     try:
         return parse_card(text)
     except ValueError:
-        raise IllegalAction(f"{text!r} is not an action: say pass, take, a suit letter, or a card such as JH") from None
+        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}") from None
 
 
 def action_str(action: Action) -> str:
-    """``JH``, ``pass``, ``take``, ``H``; anything else as its number."""
+    """``JH``, ``pass``, ``take``, ``H``, ``110H``, ``coinche``; anything else as its number."""
     if 0 <= action < 32:
         return str(CARDS[action])
-    if PASS <= action < NAME_SUIT + 4:
+    if PASS <= action <= SURCOINCHE:
         return str(Bid(action))
     return str(int(action))
 
@@ -139,20 +164,26 @@ class PlayerView:
     declarations: tuple[tuple[int, str, tuple[Card, ...]], ...]
     belote: tuple[tuple[int, str], ...]
     legal: tuple[Action, ...]
-    won: tuple[int, int]
+    won: tuple[int, ...]  # points taken so far, by score (side, or player at three hands)
     result: DealResult | None
-    score: tuple[int, int] = (0, 0)
+    score: tuple[int, ...] = (0, 0)
     pending: int = 0
     deal_number: int = 1
     match_over: bool = False
     match_winner: int | None = None
     played: tuple[Card, ...] = field(default=())
+    #: Coinche: the highest bid so far (then the contract played), with its multiplier.
+    contract: Contract | None = None
+    #: Two hands: each seat's cards on the table, a pile each: (the face-up card or None, how many
+    #: face down under it). Face-down cards are known to nobody, their owner included.
+    table: tuple[tuple[tuple[Card | None, int], ...], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         def seat(s: int | None) -> str | None:
             return None if s is None else SEATS[s]
 
-        return {
+        names = self.rules.team_names
+        out = {
             "seat": seat(self.seat),
             "rules": self.rules.to_dict(),
             "phase": self.phase,
@@ -162,7 +193,7 @@ class PlayerView:
             "turned": None if self.turned is None else str(self.turned),
             "bids": [[SEATS[s], str(b)] for s, b in self.bids],
             "taker": seat(self.taker),
-            "trump": None if self.trump is None else SUIT_LETTERS[self.trump],
+            "trump": None if self.trump is None else MODE_LETTERS[self.trump],
             "trick": [[SEATS[s], str(c)] for s, c in self.trick],
             "tricks": [
                 {
@@ -178,14 +209,26 @@ class PlayerView:
             ],
             "belote": [[SEATS[s], w] for s, w in self.belote],
             "legal": [action_str(a) for a in self.legal],
-            "won": {"NS": self.won[0], "EW": self.won[1]},
+            "won": dict(zip(names, self.won, strict=True)),
             "result": None if self.result is None else self.result.to_json(),
-            "score": {"NS": self.score[0], "EW": self.score[1]},
+            "score": dict(zip(names, self.score, strict=True)),
             "pending": self.pending,
             "deal_number": self.deal_number,
             "match_over": self.match_over,
-            "match_winner": None if self.match_winner is None else SIDES[self.match_winner],
+            "match_winner": None if self.match_winner is None else names[self.match_winner],
         }
+        if self.contract is not None:
+            out["contract"] = {"bidder": SEATS[self.contract.bidder], **self.contract.to_json()}
+        if self.table:
+            out["table"] = {
+                SEATS[s]: [[None if up is None else str(up), down] for up, down in piles]
+                for s, piles in enumerate(self.table)
+            }
+        return out
+
+
+#: Coinche: three cards each, then two, then three, from the player next to the dealer.
+_COINCHE_PLACES = tuple((*range(3 * k, 3 * k + 3), 12 + 2 * k, 13 + 2 * k, *range(20 + 3 * k, 23 + 3 * k)) for k in range(4))
 
 
 @functools.cache
@@ -203,10 +246,12 @@ def shuffled_deck(rng: random.Random) -> tuple[Card, ...]:
 
 
 class Deal(PlayState):
-    """One deal of the four-hand game, from the shuffled deck to the score."""
+    """One deal, from the shuffled deck to the score, of any game of ``rules.variant``."""
 
     __slots__ = (
+        "bid_seats",
         "bids",
+        "contract",
         "dealer",
         "deck",
         "declared",
@@ -215,6 +260,7 @@ class Deal(PlayState):
         "result",
         "rules",
         "start_hands",
+        "table_cards",
         "taker",
         "trump",
         "turned",
@@ -229,6 +275,8 @@ class Deal(PlayState):
         self.players = players = rules.players
         self.step = step = rules.step
         self.undertrump = int(rules.undertrump)
+        self.ntricks = rules.tricks
+        self.camps = [rules.team(s) & 1 for s in range(players)]
         self.dealer = dealer
         self.deck = deck
         self.pending = pending
@@ -242,63 +290,138 @@ class Deal(PlayState):
 
     # ----------------------------------------------------------------- dealing
     def _first_distribution(self) -> None:
-        """Three cards each then two, from the player next to the dealer; the next card is turned."""
+        """Three cards each then two, from the player next to the dealer; the next card is turned.
+
+        Coinche deals all eight at once, three, two, then three each, and turns no card.
+        """
         deck = self.deck
         hands = [0] * self.players
-        for seat, places in zip(self.order, _first_places(self.players), strict=True):
+        coinche = self.rules.coinche
+        places = _COINCHE_PLACES if coinche else _first_places(self.players)
+        for seat, seat_places in zip(self.order, places, strict=True):
             m = 0
-            for i in places:
+            for i in seat_places:
                 m |= 1 << deck[i]
             hands[seat] = m
         self.reset_play(hands, -1, self.order[0])
+        self.set_under(None)
         self.phase = BIDDING
         self.bids: list[Bid] = []
-        self.turned: Card | None = CARDS[deck[5 * self.players]]
+        self.bid_seats: list[int] = []
+        self.contract: Contract | None = None
+        self.turned: Card | None = None if coinche else CARDS[deck[5 * self.players]]
         self.taker: int | None = None
         self.trump: int | None = None
         self.start_hands: list[int] = []
+        self.table_cards: list[int] = []
         self.declared: list[list[Declaration]] = []
         self.result: DealResult | None = None
 
     def _second_distribution(self, taker: int, trump: int) -> None:
-        """Three more each from the player next to the dealer, but two and the turned card to the taker."""
+        """Three more each from the player next to the dealer, but two and the turned card to the taker.
+
+        At two hands the taker gets the turned card and the other player one more; then each
+        gets ten cards on the table, five face down with five face up on them (docs/rules.md).
+        """
         assert self.turned is not None
         deck = self.deck
         hands = self.hands
         pos = 5 * self.players + 1
-        for seat in self.order:
-            end = pos + (2 if seat == taker else 3)
-            m = hands[seat]
-            for i in range(pos, end):
-                m |= 1 << deck[i]
-            hands[seat] = m
-            pos = end
+        under = None
+        if self.rules.variant == "two-handed":
+            other = 1 - taker
+            hands[other] |= 1 << deck[pos]
+            under = [-1] * 32
+            self.table_cards = [0, 0]
+            for k, seat in enumerate(self.order):
+                for i in range(5):
+                    down, up = deck[pos + 1 + 5 * k + i], deck[pos + 11 + 5 * k + i]
+                    under[up] = down
+                    hands[seat] |= 1 << up
+                    self.table_cards[seat] |= 1 << up | 1 << down
+        else:
+            for seat in self.order:
+                end = pos + (2 if seat == taker else 3)
+                m = hands[seat]
+                for i in range(pos, end):
+                    m |= 1 << deck[i]
+                hands[seat] = m
+                pos = end
         hands[taker] |= 1 << self.turned
+        self._start_play(taker, trump, hands, under)
+
+    def _start_play(self, taker: int, mode: int, hands: list[int], under: list[int] | None = None) -> None:
         self.taker = taker
-        self.trump = trump
-        self.start_hands = hands
-        self.reset_play(hands, trump, self.order[0])
+        self.trump = mode
+        self.reset_play(hands, mode, self.order[0])
+        self.set_under(under)
+        if self.players == 3:  # the taker against the two others together
+            self.camps = [0 if s == taker else 1 for s in range(3)]
+        self.start_hands = [h | t for h, t in zip(hands, self.table_cards or [0] * self.players, strict=True)]
         self.phase = PLAY
         rules = self.rules
-        if rules.declarations:
+        if rules.declarations and rules.variant != "two-handed":
             reuse = rules.declaration_card_reuse
-            self.declared = [find_declarations(h, trump, reuse) for h in hands]
+            self.declared = [find_declarations(h, mode, reuse) for h in hands]
 
     # ----------------------------------------------------------------- queries
     def hand(self, seat: int) -> tuple[Card, ...]:
-        return cards_of(self.hand_mask(seat))
+        """The cards in ``seat``'s hand (at two hands, not those on the table in front of it)."""
+        m = self.hand_mask(seat)
+        if self.table_cards:
+            m &= ~self.table_cards[seat]
+        return cards_of(m)
+
+    def table(self) -> tuple[tuple[tuple[Card | None, int], ...], ...]:
+        """Two hands: each seat's piles on the table, (face-up card or None, cards face down)."""
+        under = self.under
+        if not self.table_cards or under is None:
+            return ()
+        out = []
+        for seat in range(self.players):
+            piles: list[tuple[Card | None, int]] = []
+            playable = self.hand_mask(seat)
+            for up in (u for u in range(32) if under[u] >= 0 and self.table_cards[seat] >> u & 1):
+                down = under[up]
+                if playable >> up & 1:
+                    piles.append((CARDS[up], 1))
+                elif playable >> down & 1:
+                    piles.append((CARDS[down], 0))
+                else:
+                    piles.append((None, 0))
+            out.append(tuple(piles))
+        return tuple(out)
 
     @property
     def bid_round(self) -> int:
         return len(self.bids) // self.players
 
     def _bid_actions(self) -> tuple[Action, ...]:
-        if self.phase == BIDDING:
-            assert self.turned is not None
-            if len(self.bids) < self.players:
-                return (PASS, TAKE)
-            return (PASS, *(b for b in NAMES if b - NAME_SUIT != self.turned.suit))
-        return ()
+        if self.phase != BIDDING:
+            return ()
+        if self.rules.coinche:
+            return self._contract_actions()
+        assert self.turned is not None
+        if len(self.bids) < self.players:
+            return (PASS, TAKE)
+        return (PASS, *(b for b in NAMES if b - NAME_SUIT != self.turned.suit))
+
+    def _contract_actions(self) -> tuple[Action, ...]:
+        """Coinche: pass, a higher contract, or coinche (the other side's contract); after a
+        coinche, the bidding side may surcoinche or pass."""
+        c = self.contract
+        if c is not None and c.multiplier > 1:
+            return (PASS, Bid(SURCOINCHE))
+        rules = self.rules
+        modes = range(6) if rules.no_trump_all_trump else range(4)
+        levels = [lv for lv in LEVELS if lv <= rules.coinche_max_bid or lv > 180]
+        if not rules.generale:
+            levels.remove(GENERALE)
+        out: list[Action] = [PASS]
+        out.extend(Bid(contract_action(lv, m)) for lv in levels if c is None or lv > c.level for m in modes)
+        if c is not None and self.camps[c.bidder] != self.camps[self.to_move]:
+            out.append(Bid(COINCHE))
+        return tuple(out)
 
     def is_legal(self, action: Action) -> bool:
         if self.phase == PLAY:
@@ -330,27 +453,56 @@ class Deal(PlayState):
                 raise IllegalPlay(self.explain(action))
             return
         if 0 <= action < 32:
-            raise IllegalBid(f"the bidding is not over: take, pass or name a suit before playing {CARDS[action]}")
-        if action not in self.legal_actions():
-            assert self.turned is not None
-            if action == TAKE:
-                raise IllegalBid("in the second round you name a suit or pass; the turned card can no longer be taken")
-            if NAME_SUIT <= action < NAME_SUIT + 4:
-                if self.bid_round == 0:
-                    raise IllegalBid(
-                        "in the first round you take the turned suit or pass; other suits are named in the second"
-                    )
-                raise IllegalBid(
-                    f"the turned suit {SUIT_SYMBOLS[self.turned.suit]} cannot be named in the second round"
-                )
-            raise IllegalBid(f"{action_str(action)} is not a bid")
+            what = "bid a contract or pass" if self.rules.coinche else "take, pass or name a suit"
+            raise IllegalBid(f"the bidding is not over: {what} before playing {CARDS[action]}")
+        if action in self.legal_actions():
+            return
+        if self.rules.coinche:
+            raise IllegalBid(self._explain_contract(action))
+        if is_contract(action) or action in (COINCHE, SURCOINCHE):
+            raise IllegalBid(f"{action_str(action)} is a Coinche bid: take, pass or name a suit")
+        assert self.turned is not None
+        if action == TAKE:
+            raise IllegalBid("in the second round you name a suit or pass; the turned card can no longer be taken")
+        if NAME_SUIT <= action < NAME_SUIT + 4:
+            if self.bid_round == 0:
+                raise IllegalBid("in the first round you take the turned suit or pass; other suits are named in the second")
+            raise IllegalBid(f"the turned suit {SUIT_SYMBOLS[self.turned.suit]} cannot be named in the second round")
+        raise IllegalBid(f"{action_str(action)} is not a bid")
+
+    def _explain_contract(self, action: int) -> str:
+        c = self.contract
+        if action in (TAKE,) or NAME_SUIT <= action < NAME_SUIT + 4:
+            return "in Coinche you bid a contract such as 80H, 100NT or capotS, or pass; no card is turned"
+        if action == SURCOINCHE:
+            if c is None or c.multiplier == 1:
+                return "surcoinche answers a coinche: nobody has coinched"
+            return "only the bidding side may surcoinche"
+        if action == COINCHE:
+            if c is None:
+                return "there is no contract to coinche yet"
+            if c.multiplier > 1:
+                return f"{c.name} is already coinched"
+            return "you coinche the other side's contract, not your own side's"
+        if is_contract(action):
+            level, mode = contract_of(action)
+            if c is not None and c.multiplier > 1:
+                return f"the bidding is closed by the coinche: the bidding side may surcoinche or pass"
+            if c is not None and level <= c.level:
+                return f"a bid must be higher than {c.name}"
+            if mode >= 4:
+                return "no-trumps and all-trumps are not played at this table"
+            if level == GENERALE:
+                return "the générale is not played at this table"
+            return f"bids go from 80 to {self.rules.coinche_max_bid}, then capot"
+        return f"{action_str(action)} is not a bid"
 
     def explain(self, card: int) -> str:
         """Why ``card`` may not be played now."""
         seat = self.to_move
         bs = self.best_seat
         on_table = bool(self.trick)
-        partner = on_table and bs != seat and (bs - seat) % 2 == 0
+        partner = on_table and bs != seat and self.camps[bs] == self.camps[seat]
         return explain_illegal(
             self.mode,
             self.hand_mask(seat),
@@ -364,37 +516,108 @@ class Deal(PlayState):
     def _bid(self, bid: Bid) -> None:
         seat = self.to_move
         self.bids.append(bid)
+        self.bid_seats.append(seat)
+        if self.rules.coinche:
+            self._contract_bid(seat, bid)
+            return
         assert self.turned is not None
         if bid == TAKE:
             self._second_distribution(seat, self.turned.suit)
         elif bid != PASS:
             self._second_distribution(seat, bid - NAME_SUIT)
         elif len(self.bids) == 2 * self.players:
-            self.phase = DONE
-            self.result = thrown_in(self.pending)
+            self._throw_in()
         else:
             self.to_move = (seat + self.step) % self.players
+
+    def _throw_in(self) -> None:
+        self.phase = DONE
+        self.result = thrown_in(self.pending, self.rules.teams, self.rules.team_names)
+
+    def _contract_bid(self, seat: int, bid: Bid) -> None:
+        """Coinche: the auction ends after three passes behind a contract, four passes with none
+        (thrown in), a surcoinche, or a coinche that both bidders let stand."""
+        c = self.contract
+        step, n = self.step, self.players
+        if is_contract(bid):
+            level, mode = contract_of(bid)
+            self.contract = Contract(level, mode, seat)
+        elif bid == COINCHE:
+            assert c is not None
+            self.contract = c = Contract(c.level, c.mode, c.bidder, 2)
+            self.to_move = (seat + step) % n  # a player of the bidding side
+            return
+        elif bid == SURCOINCHE:
+            assert c is not None
+            self.contract = Contract(c.level, c.mode, c.bidder, self.rules.surcoinche)
+            self._contract_play()
+            return
+        elif c is not None and c.multiplier > 1:  # a bidder lets the coinche stand
+            if self.bids[-2] == COINCHE:
+                self.to_move = (seat + 2 * step) % n  # the bidder's partner may still surcoinche
+            else:
+                self._contract_play()
+            return
+        elif c is None and len(self.bids) == n:
+            self._throw_in()
+            return
+        elif c is not None and self.bids[-3:] == [PASS] * 3:
+            self._contract_play()
+            return
+        self.to_move = (seat + step) % n
+
+    def _contract_play(self) -> None:
+        c = self.contract
+        assert c is not None
+        self._start_play(c.bidder, c.mode, self.hands)
 
     def _score(self) -> None:
         """Called by the play state once the last trick is taken."""
         assert self.taker is not None
-        declarations = [0, 0]
+        rules = self.rules
+        teams = rules.teams
+        declarations = [0] * teams
         best = self.scoring_declarations_side()
         if best is not None:
-            declarations[best] = sum(d.points for s in range(self.players) if s & 1 == best for d in self.declared[s])
-        belote = [0, 0]
+            for s in range(self.players):
+                if self.camps[s] == best:
+                    declarations[rules.team(s)] += sum(d.points for d in self.declared[s])
+        belote = [0] * teams
         holder = belote_holder(self.start_hands, self.mode)
         if holder is not None:
-            belote[holder & 1] = 20
+            belote[rules.team(holder)] = 20
+        if rules.variant == "three-handed":
+            cards, tricks = [0] * 3, [0] * 3
+            for t in self.tricks:
+                cards[t.winner] += t.points
+                tricks[t.winner] += 1
+            self.result = score_three(
+                rules, self.taker, cards, tricks, declarations, belote, self.pending, self.order
+            )
+            return
         won, won_tricks = self.won, self.won_tricks
+        if rules.coinche:
+            assert self.contract is not None
+            bidder = self.contract.bidder
+            self.result = score_contract(
+                rules,
+                self.contract,
+                won,
+                won_tricks,
+                (declarations[0], declarations[1]),
+                (belote[0], belote[1]),
+                bidder_took_all=all(t.winner == bidder for t in self.tricks),
+            )
+            return
         self.result = score_deal(
-            self.rules,
-            self.taker & 1,
+            rules,
+            rules.team(self.taker),
             won,
             won_tricks,
             (declarations[0], declarations[1]),
             (belote[0], belote[1]),
             self.pending,
+            rules.team_names,
         )
 
     def undo(self) -> Action:
@@ -452,7 +675,7 @@ class Deal(PlayState):
     def scoring_declarations_side(self) -> int | None:
         if not self.declared or not self.rules.declarations:
             return None
-        return best_side(self.declared, self.order, [s & 1 for s in range(self.players)], self.rules.declaration_tie)
+        return best_side(self.declared, self.order, self.camps, self.rules.declaration_tie)
 
     def belote_words(self) -> list[tuple[int, str]]:
         """``belote`` then ``rebelote``, said by the holder of the king and queen of trumps as they fall."""
@@ -470,7 +693,7 @@ class Deal(PlayState):
 
     def view(self, seat: int | None) -> PlayerView:
         shown_side = self.scoring_declarations_side() if self.tricks else None
-        declarations = tuple((s, d.name, cards_of(d.cards) if shown_side == s & 1 else ()) for s, d in self.announced())
+        declarations = tuple((s, d.name, cards_of(d.cards) if shown_side == self.camps[s] else ()) for s, d in self.announced())
         trick_seats = [(self.leader + self.step * i) % self.players for i in range(len(self.trick))]
         return PlayerView(
             seat=seat,
@@ -480,7 +703,7 @@ class Deal(PlayState):
             to_move=self.to_move if self.phase != DONE else None,
             hand=self.hand(seat) if seat is not None else (),
             turned=self.turned if (self.phase == BIDDING or not self._turned_played()) else None,
-            bids=tuple(((self.order[i % self.players]), b) for i, b in enumerate(self.bids)),
+            bids=tuple(zip(self.bid_seats, self.bids, strict=True)),
             taker=self.taker,
             trump=self.trump,
             trick=tuple(zip(trick_seats, (CARDS[c] for c in self.trick), strict=True)),
@@ -488,10 +711,27 @@ class Deal(PlayState):
             declarations=declarations,
             belote=tuple(self.belote_words()),
             legal=self.legal_actions() if seat is not None and seat == self.to_move else (),
-            won=(self.won[0], self.won[1]),
+            won=self.team_points(),
             result=self.result,
             played=tuple(CARDS[c] for c in self.plays),
+            contract=self.contract,
+            table=self.table(),
         )
+
+    def team_points(self) -> tuple[int, ...]:
+        """Points taken so far by each score (each side; at three hands each player)."""
+        if self.players != 3:
+            return self.won
+        won = [0, 0, 0]
+        for t in self._tricks:
+            won[t.winner] += t.points
+        return tuple(won)
+
+    def _camp_name(self, camp: int) -> str:
+        """A side's name; at three hands the taker's seat, or the two defenders' seats."""
+        if self.players == 4:
+            return SIDES[camp]
+        return "".join(SEATS[s] for s in range(self.players) if self.camps[s] == camp)
 
     def _turned_played(self) -> bool:
         return self.turned is not None and self.turned in self.plays
@@ -499,17 +739,21 @@ class Deal(PlayState):
     # ----------------------------------------------------------------- events
     def events(self) -> list[dict[str, Any]]:
         """The public events of the deal so far, in order (no hidden card in any of them)."""
-        assert self.turned is not None
-        ev: list[dict[str, Any]] = [{"type": "dealt", "dealer": SEATS[self.dealer], "turned": str(self.turned)}]
-        for i, b in enumerate(self.bids):
-            ev.append({"type": "bid", "seat": SEATS[self.order[i % self.players]], "bid": str(b)})
+        turned = None if self.turned is None else str(self.turned)
+        ev: list[dict[str, Any]] = [{"type": "dealt", "dealer": SEATS[self.dealer], "turned": turned}]
+        for seat, b in zip(self.bid_seats, self.bids, strict=True):
+            ev.append({"type": "bid", "seat": SEATS[seat], "bid": str(b)})
         if self.taker is not None and self.trump is not None:
-            ev.append({"type": "trump", "taker": SEATS[self.taker], "trump": SUIT_LETTERS[self.trump]})
+            trump_event = {"type": "trump", "taker": SEATS[self.taker], "trump": MODE_LETTERS[self.trump]}
+            if self.contract is not None:
+                trump_event["contract"] = self.contract.to_json()
+            ev.append(trump_event)
         belote_pair = belote_cards(self.mode) if self.mode >= 0 else 0
         holder = belote_holder(self.start_hands, self.mode) if self.start_hands else None
         belote_said = 0
         shown_side = self.scoring_declarations_side()
         seats = self.play_seats()
+        under = self.under
         for i, c in enumerate(self.plays):
             seat = seats[i]
             if i < self.players and self.declared and self.declared[seat]:
@@ -526,13 +770,19 @@ class Deal(PlayState):
                 ev.append(
                     {"type": "trick", "winner": SEATS[t.winner], "points": t.points, "number": i // self.players + 1}
                 )
+                if under is not None:
+                    for s, x in zip(t.seats(self.step, self.players), t.cards, strict=True):
+                        if under[x] >= 0:
+                            ev.append({"type": "turned-up", "seat": SEATS[s], "card": str(CARDS[under[x]])})
                 if i + 1 == self.players and shown_side is not None:
                     ev.append(
                         {
                             "type": "declarations-shown",
-                            "side": SIDES[shown_side],
+                            "side": self._camp_name(shown_side),
                             "declarations": [
-                                {"seat": SEATS[s], **d.to_json()} for s, d in self.announced() if s & 1 == shown_side
+                                {"seat": SEATS[s], **d.to_json()}
+                                for s, d in self.announced()
+                                if self.camps[s] == shown_side
                             ],
                         }
                     )
@@ -549,15 +799,18 @@ class Match:
         rules: Rules | None = None,
         seed: int = 0,
         first_dealer: int = 0,
-        score: tuple[int, int] = (0, 0),
+        score: tuple[int, ...] | None = None,
     ) -> None:
         self.rules = rules or Rules()
+        score = score or (0,) * self.rules.teams
+        if len(score) != self.rules.teams:
+            raise ValueError(f"the score has {self.rules.teams} entries in this game, not {len(score)}")
         self.seed = seed
         self.first_dealer = first_dealer
         self.start_score = score
         self.score = list(score)
         self.deals: list[Deal] = []
-        self.scores_before: list[tuple[int, int]] = []
+        self.scores_before: list[tuple[int, ...]] = []
         self._finished_events: dict[int, list[dict[str, Any]]] = {}
         self._current_events: tuple[tuple[int, tuple[int, ...], bytes], list[dict[str, Any]]] | None = None
         self.over = False
@@ -568,7 +821,7 @@ class Match:
         return shuffled_deck(random.Random(f"belote:{self.seed}:{number}"))
 
     def _new_deal(self, dealer: int, pending: int) -> None:
-        self.scores_before.append((self.score[0], self.score[1]))
+        self.scores_before.append(tuple(self.score))
         self.deals.append(Deal(self.rules, dealer, self._deck(len(self.deals)), pending))
 
     @property
@@ -597,11 +850,11 @@ class Match:
         deal.apply(action, seat)
         if deal.result is not None:
             r = deal.result
-            self.score[0] += r.points[0]
-            self.score[1] += r.points[1]
+            for i, p in enumerate(r.points):
+                self.score[i] += p
             over, winner = (False, None)
             if r.outcome != "thrown-in":
-                over, winner = match_winner(self.rules, (self.score[0], self.score[1]), self.deals_played)
+                over, winner = match_winner(self.rules, self.score, self.deals_played)
             self.over, self.winner = over, winner
             if not over:
                 self._new_deal((deal.dealer + self.rules.step) % self.rules.players, r.pending)
@@ -644,7 +897,7 @@ class Match:
         return PlayerView(
             **{
                 **{f: getattr(v, f) for f in v.__dataclass_fields__},
-                "score": (self.score[0], self.score[1]),
+                "score": tuple(self.score),
                 "pending": self.deal.pending,
                 "deal_number": len(self.deals),
                 "match_over": self.over,
@@ -682,8 +935,8 @@ class Match:
             out.append(
                 {
                     "type": "match-over",
-                    "score": dict(zip(SIDES, self.score, strict=True)),
-                    "winner": None if self.winner is None else SIDES[self.winner],
+                    "score": dict(zip(self.rules.team_names, self.score, strict=True)),
+                    "winner": None if self.winner is None else self.rules.team_names[self.winner],
                 }
             )
         return list(enumerate(out))[since:]
@@ -697,7 +950,7 @@ class Match:
         key = (i, tuple(deal.bids), bytes(deal.plays))
         if self._current_events is not None and self._current_events[0] == key:
             return self._current_events[1]
-        events = [{"type": "deal", "number": i + 1, "score": dict(zip(SIDES, self.scores_before[i], strict=True))}]
+        events = [{"type": "deal", "number": i + 1, "score": dict(zip(self.rules.team_names, self.scores_before[i], strict=True))}]
         events.extend(deal.events())
         if deal.result is not None:
             self._finished_events[i] = events
@@ -712,18 +965,19 @@ class Match:
             "seed": self.seed,
             "rules": self.rules.changes(),
             "first_dealer": SEATS[self.first_dealer],
-            "score_before": dict(zip(SIDES, self.start_score, strict=True)),
+            "score_before": dict(zip(self.rules.team_names, self.start_score, strict=True)),
             "actions": [action_str(a) for a in self.actions],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
-        score = data.get("score_before", {"NS": 0, "EW": 0})
+        rules = Rules.from_dict(data.get("rules", {}))
+        score = data.get("score_before", {})
         m = cls(
-            Rules.from_dict(data.get("rules", {})),
+            rules,
             int(data["seed"]),
             SEATS.index(data.get("first_dealer", "N")),
-            (int(score["NS"]), int(score["EW"])),
+            tuple(int(score.get(name, 0)) for name in rules.team_names),
         )
         for a in data["actions"]:
             m.apply(parse_action(a))

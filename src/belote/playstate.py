@@ -47,13 +47,16 @@ class PlayState:
         "_points",
         "_trick",
         "_tricks",
+        "_under",
         "_won",
         "_won_tricks",
         "best",
         "best_seat",
+        "camps",
         "leader",
         "led",
         "mode",
+        "ntricks",
         "phase",
         "players",
         "step",
@@ -65,6 +68,15 @@ class PlayState:
         self.players = 4
         self.step = 1
         self.undertrump = 1
+        #: the side each seat plays for: partners share one (N-S 0, E-W 1; at three hands the
+        #: two defenders share one against the taker)
+        self.camps = [0, 1, 0, 1]
+        #: tricks in the deal: 8, or 16 at two hands
+        self.ntricks = 8
+        #: two hands: ``_under[c]`` is the card lying face down under ``c`` on its owner's side
+        #: of the table, turned up (into the owner's playable cards) when the trick with ``c``
+        #: is taken; -1 for none. ``None`` when no card lies under another.
+        self._under: list[int] | None = None
         self.reset_play([0, 0, 0, 0], -1, 0)
         self.phase = BIDDING
 
@@ -139,7 +151,8 @@ class PlayState:
             seat = self.to_move
             if self._trick:
                 bs = self.best_seat
-                partner = bs != seat and (bs - seat) & 1 == 0
+                camps = self.camps
+                partner = bs != seat and camps[bs] == camps[seat]
                 m = legal_mask(self.mode, self._hands[seat], self.best, partner, bool(self.undertrump), self.led)
             else:
                 m = self._hands[seat]
@@ -200,30 +213,57 @@ class PlayState:
         for x in trick:
             points += p[x]
         tricks = self._tricks
-        last = len(tricks) == 32 // self.players - 1
+        last = len(tricks) == self.ntricks - 1
         if last:
             points += LAST_TRICK
         winner = self.best_seat
         tricks.append(_new_tuple(Trick, (self.leader, tuple(trick), winner, points)))
-        side = winner & 1
+        side = self.camps[winner]
         self._won[side] += points
         self._won_tricks[side] += 1
+        if self._under is not None:
+            self._turn_up(trick, 1)
         self._trick = []
         self.leader = self.to_move = winner
         if last:
             self.phase = DONE
             self._score()
 
+    def _turn_up(self, trick: list[int], up: int) -> None:
+        """Turn up (``up=1``) or back down (0) the cards lying under those of a taken trick."""
+        under = self._under
+        assert under is not None
+        for i, x in enumerate(trick):
+            u = under[x]
+            if u >= 0:
+                seat = (self.leader + self.step * i) % self.players
+                if up:
+                    self._hands[seat] |= 1 << u
+                else:
+                    self._hands[seat] &= ~(1 << u)
+
+    @property
+    def under(self) -> tuple[int, ...] | None:
+        return None if self._under is None else tuple(self._under)
+
+    def set_under(self, under: list[int] | None) -> None:
+        """Lay cards face down under others (two hands): ``under[c]`` lies under ``c``, or -1."""
+        if under is not None and (len(under) != 32 or any(not -1 <= u < 32 for u in under)):
+            raise ValueError("under must give 32 cards or -1")
+        self._under = None if under is None else list(under)
+
     def undo_card(self) -> int:
         """Take back the last card played; returns it."""
         c = self._plays.pop()
         if not self._trick:
             t = self._tricks.pop()
-            side = t.winner & 1
+            side = self.camps[t.winner]
             self._won[side] -= t.points
             self._won_tricks[side] -= 1
             self._trick = list(t.cards)
             self.leader = t.leader
+            if self._under is not None:
+                self._turn_up(self._trick, 0)
         self._trick.pop()
         seat = (self.leader + self.step * len(self._trick)) % self.players
         self._hands[seat] |= 1 << c

@@ -12,7 +12,8 @@ nothing else decides a rule. ``docs/rules.md`` explains each choice.
 Traceback (most recent call last):
 ...
 belote.rules.RulesError: unknown rule option 'colour'; the options are: direction, declarations, rounding, \
-litige, undertrump, target, deals, declaration_tie, declaration_card_reuse
+litige, undertrump, target, deals, declaration_tie, declaration_card_reuse, variant, round_five, belote_counts, \
+coinche_max_bid, coinche_made, coinche_failed, surcoinche, no_trump_all_trump, generale
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ LITIGE = ("carry", "hold")
 #: Two declarations of the same rank, length and height, neither in trumps: ``eldest`` gives
 #: it to the player who plays first in the deal; ``none`` lets neither side score.
 DECLARATION_TIES = ("eldest", "none")
+#: The games of seed 000: the four-hand game with a turned card, Coinche (an auction of
+#: contracts), three players each for themselves, and the two-player game (docs/rules.md).
+VARIANTS = ("classic", "coinche", "three-handed", "two-handed")
+#: Players at the table and the number of scores kept (partnerships, or each player alone).
+PLAYERS = {"classic": 4, "coinche": 4, "three-handed": 3, "two-handed": 2}
+TEAMS = {"classic": 2, "coinche": 2, "three-handed": 3, "two-handed": 2}
+#: Rounding to the ten: which way a five goes (75 -> 70 or 80).
+ROUND_FIVE = ("down", "up")
+#: Coinche, a contract made: the takers score the points they made plus the bid, or the bid alone.
+COINCHE_MADE = ("points", "bid")
 
 
 class RulesError(ValueError):
@@ -48,12 +59,36 @@ class Rules:
     deals: int | None = None
     declaration_tie: str = "eldest"
     declaration_card_reuse: bool = True
+    variant: str = "classic"
+    round_five: str = "down"
+    belote_counts: bool = True
+    # Coinche (docs/rules.md): the defaults are the most common set of the French federation's rules.
+    coinche_max_bid: int = 160
+    coinche_made: str = "points"
+    coinche_failed: int = 160
+    surcoinche: int = 4
+    no_trump_all_trump: bool = True
+    generale: bool = False
 
     def __post_init__(self) -> None:
         _check_choice("direction", self.direction, DIRECTIONS)
         _check_choice("litige", self.litige, LITIGE)
         _check_choice("declaration_tie", self.declaration_tie, DECLARATION_TIES)
-        for name in ("declarations", "rounding", "undertrump", "declaration_card_reuse"):
+        _check_choice("variant", self.variant, VARIANTS)
+        _check_choice("round_five", self.round_five, ROUND_FIVE)
+        _check_choice("coinche_made", self.coinche_made, COINCHE_MADE)
+        _check_number("coinche_max_bid", self.coinche_max_bid, (160, 180))
+        _check_number("coinche_failed", self.coinche_failed, (160, 162))
+        _check_number("surcoinche", self.surcoinche, (3, 4))
+        for name in (
+            "declarations",
+            "rounding",
+            "undertrump",
+            "declaration_card_reuse",
+            "belote_counts",
+            "no_trump_all_trump",
+            "generale",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"rule option {name!r} is true or false, not {getattr(self, name)!r}")
         if not isinstance(self.target, int) or isinstance(self.target, bool) or not 1 <= self.target <= 100000:
@@ -65,7 +100,30 @@ class Rules:
 
     @property
     def players(self) -> int:
-        return 4
+        return PLAYERS[self.variant]
+
+    @property
+    def teams(self) -> int:
+        """How many scores the match keeps: two partnerships, or one per player at three hands."""
+        return TEAMS[self.variant]
+
+    @property
+    def team_names(self) -> tuple[str, ...]:
+        """The names of the scores: the sides ``NS`` and ``EW``, or each player's seat."""
+        return ("NS", "EW") if self.players == 4 else tuple("NESW"[: self.players])
+
+    def team(self, seat: int) -> int:
+        """Whose score a seat's points go to: its partnership, or its own at two and three hands."""
+        return seat & 1 if self.players == 4 else seat
+
+    @property
+    def coinche(self) -> bool:
+        return self.variant == "coinche"
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a deal: eight, or sixteen at two hands (each player has sixteen cards)."""
+        return 16 if self.variant == "two-handed" else 8
 
     @property
     def step(self) -> int:
@@ -99,6 +157,11 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
         raise RulesError(f"rule option {name!r} must be one of {', '.join(choices)}, not {value!r}")
 
 
+def _check_number(name: str, value: object, choices: tuple[int, ...]) -> None:
+    if isinstance(value, bool) or value not in choices:
+        raise RulesError(f"rule option {name!r} must be one of {', '.join(map(str, choices))}, not {value!r}")
+
+
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),
     "sans-annonces": Rules(declarations=False),
@@ -106,6 +169,10 @@ PRESETS: dict[str, Rules] = {
     "classic-1000": Rules(target=1000),
     "counterclockwise": Rules(direction="counterclockwise", litige="hold"),
     "no-undertrump": Rules(undertrump=False),
+    "coinche": Rules(variant="coinche"),
+    "coinche-sans-annonces": Rules(variant="coinche", declarations=False),
+    "three-handed": Rules(variant="three-handed"),
+    "two-handed": Rules(variant="two-handed"),
 }
 
 

@@ -14,8 +14,10 @@ The worked deal of seed 000: the takers make 108 card points with belote, the de
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from belote.contracts import CAPOT, GENERALE, Contract
 from belote.rules import Rules
 
 DEAL_POINTS = 162
@@ -25,33 +27,41 @@ SIDES = ("NS", "EW")
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
+    """The result of a deal. Each tuple has one entry per score the match keeps: the two sides
+    (N-S, E-W; at two hands the two players) or, at three hands, each player."""
+
     outcome: str  # "made", "dedans", "litige", "capot" or "thrown-in"
     takers: int | None
-    cards: tuple[int, int]  # card points with the last trick
-    declarations: tuple[int, int]  # the declarations that score, by whose they are
-    belote: tuple[int, int]
-    points: tuple[int, int]  # what each side adds to the match score
+    cards: tuple[int, ...]  # card points with the last trick
+    declarations: tuple[int, ...]  # the declarations that score, by whose they are
+    belote: tuple[int, ...]
+    points: tuple[int, ...]  # what each side adds to the match score
     pending: int  # points left waiting for the winner of the next deal
     capot: int | None = None  # the side that took every trick
     winner: int | None = None  # the side that won the deal (and any points waiting from before)
+    names: tuple[str, ...] = SIDES  # the names of the scores: NS EW, or the seats
+    contract: Contract | None = None  # Coinche: the contract played
 
     def to_json(self) -> dict[str, object]:
+        names = self.names
         out: dict[str, object] = {
             "outcome": self.outcome,
-            "cards": {"NS": self.cards[0], "EW": self.cards[1]},
-            "declarations": {"NS": self.declarations[0], "EW": self.declarations[1]},
-            "belote": {"NS": self.belote[0], "EW": self.belote[1]},
-            "points": {"NS": self.points[0], "EW": self.points[1]},
+            "cards": dict(zip(names, self.cards, strict=True)),
+            "declarations": dict(zip(names, self.declarations, strict=True)),
+            "belote": dict(zip(names, self.belote, strict=True)),
+            "points": dict(zip(names, self.points, strict=True)),
             "pending": self.pending,
         }
         if self.capot is not None:
-            out["capot"] = SIDES[self.capot]
+            out["capot"] = names[self.capot]
+        if self.contract is not None:
+            out["contract"] = self.contract.to_json()
         return out
 
 
-def round_points(points: int) -> int:
-    """To the nearest ten, a five going down: 75 -> 70, 76 -> 80."""
-    return (points + 4) // 10 * 10
+def round_points(points: int, five: str = "down") -> int:
+    """To the nearest ten, a five going down (75 -> 70, 76 -> 80), or up (75 -> 80) as chosen."""
+    return (points + (5 if five == "up" else 4)) // 10 * 10
 
 
 def score_deal(
@@ -62,6 +72,7 @@ def score_deal(
     declarations: tuple[int, int],
     belote: tuple[int, int],
     pending: int = 0,
+    names: tuple[str, ...] = SIDES,
 ) -> DealResult:
     """The points of one played deal, and what the match adds.
 
@@ -74,7 +85,7 @@ def score_deal(
     if rules.rounding:
         # Only the takers' points are rounded; the defenders have the rest of 160 (docs/rules.md).
         deal_total, capot_total = 160, 250
-        own[t] = round_points(cards[t])
+        own[t] = round_points(cards[t], rules.round_five)
         own[d] = deal_total - own[t]
     totals = [cards[i] + declarations[i] + belote[i] for i in (0, 1)]
     all_declarations = declarations[0] + declarations[1]
@@ -120,18 +131,162 @@ def score_deal(
         pending=new_pending,
         capot=capot,
         winner=winner,
+        names=names,
     )
 
 
-def thrown_in(pending: int = 0) -> DealResult:
-    return DealResult("thrown-in", None, (0, 0), (0, 0), (0, 0), (0, 0), pending)
+def score_contract(
+    rules: Rules,
+    contract: Contract,
+    cards: tuple[int, int],
+    tricks: tuple[int, int],
+    declarations: tuple[int, int],
+    belote: tuple[int, int],
+    bidder_took_all: bool = False,
+) -> DealResult:
+    """A deal of Coinche: the bidding side must make its contract (docs/rules.md).
+
+    ``cards`` count the last trick (252 with a capot); ``declarations`` are those that score.
+    A contract is made when the takers' points (cards, their declarations, and their belote if
+    ``belote_counts``) reach the bid; capot needs every trick, a générale every trick to the
+    bidder alone (``bidder_took_all``). Made: the takers score their points and the bid (or the
+    bid alone, ``coinche_made="bid"``), the defenders theirs. Failed: the defenders score
+    ``coinche_failed`` (160 or 162) plus the bid and every declaration. Coinched or surcoinched,
+    the side that wins scores (``coinche_failed`` + bid) times the multiplier and every
+    declaration, the other nothing. Belote is never lost. With ``rounding`` each side's score
+    goes to the nearest ten (``round_five``); whether the contract is made is decided before.
+
+    >>> c = Contract(110, 1, bidder=0)
+    >>> score_contract(Rules(variant="coinche"), c, (113, 49), (5, 3), (0, 0), (0, 0)).points
+    (223, 49)
+    """
+    t = contract.bidder & 1
+    d = 1 - t
+    capot = t if tricks[d] == 0 else d if tricks[t] == 0 else None
+    made_points = cards[t] + declarations[t] + (belote[t] if rules.belote_counts else 0)
+    if contract.level == GENERALE:
+        made = bidder_took_all
+    elif contract.level == CAPOT:
+        made = capot == t
+    else:
+        made = made_points >= contract.level
+    winner = t if made else d
+    all_declarations = declarations[0] + declarations[1]
+    points = [belote[0], belote[1]]
+    if contract.multiplier > 1:
+        points[winner] += (rules.coinche_failed + contract.level) * contract.multiplier + all_declarations
+    elif made:
+        points[t] += contract.level + declarations[t]
+        if rules.coinche_made == "points":
+            points[t] += cards[t]
+        points[d] += cards[d] + declarations[d]
+    else:
+        points[d] += rules.coinche_failed + contract.level + all_declarations
+    if rules.rounding:
+        points = [round_points(p, rules.round_five) for p in points]
+    return DealResult(
+        outcome="made" if made else "dedans",
+        takers=t,
+        cards=(cards[0], cards[1]),
+        declarations=(declarations[0], declarations[1]),
+        belote=(belote[0], belote[1]),
+        points=(points[0], points[1]),
+        pending=0,
+        capot=capot,
+        winner=winner,
+        contract=contract,
+    )
 
 
-def match_winner(rules: Rules, score: tuple[int, int], deals_played: int) -> tuple[bool, int | None]:
+def score_three(
+    rules: Rules,
+    taker: int,
+    cards: Sequence[int],
+    tricks: Sequence[int],
+    declarations: Sequence[int],
+    belote: Sequence[int],
+    pending: int = 0,
+    order: Sequence[int] = (0, 1, 2),
+) -> DealResult:
+    """A deal at three hands: the taker against the two others together, each scoring alone.
+
+    Only the cards in play count (some lie out of the deal), so a deal is worth what they hold
+    and the last trick's ten (``deal``). The taker must make more than the two defenders together
+    (declarations and belote included). Made: each player scores the points they took. Dedans:
+    the defenders share the deal and every declaration, half each, an odd point to the one who
+    plays first (``order``). Capot adds 90. At equal points, ``litige`` applies as at four hands
+    with the defenders as one side. Belote is never lost.
+
+    >>> score_three(Rules(variant="three-handed"), 0, (70, 30, 25), (4, 2, 2), (0, 0, 0), (0, 0, 0)).points
+    (70, 30, 25)
+    """
+    n = len(cards)
+    defenders = [s for s in order if s != taker]
+    deal_total = sum(cards)
+    totals = [cards[s] + declarations[s] + belote[s] for s in range(n)]
+    theirs = sum(totals[s] for s in defenders)
+    all_declarations = sum(declarations)
+    points = list(belote)
+    capot: int | None = None
+    new_pending = 0
+    winner: int | None
+    defender_tricks = sum(tricks[s] for s in defenders)
+    if defender_tricks == 0 or tricks[taker] == 0:
+        deal_total += CAPOT_POINTS - DEAL_POINTS
+    if defender_tricks == 0:
+        outcome, winner, capot = "capot", taker, taker
+        points[taker] += deal_total + declarations[taker]
+        for s in defenders:
+            points[s] += declarations[s]
+    elif totals[taker] > theirs and tricks[taker]:
+        outcome, winner = "made", taker
+        for s in range(n):
+            points[s] += cards[s] + declarations[s]
+    elif totals[taker] < theirs or not tricks[taker]:
+        # The defenders share everything; a capot against the taker counts 90 more.
+        outcome, winner = ("dedans" if tricks[taker] else "capot"), None
+        half, odd = divmod(deal_total + all_declarations + pending, 2)
+        points[defenders[0]] += half + odd
+        points[defenders[1]] += half
+    else:
+        outcome, winner = "litige", None
+        if rules.litige == "carry":
+            for s in defenders:
+                points[s] += cards[s] + declarations[s]
+            new_pending = cards[taker] + declarations[taker]
+        else:
+            new_pending = deal_total + all_declarations
+    if outcome == "litige":
+        new_pending += pending
+    elif winner is not None:
+        points[winner] += pending
+    if rules.rounding:
+        points = [round_points(p, rules.round_five) for p in points]
+    return DealResult(
+        outcome=outcome,
+        takers=taker,
+        cards=tuple(cards),
+        declarations=tuple(declarations),
+        belote=tuple(belote),
+        points=tuple(points),
+        pending=new_pending,
+        capot=capot,
+        winner=winner,
+        names=rules.team_names,
+    )
+
+
+def thrown_in(pending: int = 0, teams: int = 2, names: tuple[str, ...] = SIDES) -> DealResult:
+    zero = (0,) * teams
+    return DealResult("thrown-in", None, zero, zero, zero, zero, pending, names=names)
+
+
+def match_winner(rules: Rules, score: Sequence[int], deals_played: int) -> tuple[bool, int | None]:
     """Is the match over, and who won it (None for a tie)?
 
     To the line: a deal that carries a side past it ends the match; when both are past, the higher
     wins and equal is a tie. With a fixed number of deals, the higher score once they are played.
+    At three hands the same holds among the three players: the highest wins, a tie at the top is a tie.
     """
     if rules.deals is not None:
         over = deals_played >= rules.deals
@@ -139,6 +294,6 @@ def match_winner(rules: Rules, score: tuple[int, int], deals_played: int) -> tup
         over = max(score) >= rules.target
     if not over:
         return False, None
-    if score[0] == score[1]:
-        return True, None
-    return True, 0 if score[0] > score[1] else 1
+    top = max(score)
+    leaders = [i for i, s in enumerate(score) if s == top]
+    return True, leaders[0] if len(leaders) == 1 else None
