@@ -8,6 +8,7 @@
 #include <Python.h>
 #include <structmember.h>
 #include <stdint.h>
+#include <string.h>
 
 #define NMODES 6
 #define ALL_TRUMP 5
@@ -25,27 +26,47 @@ static PyObject *TRICK_TYPE; /* belote.playstate.Trick */
 static PyObject *S_BIDDING, *S_PLAY, *S_DONE;
 static PyObject *S_APPLY_SLOW, *S_BID_ACTIONS, *S_SCORE;
 
+/* Everything from players on is plain data: copy_play_state copies it in one block. */
 typedef struct {
     PyObject_HEAD
     PyObject *phase;
     int players, step, undertrump, mode;
+    /* the side each seat plays for (0 or 1), as many as were set (four by default) */
+    int camps[MAX_PLAYERS];
+    int ncamps;
+    int ntricks; /* tricks in the deal: the last one is worth the ten of der */
+    /* two hands: under[c] is the card lying face down under c, or -1; has_under 0 for None */
+    int has_under;
+    int8_t under[32];
     uint32_t hands[MAX_PLAYERS];
     int trick[MAX_PLAYERS];
     int trick_len;
     int plays[32];
     int nplays;
     int t_leader[32], t_winner[32], t_points[32];
-    int ntricks;
+    int ntaken; /* tricks taken so far */
     int won[2], won_tricks[2];
     int leader, to_move, best, best_seat, led;
     int64_t legal;
 } PS;
 
+/* What reset_play leaves alone (as the Python twin does): camps, ntricks, the cards under others. */
+static void defaults(PS *s) {
+    s->players = 4;
+    s->step = 1;
+    s->undertrump = 1;
+    s->ncamps = MAX_PLAYERS;
+    for (int i = 0; i < MAX_PLAYERS; i++) s->camps[i] = i & 1;
+    s->ntricks = 8;
+    s->has_under = 0;
+    memset(s->under, -1, sizeof s->under);
+}
+
 static void reset(PS *s, int mode, int leader) {
     s->mode = mode;
     s->trick_len = 0;
     s->nplays = 0;
-    s->ntricks = 0;
+    s->ntaken = 0;
     s->won[0] = s->won[1] = 0;
     s->won_tricks[0] = s->won_tricks[1] = 0;
     s->leader = s->to_move = leader;
@@ -54,9 +75,7 @@ static void reset(PS *s, int mode, int leader) {
 }
 
 static int PS_init(PS *s, PyObject *args, PyObject *kw) {
-    s->players = 4;
-    s->step = 1;
-    s->undertrump = 1;
+    defaults(s);
     for (int i = 0; i < MAX_PLAYERS; i++) s->hands[i] = 0;
     reset(s, -1, 0);
     Py_INCREF(S_BIDDING);
@@ -67,9 +86,7 @@ static int PS_init(PS *s, PyObject *args, PyObject *kw) {
 static PyObject *PS_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     PS *s = (PS *)type->tp_alloc(type, 0);
     if (s == NULL) return NULL;
-    s->players = 4;
-    s->step = 1;
-    s->undertrump = 1;
+    defaults(s);
     reset(s, -1, 0);
     Py_INCREF(S_BIDDING);
     s->phase = S_BIDDING;
@@ -98,7 +115,7 @@ static uint32_t legal(PS *s) {
         m = hand;
     } else {
         int best = s->best, led = s->led, mode = s->mode;
-        int partner = s->best_seat != seat && ((s->best_seat - seat) & 1) == 0;
+        int partner = s->best_seat != seat && s->camps[s->best_seat] == s->camps[seat];
         uint32_t follow = hand & (0xFFu << (8 * led));
         if (follow) {
             if ((best >> 3) == led && (mode == led || mode == ALL_TRUMP)) {
@@ -121,6 +138,18 @@ static uint32_t legal(PS *s) {
     }
     s->legal = m;
     return m;
+}
+
+/* Turn up (up = 1) or back down (0) the cards lying under those of the trick just taken, which
+ * s->leader led. */
+static void turn_up(PS *s, int up) {
+    for (int i = 0; i < s->players; i++) {
+        int u = s->under[s->trick[i]];
+        if (u < 0) continue;
+        int seat = (s->leader + s->step * i) % s->players;
+        if (up) s->hands[seat] |= 1u << u;
+        else s->hands[seat] &= ~(1u << u);
+    }
 }
 
 /* Play a legal card; returns -1 with an exception set if the scoring hook failed. */
@@ -150,15 +179,16 @@ static int play(PS *s, int c) {
     const int *pts = POINTS[s->mode];
     int points = 0;
     for (int i = 0; i < s->trick_len; i++) points += pts[s->trick[i]];
-    int last = s->ntricks == 32 / s->players - 1;
+    int last = s->ntaken == s->ntricks - 1;
     if (last) points += LAST_TRICK;
     int winner = s->best_seat;
-    s->t_leader[s->ntricks] = s->leader;
-    s->t_winner[s->ntricks] = winner;
-    s->t_points[s->ntricks] = points;
-    s->ntricks++;
-    s->won[winner & 1] += points;
-    s->won_tricks[winner & 1] += 1;
+    s->t_leader[s->ntaken] = s->leader;
+    s->t_winner[s->ntaken] = winner;
+    s->t_points[s->ntaken] = points;
+    s->ntaken++;
+    s->won[s->camps[winner]] += points;
+    s->won_tricks[s->camps[winner]] += 1;
+    if (s->has_under) turn_up(s, 1);
     s->trick_len = 0;
     s->leader = s->to_move = winner;
     if (last) {
@@ -234,6 +264,10 @@ static PyObject *PS_play_card(PS *s, PyObject *arg) {
         PyErr_SetString(PyExc_ValueError, "not a card");
         return NULL;
     }
+    if (s->nplays >= 32) { /* no check of the card, but no write past the end either */
+        PyErr_SetString(PyExc_ValueError, "every card is played");
+        return NULL;
+    }
     if (play(s, (int)c) < 0) return NULL;
     Py_RETURN_NONE;
 }
@@ -245,13 +279,14 @@ static PyObject *PS_undo_card(PS *s, PyObject *unused) {
     }
     int c = s->plays[--s->nplays];
     if (s->trick_len == 0) {
-        int t = --s->ntricks;
-        int side = s->t_winner[t] & 1;
+        int t = --s->ntaken;
+        int side = s->camps[s->t_winner[t]];
         s->won[side] -= s->t_points[t];
         s->won_tricks[side] -= 1;
         s->trick_len = s->players;
         for (int i = 0; i < s->players; i++) s->trick[i] = s->plays[t * s->players + i];
         s->leader = s->t_leader[t];
+        if (s->has_under) turn_up(s, 0);
     }
     s->trick_len--;
     int seat = (s->leader + s->step * s->trick_len) % s->players;
@@ -362,9 +397,9 @@ static PyObject *PS_get_plays(PS *s, void *c) { return int_list(s->plays, s->npl
 static PyObject *PS_get_trick(PS *s, void *c) { return int_list(s->trick, s->trick_len); }
 
 static PyObject *PS_get_tricks(PS *s, void *c) {
-    PyObject *l = PyList_New(s->ntricks);
+    PyObject *l = PyList_New(s->ntaken);
     if (l == NULL) return NULL;
-    for (int t = 0; t < s->ntricks; t++) {
+    for (int t = 0; t < s->ntaken; t++) {
         PyObject *cards = PyTuple_New(s->players);
         if (cards == NULL) {
             Py_DECREF(l);
@@ -406,6 +441,96 @@ static int PS_set_phase(PS *s, PyObject *v, void *c) {
     return 0;
 }
 
+static PyObject *PS_get_camps(PS *s, void *c) { return int_list(s->camps, s->ncamps); }
+
+static int PS_set_camps(PS *s, PyObject *v, void *c) {
+    PyObject *seq = v == NULL ? NULL : PySequence_Fast(v, "camps must be a list of sides, 0 or 1");
+    if (seq == NULL) {
+        if (v == NULL) PyErr_SetString(PyExc_AttributeError, "camps cannot be deleted");
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int camps[MAX_PLAYERS];
+    int ok = n <= MAX_PLAYERS;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        long side = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (side == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        ok = side == 0 || side == 1;
+        camps[i] = (int)side;
+    }
+    Py_DECREF(seq);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "camps gives each seat (four at most) its side, 0 or 1");
+        return -1;
+    }
+    /* Seats beyond those given keep a side, so that no index ever leaves the two counts. */
+    for (int i = 0; i < MAX_PLAYERS; i++) s->camps[i] = i < n ? camps[i] : i & 1;
+    s->ncamps = (int)n;
+    s->legal = -1;
+    return 0;
+}
+
+static PyObject *PS_get_players(PS *s, void *c) { return PyLong_FromLong(s->players); }
+
+static int PS_set_players(PS *s, PyObject *v, void *c) {
+    long n = v == NULL ? -1 : PyLong_AsLong(v);
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < 2 || n > MAX_PLAYERS) {
+        PyErr_SetString(PyExc_ValueError, "players is 2, 3 or 4");
+        return -1;
+    }
+    s->players = (int)n;
+    s->legal = -1;
+    return 0;
+}
+
+static PyObject *PS_get_under(PS *s, void *c) {
+    if (!s->has_under) Py_RETURN_NONE;
+    PyObject *t = PyTuple_New(32);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < 32; i++) {
+        PyObject *v = PyLong_FromLong(s->under[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *PS_set_under(PS *s, PyObject *arg) {
+    if (arg == Py_None) {
+        s->has_under = 0;
+        memset(s->under, -1, sizeof s->under);
+        Py_RETURN_NONE;
+    }
+    PyObject *seq = PySequence_Fast(arg, "under must give 32 cards or -1");
+    if (seq == NULL) return NULL;
+    int8_t under[32];
+    int ok = PySequence_Fast_GET_SIZE(seq) == 32;
+    for (int i = 0; ok && i < 32; i++) {
+        long u = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (u == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        ok = -1 <= u && u < 32;
+        under[i] = (int8_t)u;
+    }
+    Py_DECREF(seq);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "under must give 32 cards or -1");
+        return NULL;
+    }
+    memcpy(s->under, under, sizeof under);
+    s->has_under = 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef PS_methods[] = {
     {"legal_mask", (PyCFunction)PS_legal_mask, METH_NOARGS, "The legal cards of the player to move, as a mask."},
     {"legal_actions", (PyCFunction)PS_legal_actions, METH_NOARGS, "The legal cards or bids of the player to move."},
@@ -416,11 +541,13 @@ static PyMethodDef PS_methods[] = {
     {"reset_play", (PyCFunction)PS_reset_play, METH_VARARGS, "Set the hands, the trump mode and the leader."},
     {"copy_play_state", (PyCFunction)PS_copy_play_state, METH_O, "Copy another play state into this one."},
     {"hand_mask", (PyCFunction)PS_hand_mask, METH_O, "A seat's cards as a mask."},
+    {"set_under", (PyCFunction)PS_set_under, METH_O,
+     "Lay cards face down under others (two hands): under[c] lies under c, or -1; None for none."},
     {NULL},
 };
 
 static PyMemberDef PS_members[] = {
-    {"players", T_INT, offsetof(PS, players), 0, NULL},
+    {"ntricks", T_INT, offsetof(PS, ntricks), 0, "Tricks in the deal: 8, or 16 at two hands."},
     {"step", T_INT, offsetof(PS, step), 0, NULL},
     {"undertrump", T_INT, offsetof(PS, undertrump), 0, NULL},
     {"mode", T_INT, offsetof(PS, mode), READONLY, NULL},
@@ -434,6 +561,10 @@ static PyMemberDef PS_members[] = {
 
 static PyGetSetDef PS_getset[] = {
     {"phase", (getter)PS_get_phase, (setter)PS_set_phase, NULL, NULL},
+    {"players", (getter)PS_get_players, (setter)PS_set_players, "2, 3 or 4.", NULL},
+    {"camps", (getter)PS_get_camps, (setter)PS_set_camps,
+     "The side (0 or 1) each seat plays for, as a new list: assign a whole list to change it.", NULL},
+    {"under", (getter)PS_get_under, NULL, "The card under each card (-1 for none), or None.", NULL},
     {"hands", (getter)PS_get_hands, NULL, "Each seat's cards as a mask (a copy).", NULL},
     {"plays", (getter)PS_get_plays, NULL, "Every card played so far, in order.", NULL},
     {"trick", (getter)PS_get_trick, NULL, "The cards of the trick on the table.", NULL},
