@@ -87,7 +87,8 @@ def score_deal(
         deal_total, capot_total = 160, 250
         own[t] = round_points(cards[t], rules.round_five)
         own[d] = deal_total - own[t]
-    totals = [cards[i] + declarations[i] + belote[i] for i in (0, 1)]
+    counted = belote if rules.belote_counts else (0, 0)
+    totals = [cards[i] + declarations[i] + counted[i] for i in (0, 1)]
     all_declarations = declarations[0] + declarations[1]
     points = [0, 0]
     capot = t if tricks[d] == 0 else d if tricks[t] == 0 else None
@@ -223,7 +224,7 @@ def score_three(
     n = len(cards)
     defenders = [s for s in order if s != taker]
     deal_total = sum(cards)
-    totals = [cards[s] + declarations[s] + belote[s] for s in range(n)]
+    totals = [cards[s] + declarations[s] + (belote[s] if rules.belote_counts else 0) for s in range(n)]
     theirs = sum(totals[s] for s in defenders)
     all_declarations = sum(declarations)
     points = list(belote)
