@@ -381,14 +381,15 @@ class Deal(PlayState):
         for seat in range(self.players):
             piles: list[tuple[Card | None, int]] = []
             playable = self.hand_mask(seat)
+            played = mask_of(self.plays)
             for up in (u for u in range(32) if under[u] >= 0 and self.table_cards[seat] >> u & 1):
                 down = under[up]
                 if playable >> up & 1:
                     piles.append((CARDS[up], 1))
                 elif playable >> down & 1:
                     piles.append((CARDS[down], 0))
-                else:
-                    piles.append((None, 0))
+                else:  # the top card is in the trick on the table: the other still lies face down
+                    piles.append((None, 0 if played >> down & 1 else 1))
             out.append(tuple(piles))
         return tuple(out)
 
@@ -712,6 +713,7 @@ class Deal(PlayState):
             belote=tuple(self.belote_words()),
             legal=self.legal_actions() if seat is not None and seat == self.to_move else (),
             won=self.team_points(),
+            score=(0,) * self.rules.teams,
             result=self.result,
             played=tuple(CARDS[c] for c in self.plays),
             contract=self.contract,
