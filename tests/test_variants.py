@@ -439,3 +439,31 @@ def test_views_hold_no_hidden_card_and_undo_restores(seed: int, rules: Rules, da
 
 def test_round_points_five() -> None:
     assert (round_points(75), round_points(75, "up"), round_points(76), round_points(74, "up")) == (70, 80, 80, 70)
+
+
+def _variant_games() -> list[dict[str, Any]]:
+    out = []
+    for i, rules in enumerate(VARIANT_RULES):
+        for seed in range(3):
+            m = play_match(rules, seed * 7 + i)
+            out.append({"match": m.to_dict(), "score": list(m.score), "view": m.view(0).to_json()})
+    return out
+
+
+def test_same_variant_games_under_c_and_pure_python() -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from belote import game
+
+    if game.PlayState.__module__ != "belote._playstate":
+        pytest.fail("the C play state is not built: the comparison cannot run")
+    code = "import json, test_variants; print(json.dumps(test_variants._variant_games()))"
+    env = {**os.environ, "BELOTE_PURE_PYTHON": "1"}
+    tests_dir = os.path.dirname(__file__)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tests_dir, capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout) == json.loads(json.dumps(_variant_games()))

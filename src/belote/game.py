@@ -725,7 +725,7 @@ class Deal(PlayState):
         if self.players != 3:
             return self.won
         won = [0, 0, 0]
-        for t in self._tricks:
+        for t in self.tricks:
             won[t.winner] += t.points
         return tuple(won)
 
