@@ -385,7 +385,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         assert c is not None and r.contract == c and deal.taker == c.bidder
         if c.multiplier > 1:
             loser = 1 - r.winner if r.winner is not None else None
-            assert loser is not None and r.points[loser] == r.belote[loser] or rules.rounding
+            assert (loser is not None and r.points[loser] == r.belote[loser]) or rules.rounding
         elif r.outcome == "made" and rules.coinche_made == "points" and not rules.rounding:
             t = c.bidder & 1
             assert r.points[t] == r.cards[t] + c.level + r.declarations[t] + r.belote[t]

@@ -44,7 +44,7 @@ GENERALE = 500
 #: Every level a bid can name, lowest first: 80..180 in tens, capot, générale.
 LEVELS = (*range(80, 190, 10), CAPOT, GENERALE)
 #: How a bid names its trump mode: a suit letter, NT (sans atout) or AT (tout atout).
-MODE_LETTERS = (*SUIT_LETTERS, "NT", "AT")
+MODE_LETTERS: tuple[str, ...] = (*SUIT_LETTERS, "NT", "AT")
 #: Actions: 38 + 6 * (index in LEVELS) + mode; then coinche and surcoinche.
 CONTRACT_BASE = 38
 COINCHE = CONTRACT_BASE + 6 * len(LEVELS)

@@ -100,7 +100,7 @@ class Bid(int):
         if NAME_SUIT <= self < NAME_SUIT + 4:
             return f"{SUIT_NAMES[self - NAME_SUIT]} {SUIT_SYMBOLS[self - NAME_SUIT]}"
         if is_contract(self):
-            level, mode = contract_of(self)
+            mode = contract_of(self)[1]
             return f"{str(self)[: -len(MODE_LETTERS[mode])]} {MODE_NAMES[mode]}"
         return str(self)
 
@@ -113,7 +113,9 @@ NAMES = tuple(Bid(NAME_SUIT + s) for s in range(4))
 Action = int
 
 
-_NOT_AN_ACTION = "is not an action: say pass, take, a suit letter, a contract such as 110H or 90NT, or a card such as JH"
+_NOT_AN_ACTION = (
+    "is not an action: say pass, take, a suit letter, a contract such as 110H or 90NT, or a card such as JH"
+)
 
 
 def parse_action(text: str) -> Action:
@@ -228,7 +230,9 @@ class PlayerView:
 
 
 #: Coinche: three cards each, then two, then three, from the player next to the dealer.
-_COINCHE_PLACES = tuple((*range(3 * k, 3 * k + 3), 12 + 2 * k, 13 + 2 * k, *range(20 + 3 * k, 23 + 3 * k)) for k in range(4))
+_COINCHE_PLACES = tuple(
+    (*range(3 * k, 3 * k + 3), 12 + 2 * k, 13 + 2 * k, *range(20 + 3 * k, 23 + 3 * k)) for k in range(4)
+)
 
 
 @functools.cache
@@ -467,7 +471,9 @@ class Deal(PlayState):
             raise IllegalBid("in the second round you name a suit or pass; the turned card can no longer be taken")
         if NAME_SUIT <= action < NAME_SUIT + 4:
             if self.bid_round == 0:
-                raise IllegalBid("in the first round you take the turned suit or pass; other suits are named in the second")
+                raise IllegalBid(
+                    "in the first round you take the turned suit or pass; other suits are named in the second"
+                )
             raise IllegalBid(f"the turned suit {SUIT_SYMBOLS[self.turned.suit]} cannot be named in the second round")
         raise IllegalBid(f"{action_str(action)} is not a bid")
 
@@ -488,7 +494,7 @@ class Deal(PlayState):
         if is_contract(action):
             level, mode = contract_of(action)
             if c is not None and c.multiplier > 1:
-                return f"the bidding is closed by the coinche: the bidding side may surcoinche or pass"
+                return "the bidding is closed by the coinche: the bidding side may surcoinche or pass"
             if c is not None and level <= c.level:
                 return f"a bid must be higher than {c.name}"
             if mode >= 4:
@@ -592,9 +598,7 @@ class Deal(PlayState):
             for t in self.tricks:
                 cards[t.winner] += t.points
                 tricks[t.winner] += 1
-            self.result = score_three(
-                rules, self.taker, cards, tricks, declarations, belote, self.pending, self.order
-            )
+            self.result = score_three(rules, self.taker, cards, tricks, declarations, belote, self.pending, self.order)
             return
         won, won_tricks = self.won, self.won_tricks
         if rules.coinche:
@@ -694,7 +698,9 @@ class Deal(PlayState):
 
     def view(self, seat: int | None) -> PlayerView:
         shown_side = self.scoring_declarations_side() if self.tricks else None
-        declarations = tuple((s, d.name, cards_of(d.cards) if shown_side == self.camps[s] else ()) for s, d in self.announced())
+        declarations = tuple(
+            (s, d.name, cards_of(d.cards) if shown_side == self.camps[s] else ()) for s, d in self.announced()
+        )
         trick_seats = [(self.leader + self.step * i) % self.players for i in range(len(self.trick))]
         return PlayerView(
             seat=seat,
@@ -952,7 +958,13 @@ class Match:
         key = (i, tuple(deal.bids), bytes(deal.plays))
         if self._current_events is not None and self._current_events[0] == key:
             return self._current_events[1]
-        events = [{"type": "deal", "number": i + 1, "score": dict(zip(self.rules.team_names, self.scores_before[i], strict=True))}]
+        events = [
+            {
+                "type": "deal",
+                "number": i + 1,
+                "score": dict(zip(self.rules.team_names, self.scores_before[i], strict=True)),
+            }
+        ]
         events.extend(deal.events())
         if deal.result is not None:
             self._finished_events[i] = events
