@@ -752,7 +752,7 @@ class Deal(PlayState):
         for seat, b in zip(self.bid_seats, self.bids, strict=True):
             ev.append({"type": "bid", "seat": SEATS[seat], "bid": str(b)})
         if self.taker is not None and self.trump is not None:
-            trump_event = {"type": "trump", "taker": SEATS[self.taker], "trump": MODE_LETTERS[self.trump]}
+            trump_event: dict[str, Any] = {"type": "trump", "taker": SEATS[self.taker], "trump": MODE_LETTERS[self.trump]}
             if self.contract is not None:
                 trump_event["contract"] = self.contract.to_json()
             ev.append(trump_event)
