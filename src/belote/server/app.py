@@ -35,6 +35,8 @@ from belote.server.tables import (
     check_settings,
     dumps,
     parse_seat,
+    person_seat,
+    rules_of,
 )
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -97,8 +99,8 @@ async def create_solo(request: Request) -> Response:
         settings = check_settings(await _json_body(request), manager.defaults())
     except (BadRequest, SettingsError) as e:
         return _error(e)
-    table, token = await manager.create_solo(settings)
-    return JSONResponse({"table": table.id, "token": token, "seat": "S", "watch": table.meta.watch})
+    table, token, seat = await manager.create_solo(settings)
+    return JSONResponse({"table": table.id, "token": token, "seat": SEATS[seat], "watch": table.meta.watch})
 
 
 async def create_private(request: Request) -> Response:
@@ -106,8 +108,9 @@ async def create_private(request: Request) -> Response:
     try:
         data = await _json_object(request, "the request is an object with a name")
         name = check_name(data.get("name"))
-        seat = parse_seat(data.get("seat", "S"))
         settings = check_settings(data.get("settings"), manager.defaults())
+        players = rules_of(settings).players
+        seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
     except (BadRequest, SettingsError, IllegalAction) as e:
         return _error(e)
     table, token = await manager.create_private(name, seat, settings)
@@ -204,10 +207,11 @@ class Connection:
             await self.join(msg)
         elif kind == "queue":
             name = check_name(msg.get("name"))
+            variant = check_settings({"variant": msg.get("variant", "classic")})["variant"]
             self.leave_table()
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)
-            self.entry = await self.matchmaker.join(name, self.send)
+            self.entry = await self.matchmaker.join(name, self.send, variant)
         elif kind == "leave_queue":
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)
@@ -242,7 +246,8 @@ class Connection:
             self.entry = None
         self.leave_table()
         events = 0 if found.match is None else len(found.match.events())
-        self.table, self.client = found, Client(seat, self.send, min(since, events - 1))
+        person = token if seat is not None else None
+        self.table, self.client = found, Client(seat, self.send, min(since, events - 1), token=person)
         found.clients.append(self.client)
         for line in await self.manager.hub.recent_chat(found.id):
             await self.send({**line, "old": True})
@@ -262,7 +267,7 @@ class Connection:
         elif kind == "react":
             await table.chat(client, reaction=msg.get("reaction"))
         elif kind == "seat":
-            client.seat = await table.move(seat, parse_seat(msg.get("seat")))
+            client.seat = await table.move(seat, parse_seat(msg.get("seat"), table.meta.players))
             await table.send_state(client)
         elif kind == "settings":
             await table.configure(seat, check_settings(msg.get("settings"), table.meta.settings))

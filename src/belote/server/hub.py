@@ -10,7 +10,7 @@ checks the change with the engine, writes it (``commit``), then tells the other 
   (state, locks, pub/sub, leases that another process takes over when the holder dies).
 
 The matchmaking queue has the same two homes (``entries``, ``queue_add``...), so four players
-connected to different processes are seated together.
+connected to different processes and waiting for the same game are seated together.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class Hub(Protocol):
 
     async def recent_chat(self, table_id: str) -> list[dict[str, Any]]: ...
 
-    # the matchmaking queue: entry id -> {"name", "process", "joined" (unix seconds)}
+    # the matchmaking queue: entry id -> {"name", "variant" (the game waited for), "process", "joined" (unix seconds)}
     def queue_lock(self) -> contextlib.AbstractAsyncContextManager[None]: ...
 
     async def queue_add(self, entry: str, data: dict[str, Any]) -> None: ...

@@ -30,7 +30,9 @@ from belote.server.hub import Hub, Note
 
 log = logging.getLogger("belote.tables")
 
-HUMAN_SEAT = 2  # South, at a solo table
+#: The seat given to a person who names none (a solo table's person, a private table's host, a guest):
+#: South first, then North, East, West; at two hands, where only N and E exist, North.
+SEAT_ORDER = (2, 0, 1, 3)
 MAX_REPLAY = 256  # a client further behind than this many events starts its history again
 CHAT_MAX = 200
 CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per connection
@@ -46,13 +48,27 @@ STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "normal": ("search", {"think": 1.0}),
     "strong": ("search", {"think": 3.0}),
 }
+#: The rule options a host chooses: fields of ``belote.rules.Rules`` of the same names, with its defaults
+#: and its validation (docs/rules.md). Options a game does not use are ignored by the engine.
+RULE_SETTINGS = (
+    "variant",
+    "target",
+    "deals",
+    "direction",
+    "declarations",
+    "rounding",
+    "round_five",
+    "undertrump",
+    "belote_counts",
+    "coinche_max_bid",
+    "coinche_made",
+    "coinche_failed",
+    "surcoinche",
+    "no_trump_all_trump",
+    "generale",
+)
 DEFAULT_SETTINGS: dict[str, Any] = {
-    "target": 501,
-    "deals": None,
-    "direction": "clockwise",
-    "declarations": True,
-    "rounding": False,
-    "undertrump": True,
+    **{name: getattr(Rules(), name) for name in RULE_SETTINGS},
     "strength": "normal",
     "speed": "normal",
     "lang": "en",
@@ -109,14 +125,25 @@ def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[st
 
 
 def rules_of(settings: dict[str, Any]) -> Rules:
-    return Rules(
-        direction=settings["direction"],
-        declarations=settings["declarations"],
-        rounding=settings["rounding"],
-        undertrump=settings["undertrump"],
-        target=settings["target"],
-        deals=settings["deals"],
-    )
+    """The engine's rules for a table's settings (raises RulesError naming a bad option)."""
+    return Rules.from_dict({name: settings[name] for name in RULE_SETTINGS if name in settings})
+
+
+def new_match(settings: dict[str, Any], seed: int) -> Match:
+    """The match a table plays: its rules, its seed, and the first dealer drawn from the seed."""
+    rules = rules_of(settings)
+    return Match(rules, seed=seed, first_dealer=seed % rules.players)
+
+
+def seat_list(seats: list[int] | int) -> str:
+    """The seats named, ``N, E and S``; a number is the seats of a game of that many players."""
+    names = list(SEATS[:seats]) if isinstance(seats, int) else [SEATS[s] for s in seats]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def person_seat(players: int) -> int:
+    """Where a person sits when no seat is named: South, or North at two hands."""
+    return next(s for s in SEAT_ORDER if s < players)
 
 
 def check_name(name: Any) -> str:
@@ -131,10 +158,18 @@ def check_name(name: Any) -> str:
     return clean
 
 
-def parse_seat(value: Any) -> int:
-    if not isinstance(value, str) or value not in SEATS:
+def parse_seat(value: Any, players: int = 4) -> int:
+    """A seat letter; at two and three hands only the seats of the game (N E S, N E) exist."""
+    if not isinstance(value, str) or len(value) != 1 or value not in SEATS:
         raise IllegalAction("a seat is N, E, S or W")
-    return SEATS.index(value)
+    seat = SEATS.index(value)
+    check_seat(seat, players)
+    return seat
+
+
+def check_seat(seat: int, players: int) -> None:
+    if seat >= players:
+        raise IllegalAction(f"this game has {players} seats, {seat_list(players)}: there is no {SEATS[seat]}")
 
 
 def new_token() -> str:
@@ -161,6 +196,12 @@ def bot_seat(seat: int, strength: str) -> Seat:
     """A seat played by the bot of a strength (``easy``, ``normal``, ``strong``)."""
     bot, options = STRENGTHS[strength]
     return Seat(None, SEAT_NAMES[seat], bot, dict(options))
+
+
+def fill_with_bots(seats: dict[int, Seat], players: int, strength: str) -> None:
+    """Bots take every seat of the game nobody took."""
+    for s in range(players):
+        seats.setdefault(s, bot_seat(s, strength))
 
 
 @dataclass
@@ -219,6 +260,25 @@ class Meta:
     def people(self) -> list[int]:
         return [s for s, seat in self.seats.items() if seat.bot is None]
 
+    @property
+    def players(self) -> int:
+        """Seats at the table: 4, or 3 or 2 in the three- and two-handed games."""
+        return rules_of(self.settings).players
+
+    def fit(self, settings: dict[str, Any]) -> None:
+        """Seat the table for the game of ``settings``: bots leave the seats it has not; a person
+        sitting beyond them refuses it (they move or leave first)."""
+        players = rules_of(settings).players
+        beyond = [s for s in self.people() if s >= players]
+        if beyond:
+            game = f"{settings['variant']} has {players} seats, {seat_list(players)}"
+            people = len(self.people())
+            if people > players:
+                raise IllegalAction(f"{game}: {people} people sit here, {people - players} must leave first")
+            raise IllegalAction(f"{game}: whoever sits at {seat_list(beyond)} moves to a free one of them first")
+        for s in [s for s in self.seats if s >= players]:
+            del self.seats[s]
+
 
 Send = Callable[[dict[str, Any] | str], Awaitable[None]]  # a message, or one already in JSON
 
@@ -229,6 +289,7 @@ class Client:
     send: Send
     last: int = -1  # the number of the last event sent
     chat_times: deque[float] = field(default_factory=deque)
+    token: str | None = None  # a person's seat token: their seat follows it when seats change
 
 
 class Stale(Exception):
@@ -257,8 +318,7 @@ class Table:
 
     # ----------------------------------------------------------------- state
     def _new_match(self) -> Match:
-        m = self.meta
-        return Match(rules_of(m.settings), seed=m.seed, first_dealer=m.seed % 4)
+        return new_match(self.meta.settings, self.meta.seed)
 
     def _replay(self, actions: list[str]) -> None:
         self.match = self._new_match()
@@ -305,6 +365,12 @@ class Table:
                 return s
         return None
 
+    def _seat_clients(self) -> None:
+        """A person's clients follow their seat token: a move in the lobby, a solo game of another size."""
+        for c in self.clients:
+            if c.token is not None:
+                c.seat = self.seat_of_token(c.token)
+
     # ----------------------------------------------------------------- changes
     async def sync(self) -> bool:
         """Catch up with what other processes wrote; True when anything changed."""
@@ -329,6 +395,7 @@ class Table:
         else:
             for a in actions:
                 self.match.apply(parse_action(a))
+        self._seat_clients()
         self._note_position()
         return True
 
@@ -347,6 +414,8 @@ class Table:
             actions = [] if self.match is None else [action_str(a) for a in self.match.actions_from(start)]
             if not meta_changed and not actions and not reset:
                 return
+            if meta_changed or reset:
+                self._seat_clients()
             if meta_changed or reset or (self.match is not None and self.match.over):
                 self.meta.version += 1
                 meta: dict[str, Any] | None = self.meta.to_json()
@@ -362,8 +431,11 @@ class Table:
 
     async def act(self, seat: int, text: Any) -> None:
         """A person's action; raises IllegalAction (with the rule) and changes nothing when refused."""
-        if not isinstance(text, str) or len(text) > 8:
-            raise IllegalAction("an action is a card such as JH, or pass, take, or a suit letter")
+        if not isinstance(text, str) or len(text) > 12:
+            raise IllegalAction(
+                "an action is a card such as JH, or pass, take, a suit letter, "
+                "or in Coinche a contract such as 110H, coinche or surcoinche"
+            )
         action = parse_action(text)
 
         def change() -> bool:
@@ -407,6 +479,12 @@ class Table:
     async def new_game(self, settings: dict[str, Any]) -> None:
         def change() -> bool:
             m = self.meta
+            players = rules_of(settings).players
+            if m.kind == "solo" and players != m.players:  # the person takes the solo seat of the new game
+                (person,) = (seat for seat in m.seats.values() if seat.bot is None)
+                m.seats = {person_seat(players): person}
+            m.fit(settings)
+            fill_with_bots(m.seats, players, settings["strength"])
             m.game += 1
             m.settings = settings
             m.seed = secrets.randbelow(2**31)
@@ -429,12 +507,14 @@ class Table:
         m = self.meta
         if m.status != "lobby":
             raise IllegalAction("the game has started: every seat is taken")
-        free = [s for s in (2, 0, 1, 3) if s not in m.seats]
+        players = m.players
+        free = [s for s in SEAT_ORDER if s < players and s not in m.seats]
         if not free:
-            raise IllegalAction("the table is full: four people sit there")
+            raise IllegalAction(f"the table is full: {players} people sit there")
         if seat is None:
             seat = free[0]
-        elif seat in m.seats:
+        check_seat(seat, players)
+        if seat in m.seats:
             raise IllegalAction(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
         m.seats[seat] = Seat(token, name)
         return seat
@@ -444,6 +524,7 @@ class Table:
             m = self.meta
             if m.status != "lobby":
                 raise IllegalAction("the game has started: seats can change only in the lobby")
+            check_seat(to, m.players)
             if to in m.seats:
                 raise IllegalAction(f"{SEAT_NAMES[to]} is taken: choose a free seat")
             m.seats[to] = m.seats.pop(seat)
@@ -477,6 +558,7 @@ class Table:
             self._require_host(seat)
             if self.meta.status != "lobby":
                 raise IllegalAction("the rules are set before the game starts")
+            self.meta.fit(settings)
             self.meta.settings = settings
             return True
 
@@ -488,8 +570,7 @@ class Table:
             m = self.meta
             if m.status != "lobby":
                 raise IllegalAction("the game has already started")
-            for s in range(4):
-                m.seats.setdefault(s, bot_seat(s, m.settings["strength"]))
+            fill_with_bots(m.seats, m.players, m.settings["strength"])
             m.status = "playing"
             m.continued = 0
             self.match = self._new_match()
@@ -749,11 +830,14 @@ class TableManager:
             table.start()
         return table
 
-    async def create_solo(self, settings: dict[str, Any], name: str = "You") -> tuple[Table, str]:
+    async def create_solo(self, settings: dict[str, Any], name: str = "You") -> tuple[Table, str, int]:
+        """A table of one person (South; North at two hands) and bots; the seat token and the seat."""
         token = new_token()
-        seats = {s: (Seat(token, name) if s == HUMAN_SEAT else bot_seat(s, settings["strength"])) for s in range(4)}
+        seat = person_seat(rules_of(settings).players)
+        seats = {seat: Seat(token, name)}
+        fill_with_bots(seats, rules_of(settings).players, settings["strength"])
         table = await self._create(Meta("solo", secrets.randbelow(2**31), settings, seats))
-        return table, token
+        return table, token, seat
 
     async def create_private(self, name: str, seat: int, settings: dict[str, Any]) -> tuple[Table, str]:
         token = new_token()
@@ -768,14 +852,14 @@ class TableManager:
         )
         return await self._create(meta), token
 
-    async def create_online(self, names: list[str]) -> tuple[Table, list[tuple[str, int]]]:
-        """A table for the players the queue matched (at most four), bots in the other seats."""
-        settings = self.defaults()
-        places = secrets.SystemRandom().sample(range(4), len(names))
+    async def create_online(self, names: list[str], variant: str = "classic") -> tuple[Table, list[tuple[str, int]]]:
+        """A table of ``variant`` for the players the queue matched (at most its seats), bots in the others."""
+        settings = check_settings({"variant": variant}, self.defaults())
+        players = rules_of(settings).players
+        places = secrets.SystemRandom().sample(range(players), len(names))
         given = [(new_token(), s) for s in places]
         seats = {s: Seat(token, name) for (token, s), name in zip(given, names, strict=True)}
-        for s in range(4):
-            seats.setdefault(s, bot_seat(s, settings["strength"]))
+        fill_with_bots(seats, players, settings["strength"])
         table = await self._create(Meta("online", secrets.randbelow(2**31), settings, seats))
         return table, given
 
