@@ -1,5 +1,8 @@
 """Deal records, format ``belote-deal/1`` (``shared/spec/deal-record.md``): write, read, replay.
 
+A record holds a deal of any game of ``rules.variant``: the classic game, Coinche, three-handed or
+two-handed. Seats and the names of the scores are the variant's (``Rules.team_names``).
+
 >>> from belote.game import Deal
 >>> deal = Deal.from_seed(3)
 >>> deal.apply(deal.legal_actions()[1])
@@ -11,17 +14,29 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from belote.cards import CARDS, SUIT_LETTERS, CardError, cards_of, parse_card
+from belote.cards import CARDS, FULL_PACK, SUIT_SYMBOLS, CardError, cards_of, parse_card
+from belote.contracts import MODE_LETTERS, Contract
 from belote.game import SEATS, Deal, IllegalAction, parse_action
+from belote.play import MODE_NAMES
 from belote.rules import Rules, RulesError
-from belote.scoring import SIDES
 
 FORMAT = "belote-deal/1"
 REQUIRED = ("format", "dealer", "deck", "bids", "plays")
 OPTIONAL = ("rules", "score_before", "pending")
-#: Record rule keys: the four of the spec, and the engine's other options as optional extensions.
+#: Rule options that only Coinche reads; a record of another game may not carry them.
+COINCHE_RULE_KEYS = (
+    "coinche_max_bid",
+    "coinche_made",
+    "coinche_failed",
+    "surcoinche",
+    "no_trump_all_trump",
+    "generale",
+)
+#: Record rule keys: the four of the spec, and the engine's other options of a deal as optional
+#: extensions. The match options (``target``, ``deals``) are not a deal's.
 RULE_KEYS = (
     "direction",
     "declarations",
@@ -30,6 +45,10 @@ RULE_KEYS = (
     "undertrump",
     "declaration_tie",
     "declaration_card_reuse",
+    "variant",
+    "round_five",
+    "belote_counts",
+    *COINCHE_RULE_KEYS,
 )
 
 
@@ -37,9 +56,19 @@ class RecordError(ValueError):
     """A file that is not a deal record: unreadable, not JSON, a key missing, a card that does not exist."""
 
 
-def to_record(deal: Deal, score_before: tuple[int, int] | None = None) -> dict[str, Any]:
-    """The record of a deal as it stands (complete or in progress)."""
-    rules = {k: v for k, v in deal.rules.changes().items() if k in RULE_KEYS}
+def record_rules(rules: Rules) -> dict[str, Any]:
+    """The ``rules`` of a record: the options that differ from the defaults and that its game reads."""
+    changes = rules.changes()
+    return {k: v for k, v in changes.items() if k in RULE_KEYS and (rules.coinche or k not in COINCHE_RULE_KEYS)}
+
+
+def to_record(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str, Any]:
+    """The record of a deal as it stands (complete or in progress).
+
+    ``score_before`` has one entry per score of the game (``rules.team_names``).
+    """
+    names = deal.rules.team_names
+    rules = record_rules(deal.rules)
     record: dict[str, Any] = {"format": FORMAT}
     if rules:
         record["rules"] = rules
@@ -47,8 +76,8 @@ def to_record(deal: Deal, score_before: tuple[int, int] | None = None) -> dict[s
     record["deck"] = [str(CARDS[c]) for c in deal.deck]
     record["bids"] = [str(b) for b in deal.bids]
     record["plays"] = [str(CARDS[c]) for c in deal.plays]
-    if score_before is not None and score_before != (0, 0):
-        record["score_before"] = dict(zip(SIDES, score_before, strict=True))
+    if score_before is not None and any(score_before):
+        record["score_before"] = dict(zip(names, score_before, strict=True))
     if deal.pending:
         record["pending"] = deal.pending
     return record
@@ -77,10 +106,26 @@ def read(path: str) -> dict[str, Any]:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
 
 
-def _seat(value: Any, key: str) -> int:
-    if not isinstance(value, str) or value.upper() not in SEATS:
-        raise RecordError(f"{key} must be a seat N, E, S or W, not {value!r}")
-    return SEATS.index(value.upper())
+GAME_NAMES = {
+    "classic": "the classic game",
+    "coinche": "Coinche",
+    "three-handed": "the three-handed game",
+    "two-handed": "the two-handed game",
+}
+
+
+def _game(rules: Rules) -> str:
+    return GAME_NAMES[rules.variant]
+
+
+def _seat(value: Any, key: str, rules: Rules) -> int:
+    seats = SEATS[: rules.players]
+    if isinstance(value, str) and value.upper() in seats:
+        return seats.index(value.upper())
+    names = ", ".join(seats[:-1]) + " or " + seats[-1]
+    if isinstance(value, str) and value.upper() in SEATS:
+        raise RecordError(f"{key} must be a seat {names}, not {value!r}: {_game(rules)} has {rules.players} players")
+    raise RecordError(f"{key} must be a seat {names}, not {value!r}")
 
 
 def _card(value: Any, key: str, index: int) -> int:
@@ -90,17 +135,38 @@ def _card(value: Any, key: str, index: int) -> int:
         raise RecordError(f"{key}[{index}] is {value!r}, which is not a card") from None
 
 
-def _side_ints(value: Any, key: str) -> tuple[int, int]:
+def _team_ints(value: Any, key: str, names: tuple[str, ...]) -> tuple[int, ...]:
+    shape = "{" + ", ".join(f'"{n}": int' for n in names) + "}"
     if (
         not isinstance(value, dict)
-        or set(value) != {"NS", "EW"}
+        or set(value) != set(names)
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values())
     ):
-        raise RecordError(f'{key} must be {{"NS": int, "EW": int}}')
-    return (value["NS"], value["EW"])
+        raise RecordError(f"{key} must be {shape}: the scores of this game are {', '.join(names)}")
+    return tuple(value[n] for n in names)
 
 
-def parse(data: dict[str, Any]) -> tuple[Rules, int, list[int], list[Any], list[int], tuple[int, int], int]:
+def _rules(data: Any) -> Rules:
+    if not isinstance(data, dict):
+        raise RecordError("rules must be an object")
+    for key in data:
+        if key not in RULE_KEYS:
+            raise RecordError(f"unknown rule option {key!r}; the options are: {', '.join(RULE_KEYS)}")
+    try:
+        rules = Rules.from_dict(data)
+    except RulesError as e:
+        raise RecordError(str(e)) from None
+    if not rules.coinche:
+        for key in data:
+            if key in COINCHE_RULE_KEYS:
+                raise RecordError(
+                    f"rule option {key!r} is a rule of Coinche, and this record is of {_game(rules)}"
+                    ' (say "variant": "coinche" for a deal of Coinche)'
+                )
+    return rules
+
+
+def parse(data: dict[str, Any]) -> tuple[Rules, int, list[int], list[Any], list[int], tuple[int, ...], int]:
     """Check the shape of a record; returns its parts. Raises RecordError."""
     for key in REQUIRED:
         if key not in data:
@@ -110,23 +176,15 @@ def parse(data: dict[str, Any]) -> tuple[Rules, int, list[int], list[Any], list[
         raise RecordError(f"unknown key {unknown[0]!r}")
     if data["format"] != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {data['format']!r}")
-    rules_data = data.get("rules", {})
-    if not isinstance(rules_data, dict):
-        raise RecordError("rules must be an object")
-    for key in rules_data:
-        if key not in RULE_KEYS:
-            raise RecordError(f"unknown rule option {key!r}; the options are: {', '.join(RULE_KEYS)}")
-    try:
-        rules = Rules.from_dict(rules_data)
-    except RulesError as e:
-        raise RecordError(str(e)) from None
-    dealer = _seat(data["dealer"], "dealer")
+    rules = _rules(data.get("rules", {}))
+    names = rules.team_names
+    dealer = _seat(data["dealer"], "dealer", rules)
     deck_data = data["deck"]
     if not isinstance(deck_data, list):
         raise RecordError("deck must be a list of the 32 cards")
     deck = [_card(c, "deck", i) for i, c in enumerate(deck_data)]
     if len(deck) != 32 or len(set(deck)) != 32:
-        missing = [str(c) for c in cards_of(((1 << 32) - 1) & ~sum(1 << c for c in set(deck)))]
+        missing = [str(c) for c in cards_of(FULL_PACK & ~sum(1 << c for c in set(deck)))]
         twice = sorted({str(CARDS[c]) for c in deck if deck.count(c) > 1})
         detail = "; ".join(
             part
@@ -141,39 +199,56 @@ def parse(data: dict[str, Any]) -> tuple[Rules, int, list[int], list[Any], list[
     if not isinstance(plays_data, list):
         raise RecordError("plays must be a list of cards")
     plays = [_card(c, "plays", i) for i, c in enumerate(plays_data)]
-    score_before = _side_ints(data.get("score_before", {"NS": 0, "EW": 0}), "score_before")
+    score_before = _team_ints(data.get("score_before", dict.fromkeys(names, 0)), "score_before", names)
     pending = data.get("pending", 0)
     if not isinstance(pending, int) or isinstance(pending, bool) or pending < 0:
         raise RecordError("pending must be a whole number of points")
+    if pending and rules.coinche:
+        raise RecordError("pending must be 0 in Coinche: there is no 81-81 deal, so no points wait")
     return rules, dealer, deck, bids, plays, score_before, pending
 
 
-def _bid(text: str) -> int:
+def _bid(text: str, rules: Rules) -> int:
     action = parse_action(text)
     if action < 32:
-        raise IllegalAction(f"{text!r} is not a bid: pass, take, or a suit letter S H D C")
+        bids = (
+            "pass, a contract such as 110H, 90NT or capotS, coinche, surcoinche"
+            if rules.coinche
+            else ("pass, take, or a suit letter S H D C")
+        )
+        raise IllegalAction(f"{text!r} is not a bid: {bids}")
     return action
 
 
 # ----------------------------------------------------------------------------- replaying
-def load_deal(data: dict[str, Any]) -> tuple[Deal, tuple[int, int], dict[str, Any] | None]:
+def _auction_over(deal: Deal) -> str:
+    """Why no bid is taken any more."""
+    if deal.phase == "done":
+        return "the bidding is over: the deal was thrown in"
+    if deal.contract is not None:
+        return f"the auction is over: {SEATS[deal.contract.bidder]} plays {contract_words(deal.contract)}"
+    return "the bidding is over: a player has taken"
+
+
+def load_deal(data: dict[str, Any]) -> tuple[Deal, tuple[int, ...], dict[str, Any] | None]:
     """Play a record's actions on a new deal; stops at the first refused action (returned as an error)."""
     rules, dealer, deck, bids, plays, score_before, pending = parse(data)
     deal = Deal(rules, dealer, deck, pending)
     for i, text in enumerate(bids):
         try:
             if deal.phase != "bidding":
-                raise IllegalAction(
-                    "the bidding is over: the deal was thrown in"
-                    if deal.phase == "done"
-                    else "the bidding is over: a player has taken"
-                )
-            deal.apply(_bid(text))
+                raise IllegalAction(_auction_over(deal))
+            deal.apply(_bid(text, rules))
         except IllegalAction as e:
             return deal, score_before, {"key": "bids", "index": i, "action": text, "message": str(e)}
     if plays and deal.phase != "play":
         thrown = deal.result is not None and deal.result.outcome == "thrown-in"
-        message = "the deal was thrown in: nobody took" if thrown else "the bidding is not over: nobody has taken yet"
+        if thrown:
+            message = "the deal was thrown in: nobody took"
+        elif rules.coinche:
+            message = "the auction is not over: it ends after three passes behind a contract"
+        else:
+            message = "the bidding is not over: nobody has taken yet"
         return deal, score_before, {"key": "plays", "index": 0, "action": str(CARDS[plays[0]]), "message": message}
     for i, c in enumerate(plays):
         try:
@@ -195,79 +270,156 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def describe(deal: Deal, score_before: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    """Trump, taker, hands, tricks, declarations, result and score after, for a deal as it stands."""
+def held_in_hand(deal: Deal) -> list[int]:
+    """Each seat's cards in hand when play began (at two hands, not those on the table)."""
+    if not deal.start_hands:
+        return []
+    tables = deal.table_cards or [0] * deal.players
+    return [h & ~t for h, t in zip(deal.start_hands, tables, strict=True)]
+
+
+def table_piles(deal: Deal) -> list[list[tuple[int, int]]]:
+    """Two hands: each seat's five piles as dealt, (face-up card, face-down card), in the deck's order."""
+    under = deal.under
+    if not deal.table_cards or under is None:
+        return []
+    place = {c: i for i, c in enumerate(deal.deck)}
+    return [
+        sorted(((up, under[up]) for up in cards_of(deal.table_cards[s]) if under[up] >= 0), key=lambda p: place[p[0]])
+        for s in range(deal.players)
+    ]
+
+
+def out_of_play(deal: Deal) -> int:
+    """Three hands: the mask of the cards dealt to nobody (they stay face down all the deal)."""
+    held = 0
+    for h in deal.start_hands:
+        held |= h
+    return FULL_PACK & ~held if deal.start_hands else 0
+
+
+def describe(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str, Any]:
+    """Trump, taker, hands, tricks, declarations, result and score after, for a deal as it stands.
+
+    Coinche adds ``contract``; two hands add ``table``, three hands ``out``.
+    """
+    rules = deal.rules
+    names = rules.team_names
+    before = tuple(score_before) if score_before is not None else (0,) * rules.teams
     step, players = deal.step, deal.players
     started = bool(deal.start_hands)
-    declarations: dict[str, Any] = {}
-    for side in (0, 1):
-        announced = [{"seat": SEATS[s], **d.to_json()} for s, d in deal.announced() if s & 1 == side]
-        scored = deal.result.declarations[side] if deal.result is not None and deal.result.takers is not None else 0
-        declarations[SIDES[side]] = {"announced": announced, "scored": scored}
     result = deal.result
-    score_after = score_before
-    if result is not None:
-        score_after = (score_before[0] + result.points[0], score_before[1] + result.points[1])
-    return {
-        "trump": None if deal.trump is None else SUIT_LETTERS[deal.trump],
+    declarations: dict[str, Any] = {}
+    for team, name in enumerate(names):
+        announced = [{"seat": SEATS[s], **d.to_json()} for s, d in deal.announced() if rules.team(s) == team]
+        scored = result.declarations[team] if result is not None and result.takers is not None else 0
+        declarations[name] = {"announced": announced, "scored": scored}
+    after = before if result is None else tuple(b + p for b, p in zip(before, result.points, strict=True))
+    out: dict[str, Any] = {
+        "trump": None if deal.trump is None else MODE_LETTERS[deal.trump],
         "taker": None if deal.taker is None else SEATS[deal.taker],
-        "hands": (
-            {SEATS[s]: [str(c) for c in cards_of(deal.start_hands[s])] for s in range(players)} if started else None
-        ),
-        "tricks": [
-            {
-                "leader": SEATS[t.leader],
-                "cards": [str(CARDS[c]) for c in t.cards],
-                "winner": SEATS[t.winner],
-                "points": t.points,
-                "seats": [SEATS[s] for s in t.seats(step, players)],
-            }
-            for t in deal.tricks
-        ],
-        "declarations": declarations,
-        "result": None if result is None else result.to_json(),
-        "score_after": dict(zip(SIDES, score_after, strict=True)),
     }
+    if rules.coinche:
+        c = deal.contract
+        out["contract"] = None if c is None else {"bidder": SEATS[c.bidder], **c.to_json()}
+    out["hands"] = (
+        {SEATS[s]: [str(c) for c in cards_of(h)] for s, h in enumerate(held_in_hand(deal))} if started else None
+    )
+    if rules.variant == "two-handed":
+        out["table"] = (
+            {
+                SEATS[s]: [[str(CARDS[up]), str(CARDS[down])] for up, down in piles]
+                for s, piles in enumerate(table_piles(deal))
+            }
+            if started
+            else None
+        )
+    if rules.variant == "three-handed":
+        out["out"] = [str(c) for c in cards_of(out_of_play(deal))] if started else None
+    out.update(
+        {
+            "tricks": [
+                {
+                    "leader": SEATS[t.leader],
+                    "cards": [str(CARDS[c]) for c in t.cards],
+                    "winner": SEATS[t.winner],
+                    "points": t.points,
+                    "seats": [SEATS[s] for s in t.seats(step, players)],
+                }
+                for t in deal.tricks
+            ],
+            "declarations": declarations,
+            "result": None if result is None else result.to_json(),
+            "score_after": dict(zip(names, after, strict=True)),
+        }
+    )
+    return out
+
+
+# ----------------------------------------------------------------------------- for people
+def mode_words(mode: int) -> str:
+    """``♥`` for a suit, ``no trumps``, ``all trumps``."""
+    return SUIT_SYMBOLS[mode] if mode < 4 else MODE_NAMES[mode]
+
+
+def contract_words(c: Contract) -> str:
+    """``110 ♥``, ``capot no trumps``, ``90 ♠ coinched``."""
+    level = c.name[: -len(MODE_LETTERS[c.mode])]
+    doubled = {1: "", 2: " coinched"}.get(c.multiplier, f" surcoinched (x{c.multiplier})")
+    return f"{level} {mode_words(c.mode)}{doubled}"
+
+
+def _by_team(names: tuple[str, ...], values: Sequence[int]) -> str:
+    return " ".join(f"{n} {v}" for n, v in zip(names, values, strict=True))
 
 
 def text_report(data: dict[str, Any]) -> str:
     """The replay for people."""
     deal, score_before, error = load_deal(data)
-    lines = [f"Dealer {SEATS[deal.dealer]}, turned card {deal.turned.pretty() if deal.turned is not None else '-'}"]
-    if deal.rules.changes():
-        lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in deal.rules.changes().items()))
-    for i, b in enumerate(deal.bids):
-        lines.append(f"  {SEATS[deal.order[i % deal.players]]} {b.pretty()}")
+    rules = deal.rules
+    names = rules.team_names
+    if rules.coinche:
+        lines = [f"Dealer {SEATS[deal.dealer]}, Coinche: all eight cards dealt, no card turned"]
+    else:
+        lines = [f"Dealer {SEATS[deal.dealer]}, turned card {deal.turned.pretty() if deal.turned is not None else '-'}"]
+    if rules.changes():
+        lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in record_rules(rules).items()))
+    for s, b in zip(deal.bid_seats, deal.bids, strict=True):
+        lines.append(f"  {SEATS[s]} {b.pretty()}")
     if deal.taker is not None and deal.trump is not None:
-        lines.append(f"{SEATS[deal.taker]} takes, trumps are {CARDS[deal.trump * 8].pretty()[-1]}")
-        for s in range(deal.players):
-            hand = " ".join(c.pretty() for c in cards_of(deal.start_hands[s]))
-            lines.append(f"  {SEATS[s]}: {hand}")
+        if deal.contract is not None:
+            lines.append(f"{SEATS[deal.taker]} plays {contract_words(deal.contract)}")
+        else:
+            lines.append(f"{SEATS[deal.taker]} takes, trumps are {mode_words(deal.trump)}")
+        for s, hand in enumerate(held_in_hand(deal)):
+            lines.append(f"  {SEATS[s]}: {' '.join(c.pretty() for c in cards_of(hand))}")
+        for s, piles in enumerate(table_piles(deal)):
+            shown = " ".join(f"{CARDS[up].pretty()}/{CARDS[down].pretty()}" for up, down in piles)
+            lines.append(f"  {SEATS[s]} table (face up/face down): {shown}")
+        if rules.variant == "three-handed":
+            lines.append(f"  Out of play: {' '.join(c.pretty() for c in cards_of(out_of_play(deal)))}")
     for s, d in deal.announced():
         lines.append(f"  {SEATS[s]} announces {d.name}: {' '.join(c.pretty() for c in cards_of(d.cards))}")
-    words = dict(enumerate(deal.belote_words()))
-    k = 0
+    said_words = deal.belote_words()
+    words = iter(said_words)
+    pair = {deal.mode * 8 + 5, deal.mode * 8 + 6} if said_words else set()
     for n, t in enumerate(deal.tricks, 1):
         parts = []
         for s, c in zip(t.seats(deal.step, deal.players), t.cards, strict=True):
-            said = ""
-            if deal.mode >= 0 and (c in (deal.mode * 8 + 5, deal.mode * 8 + 6)) and k in words:
-                said = f" ({words[k][1]})"
-                k += 1
+            said = f" ({next(words)[1]})" if c in pair else ""
             parts.append(f"{SEATS[s]} {CARDS[c].pretty()}{said}")
         lines.append(f"Trick {n}: {', '.join(parts)} -> {SEATS[t.winner]} takes {t.points}")
     r = deal.result
     if r is not None:
         if r.outcome == "thrown-in":
-            lines.append("Everybody passed twice: the deal is thrown in.")
+            nobody = "Nobody bid" if rules.coinche else "Everybody passed twice"
+            lines.append(f"{nobody}: the deal is thrown in.")
         else:
-            lines.append(
-                f"{r.outcome.upper()}: cards NS {r.cards[0]} EW {r.cards[1]}, declarations NS {r.declarations[0]} "
-                f"EW {r.declarations[1]}, belote NS {r.belote[0]} EW {r.belote[1]}"
-            )
-            lines.append(f"Points NS {r.points[0]} EW {r.points[1]}" + (f", {r.pending} pending" if r.pending else ""))
-        after = (score_before[0] + r.points[0], score_before[1] + r.points[1])
-        lines.append(f"Score NS {after[0]} EW {after[1]}")
+            cards, declared, belote = (_by_team(names, v) for v in (r.cards, r.declarations, r.belote))
+            lines.append(f"{r.outcome.upper()}: cards {cards}, declarations {declared}, belote {belote}")
+            lines.append(f"Points {_by_team(names, r.points)}" + (f", {r.pending} pending" if r.pending else ""))
+        after = [b + p for b, p in zip(score_before, r.points, strict=True)]
+        lines.append(f"Score {_by_team(names, after)}")
     elif error is None:
         lines.append(
             f"In progress: {deal.phase}, {SEATS[deal.to_move]} to {'bid' if deal.phase == 'bidding' else 'play'}"
