@@ -10,19 +10,56 @@ from collections.abc import Sequence
 
 from belote.game import Deal, shuffled_deck
 from belote.record import RecordError, dumps, read, replay, text_report, to_record
-from belote.rules import PRESETS, RulesError, find_rules
+from belote.rules import PRESETS, Rules, RulesError, find_rules
 
 
 def _rules_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--rules", default="classic", choices=sorted(PRESETS), help="a rules preset (default: classic, seed 000)"
+        "--rules",
+        default="classic",
+        choices=sorted(PRESETS),
+        help="a rules preset (default: classic, seed 000); the games: classic, coinche, three-handed, two-handed",
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option on top of the preset, e.g. --option surcoinche=3 --option rounding=true "
+        "(docs/rules.md lists them); may be given several times",
+    )
+
+
+def _option_value(text: str) -> object:
+    """``true`` / ``false``, ``null``, a whole number, or the text itself."""
+    word = text.strip()
+    lowered = word.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("null", "none"):
+        return None
+    if word.lstrip("-").isdigit():
+        return int(word)
+    return word
+
+
+def rules_from_args(args: argparse.Namespace, **overrides: object) -> Rules:
+    """The preset of ``--rules``, each ``--option NAME=VALUE`` on top, then ``overrides`` that are not None."""
+    rules = find_rules(args.rules)
+    changes: dict[str, object] = {}
+    for option in args.option:
+        name, sep, value = option.partition("=")
+        if not sep or not name.strip():
+            raise RulesError(f"a rule option is NAME=VALUE, such as surcoinche=3, not {option!r}")
+        changes[name.strip()] = _option_value(value)
+    changes.update({k: v for k, v in overrides.items() if v is not None})
+    return Rules.from_dict(changes, base=rules) if changes else rules
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
     """A random deal played by random legal moves, printed as a record."""
     rng = random.Random(args.seed)
-    rules = find_rules(args.rules)
+    rules = rules_from_args(args)
     deal = Deal(
         rules, rng.randrange(rules.players) if args.dealer is None else "NESW".index(args.dealer), shuffled_deck(rng)
     )
@@ -50,12 +87,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     """Two bots on duplicate deals: the difference per deal with its 95% interval."""
     from belote.arena import ArenaError, Team, run_arena
-    from belote.rules import Rules
 
-    rules = find_rules(args.rules)
-    overrides = {k: v for k, v in (("target", args.target), ("deals", args.match_deals)) if v is not None}
-    if overrides:
-        rules = Rules.from_dict(overrides, base=rules)
+    rules = rules_from_args(args, target=args.target, deals=args.match_deals)
     ns = Team(args.ns, {} if args.ns_think is None else {"think": args.ns_think})
     ew = Team(args.ew, {} if args.ew_think is None else {"think": args.ew_think})
     try:
@@ -88,16 +121,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """A match in the terminal: you sit South against three bots."""
-    from dataclasses import replace
-
+    """A match in the terminal against bots, in any game."""
     from belote.terminal import TerminalGame
 
-    rules = find_rules(args.rules)
-    if args.target is not None:
-        rules = replace(rules, target=args.target)
-    if args.deals is not None:
-        rules = replace(rules, deals=args.deals)
+    rules = rules_from_args(args, target=args.target, deals=args.deals)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     options = {"think": args.think} if args.bot == "search" else {}
     return TerminalGame(rules, seed, bot=args.bot, bot_options=options, delay=args.delay).run()
@@ -136,7 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("play", help="play a match in the terminal as South against three bots")
+    p = sub.add_parser(
+        "play",
+        help="play a match in the terminal against bots (South at four and three hands, North at two)",
+        description="A match in the terminal against bots, in any game: --rules coinche, three-handed, two-handed... "
+        "You sit South (your partner North) at four players, South against North and East at three, North "
+        "against East at two. Type a card's number or name; bids as take, pass, a suit letter, or in Coinche a "
+        "contract such as 110H, 90NT, 160AT, capotS, and coinche, surcoinche; q quits.",
+    )
     p.add_argument("--bot", default="search", help="the bots to play with (random, heuristic, search)")
     p.add_argument("--think", type=float, default=1.0, help="the search bot's thinking time, as a multiple")
     p.add_argument("--seed", type=int, default=None, help="the random seed of the match")

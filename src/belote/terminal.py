@@ -1,76 +1,163 @@
-"""Play in the terminal: you sit South, a bot partner North, two bot opponents East and West.
+"""Play in the terminal against bots, in any game of ``rules.variant``.
 
-The terminal is one more front end of the state machine: it shows South's view and applies
-South's choices; the bots see their own views only. Type the number of a card (as listed), its name
-(``JH``, ``10h``), ``take``, ``pass`` or a suit letter for the bidding; ``q`` quits.
+At four players you sit South, a bot partner North and two bot opponents East and West (in Coinche
+too); at three hands you are South against North and East, each for themselves; at two hands you
+are North against East. The terminal is one more front end of the state machine: it shows your
+view and applies your choices; the bots see their own views only.
+
+Type the number of a card (as listed: your hand, then at two hands the face-up cards of your table),
+its name (``JH``, ``10h``), and for the bidding ``take``, ``pass`` or a suit letter; in Coinche a
+contract (``80H``, ``110S``, ``90NT``, ``160AT``, ``capotD``), ``coinche``, ``surcoinche`` or
+``pass``. ``q`` quits.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from belote.bots import Bot, make_bot
-from belote.cards import CARDS, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, parse_card
-from belote.game import SEATS, TAKE, IllegalAction, Match, PlayerView, action_str, parse_action
-from belote.play import KEY
+from belote.cards import CARDS, HEARTS, SUIT_SYMBOLS, Card, parse_card
+from belote.contracts import (
+    COINCHE,
+    MODE_LETTERS,
+    SURCOINCHE,
+    Contract,
+    contract_action,
+    contract_of,
+    is_contract,
+    level_name,
+)
+from belote.game import SEATS, TAKE, Bid, IllegalAction, Match, PlayerView, action_str, parse_action
+from belote.play import KEY, MODE_NAMES
 from belote.rules import Rules
-from belote.scoring import SIDES
 
-ME = 2  # South
-NAMES = {0: "North (partner)", 1: "East", 2: "You", 3: "West"}
+#: Your seat: South at four and three players, North at two (against East).
+MY_SEAT = {4: 2, 3: 2, 2: 0}
+SEAT_NAMES = {
+    4: {0: "North (partner)", 1: "East", 2: "You", 3: "West"},
+    3: {0: "North", 1: "East", 2: "You"},
+    2: {0: "You", 1: "East"},
+}
 OUTCOME_WORDS = {
     "made": "made",
     "dedans": "dedans: the takers went down",
-    "litige": "litige: 81-81, the takers' points wait for the next deal",
+    "litige": "litige: equal points, the takers' points wait for the next deal",
     "capot": "capot: every trick to one side",
     "thrown-in": "thrown in: everybody passed twice",
 }
+COINCHE_OUTCOME_WORDS = {
+    "made": "the contract is made",
+    "dedans": "dedans: the contract failed",
+    "thrown-in": "thrown in: nobody bid",
+}
+SEAT_WORDS = ("North", "East", "South", "West")
+#: Kept for callers of the four-hand game.
+ME = MY_SEAT[4]
+NAMES = SEAT_NAMES[4]
 
 
-def sort_hand(hand: tuple[Card, ...], trump: int | None) -> list[Card]:
+def mode_words(mode: int) -> str:
+    """``♥ (hearts)``, ``no trumps``, ``all trumps``."""
+    return f"{SUIT_SYMBOLS[mode]} ({MODE_NAMES[mode]})" if mode < 4 else MODE_NAMES[mode]
+
+
+def contract_words(level: str, mode: str, multiplier: int, bidder: str = "") -> str:
+    """``110 ♥``, ``capot no trumps by N, coinched``, ``90 ♠, surcoinched (x4)``."""
+    m = MODE_LETTERS.index(mode)
+    what = f"{level} {SUIT_SYMBOLS[m] if m < 4 else MODE_NAMES[m]}"
+    if bidder:
+        what += f" by {bidder}"
+    if multiplier == 2:
+        return f"{what}, coinched"
+    if multiplier > 2:
+        return f"{what}, surcoinched (x{multiplier})"
+    return what
+
+
+def _contract(c: Contract) -> str:
+    j = c.to_json()
+    return contract_words(str(j["level"]), str(j["mode"]), c.multiplier, SEATS[c.bidder])
+
+
+def sort_hand(hand: Sequence[Card], trump: int | None) -> list[Card]:
     """By suit, trumps first once chosen, strongest first inside a suit."""
-    mode = 0 if trump is None else trump
+    mode = 4 if trump is None else trump
 
     def key(c: Card) -> tuple[int, int]:
         suit_order = 0 if c.suit == trump else 1 + c.suit
-        order = KEY[mode][c] if trump is not None else KEY[4][c]
-        return (suit_order, -order)
+        return (suit_order, -KEY[mode][c])
 
     return sorted(hand, key=key)
 
 
+def _scores(names: Sequence[str], values: Sequence[int]) -> str:
+    return " - ".join(f"{n} {v}" for n, v in zip(names, values, strict=True))
+
+
 def describe_view(view: PlayerView) -> list[str]:
+    rules = view.rules
+    names = rules.team_names
     lines = []
-    trump = "-" if view.trump is None else f"{SUIT_SYMBOLS[view.trump]} ({SUIT_NAMES[view.trump]})"
+    trump = "-" if view.trump is None else mode_words(view.trump)
     taker = "-" if view.taker is None else SEATS[view.taker]
+    goal = f"{view.deal_number} of {rules.deals} deals" if rules.deals else f"to {rules.target}"
     lines.append(
-        f"Deal {view.deal_number}  score NS {view.score[0]} - EW {view.score[1]}  (to {view.rules.target})"
+        f"Deal {view.deal_number}  score {_scores(names, view.score)}  ({goal})"
         f"  dealer {SEATS[view.dealer]}  trumps {trump}  taker {taker}"
     )
-    if view.phase == "bidding" and view.turned is not None:
-        lines.append(f"Turned card: {view.turned.pretty()}")
+    if view.contract is not None:
+        standing = "Contract" if view.phase != "bidding" else "Highest bid"
+        lines.append(f"{standing}: {_contract(view.contract)}")
+    if view.phase == "bidding":
+        if view.turned is not None:
+            lines.append(f"Turned card: {view.turned.pretty()}")
         if view.bids:
             lines.append("Bids: " + ", ".join(f"{SEATS[s]} {b.pretty()}" for s, b in view.bids))
     if view.phase == "play":
         if view.tricks:
             t = view.tricks[-1]
-            seats = t.seats(view.rules.step)
+            seats = t.seats(rules.step, rules.players)
             last = ", ".join(f"{SEATS[s]} {CARDS[c].pretty()}" for s, c in zip(seats, t.cards, strict=True))
             lines.append(f"Last trick: {last} -> {SEATS[t.winner]} ({t.points})")
         table = ", ".join(f"{SEATS[s]} {c.pretty()}" for s, c in view.trick) or "(empty)"
-        lines.append(f"On the table: {table}   points taken NS {view.won[0]} EW {view.won[1]}")
+        lines.append(f"On the table: {table}   points taken {_scores(names, view.won)}")
+        me = view.seat
+        for s, piles in enumerate(view.table):
+            if s != me:
+                lines.append(f"{SEAT_WORDS[s]}'s table: {' '.join(_pile(up, down) for up, down in piles)}")
     return lines
 
 
+def _pile(up: Card | None, down: int, mark: str = "") -> str:
+    """A table pile: its face-up card and ``+1`` for a card face down under it; ``--`` when empty."""
+    if up is None:
+        return "--"
+    return f"{mark}{up.pretty()}{'+1' if down else ''}"
+
+
 def hand_line(view: PlayerView) -> tuple[str, list[Card]]:
+    """Your cards, numbered, the playable ones in brackets: the hand, then at two hands the face-up
+    cards of your table (each with ``+1`` when a card lies face down under it)."""
     cards = sort_hand(view.hand, view.trump)
     legal = set(view.legal)
     parts = []
     for i, c in enumerate(cards, 1):
         mark = f"[{i}]" if c in legal else f" {i} "
         parts.append(f"{mark}{c.pretty()}")
-    return "Your hand: " + " ".join(parts) + "   ([n] = playable)", cards
+    line = "Your hand: " + " ".join(parts)
+    if view.table and view.seat is not None:
+        piles = []
+        for up, down in view.table[view.seat]:
+            if up is None:
+                piles.append("--")
+                continue
+            cards.append(up)
+            n = len(cards)
+            piles.append(_pile(up, down, f"[{n}]" if up in legal else f" {n} "))
+        line += "\nYour table: " + " ".join(piles)
+        return line + "   ([n] = playable; +1 = a card face down under it)", cards
+    return line + "   ([n] = playable)", cards
 
 
 def parse_choice(text: str, view: PlayerView, cards: list[Card]) -> int:
@@ -81,6 +168,28 @@ def parse_choice(text: str, view: PlayerView, cards: list[Card]) -> int:
             raise IllegalAction(f"there is no card number {n}: choose 1 to {len(cards)}")
         return cards[n - 1]
     return parse_action(t)
+
+
+def bid_prompt(view: PlayerView) -> str:
+    """What the player may say now, in a few words."""
+    legal = view.legal
+    if not view.rules.coinche:
+        if TAKE in legal:
+            return "take or pass? "
+        return f"name a suit or pass ({'/'.join(action_str(a) for a in legal)})? "
+    if SURCOINCHE in legal:
+        return "surcoinche or pass? "
+    words = []
+    contracts = [contract_of(a) for a in legal if is_contract(a)]
+    if contracts:
+        lowest = contracts[0][0]
+        modes = " ".join(MODE_LETTERS[m] for lv, m in contracts if lv == lowest)
+        example = action_str(contract_action(lowest, HEARTS))
+        words.append(f"a contract of {level_name(lowest)} or more in {modes} (such as {example})")
+    if COINCHE in legal:
+        words.append("coinche")
+    words.append("pass")
+    return f"your bid: {', '.join(words)}? "
 
 
 class TerminalGame:
@@ -96,9 +205,12 @@ class TerminalGame:
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
     ) -> None:
-        self.match = Match(rules, seed=seed, first_dealer=seed % 4)
+        players = rules.players
+        self.me = MY_SEAT[players]
+        self.names = SEAT_NAMES[players]
+        self.match = Match(rules, seed=seed, first_dealer=seed % players)
         self.bots: dict[int, Bot] = {
-            s: make_bot(bot, seed=seed * 10 + s, **(bot_options or {})) for s in range(4) if s != ME
+            s: make_bot(bot, seed=seed * 10 + s, **(bot_options or {})) for s in range(players) if s != self.me
         }
         self.delay = delay
         self.read = read
@@ -113,7 +225,7 @@ class TerminalGame:
             events = m.events(seen)
             seen += len(events)
             self._announce([e for _, e in events])
-            if seat == ME:
+            if seat == self.me:
                 if not self._human_turn():
                     self.write("Bye.")
                     return 1
@@ -123,22 +235,24 @@ class TerminalGame:
                 if self.delay:
                     time.sleep(self.delay)
         self._announce([e for _, e in m.events(seen)])
-        winner = "nobody (a tie)" if m.winner is None else ("your side" if m.winner == 0 else "East-West")
-        self.write(f"The match is over: NS {m.score[0]} - EW {m.score[1]}, won by {winner}.")
+        rules = m.rules
+        if m.winner is None:
+            winner = "nobody (a tie)"
+        elif m.winner == rules.team(self.me):
+            winner = "you" if rules.players < 4 else "your side"
+        else:
+            winner = rules.team_names[m.winner]
+        self.write(f"The match is over: {_scores(rules.team_names, m.score)}, won by {winner}.")
         return 0
 
     def _human_turn(self) -> bool:
         m = self.match
-        view = m.view(ME)
+        view = m.view(self.me)
         for line in describe_view(view):
             self.write(line)
         line, cards = hand_line(view)
         self.write(line)
-        if view.phase == "bidding":
-            words = "/".join(action_str(a) for a in view.legal)
-            prompt = "take or pass? " if TAKE in view.legal else f"name a suit or pass ({words})? "
-        else:
-            prompt = "your card (number or name)? "
+        prompt = bid_prompt(view) if view.phase == "bidding" else "your card (number or name)? "
         while True:
             try:
                 text = self.read(prompt)
@@ -147,21 +261,33 @@ class TerminalGame:
             if text.strip().lower() in ("q", "quit", "exit"):
                 return False
             try:
-                m.apply(parse_choice(text, view, cards), seat=ME)
+                m.apply(parse_choice(text, view, cards), seat=self.me)
                 return True
             except IllegalAction as e:
                 self.write(f"Refused: {e}")
+
+    def _who(self, seat: object) -> str:
+        return self.names[SEATS.index(str(seat))]
 
     def _announce(self, events: list[dict[str, object]]) -> None:
         for e in events:
             kind = e["type"]
             if kind == "dealt":
-                self.write(f"\n--- {e['dealer']} deals; the turned card is {_pretty(str(e['turned']))} ---")
-            elif kind == "bid" and e["seat"] != SEATS[ME]:
-                self.write(f"{NAMES[SEATS.index(str(e['seat']))]}: {e['bid']}")
+                if e["turned"] is None:
+                    self.write(f"\n--- {e['dealer']} deals eight cards each; no card is turned ---")
+                else:
+                    out = "; eight cards stay face down, out of play" if self.match.rules.players == 3 else ""
+                    self.write(f"\n--- {e['dealer']} deals; the turned card is {_pretty(str(e['turned']))}{out} ---")
+            elif kind == "bid" and e["seat"] != SEATS[self.me]:
+                self.write(f"{self._who(e['seat'])}: {Bid(parse_action(str(e['bid']))).pretty()}")
             elif kind == "trump":
-                suit = SUIT_LETTERS.index(str(e["trump"]))
-                self.write(f"{e['taker']} takes; trumps are {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}")
+                contract = e.get("contract")
+                if isinstance(contract, dict):
+                    what = contract_words(str(contract["level"]), str(contract["mode"]), int(contract["multiplier"]))
+                    self.write(f"{e['taker']} plays {what}")
+                else:
+                    mode = MODE_LETTERS.index(str(e["trump"]))
+                    self.write(f"{e['taker']} takes; trumps are {mode_words(mode)}")
             elif kind == "declared":
                 names = e["declarations"]
                 assert isinstance(names, list)
@@ -171,27 +297,35 @@ class TerminalGame:
                 self.write(f"{e['seat']} plays {_pretty(str(e['card']))}{said}")
             elif kind == "trick":
                 self.write(f"  {e['winner']} takes the trick ({e['points']} points)")
+            elif kind == "turned-up":
+                self.write(f"  {e['seat']} turns up {_pretty(str(e['card']))} on the table")
             elif kind == "scored":
                 self._announce_score(e)
 
     def _announce_score(self, e: dict[str, object]) -> None:
+        rules = self.match.rules
         outcome = str(e["outcome"])
-        self.write(f"Deal over: {OUTCOME_WORDS.get(outcome, outcome)}")
+        words = COINCHE_OUTCOME_WORDS if rules.coinche else OUTCOME_WORDS
+        if outcome == "capot":
+            capot = e.get("capot")
+            self.write(f"Deal over: capot, every trick to {capot}")
+        else:
+            self.write(f"Deal over: {words.get(outcome, outcome)}")
         if outcome != "thrown-in":
             cards, decl, belote, points = e["cards"], e["declarations"], e["belote"], e["points"]
             assert isinstance(cards, dict) and isinstance(decl, dict)
             assert isinstance(belote, dict) and isinstance(points, dict)
-            for side in SIDES:
+            for name in rules.team_names:
                 self.write(
-                    f"  {side}: card points {cards[side]}, declarations {decl[side]}, belote {belote[side]},"
-                    f" scores {points[side]}"
+                    f"  {name}: card points {cards[name]}, declarations {decl[name]}, belote {belote[name]},"
+                    f" scores {points[name]}"
                 )
         m = self.match
-        self.write(f"  Match: NS {m.score[0]} - EW {m.score[1]}")
+        self.write(f"  Match: {_scores(rules.team_names, m.score)}")
 
 
 def _pretty(text: str) -> str:
     return parse_card(text).pretty()
 
 
-__all__ = ["TerminalGame", "describe_view", "hand_line", "sort_hand"]
+__all__ = ["TerminalGame", "bid_prompt", "describe_view", "hand_line", "sort_hand"]
