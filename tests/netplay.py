@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -93,13 +94,16 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def private_table(base: str, people: int, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """A private table with ``people`` people seated (the host at S); their seat tokens by seat."""
+    """A private table with ``people`` people seated; their seat tokens by seat.
+
+    The host sits where the server puts them (``t["seat"]``: S, or N at two hands), the guests in
+    the free seats in the server's order (N, E, W at four).
+    """
     t = post(base, "/api/tables", {"name": "Host", "settings": settings})
-    tokens = {"S": t["token"]}
-    for name, seat in [("Nina", "N"), ("Emil", "E"), ("Wes", "W")][: people - 1]:
-        tokens[seat] = post(base, f"/api/tables/{t['table']}/sit", {"invite": t["invite"], "name": name, "seat": seat})[
-            "token"
-        ]
+    tokens = {t["seat"]: t["token"]}
+    for name in ["Nina", "Emil", "Wes"][: people - 1]:
+        sat = post(base, f"/api/tables/{t['table']}/sit", {"invite": t["invite"], "name": name})
+        tokens[sat["seat"]] = sat["token"]
     return t, tokens
 
 
@@ -201,6 +205,37 @@ class Player:
                         break
                     except (ConnectionClosed, OSError):
                         await asyncio.sleep(0.2)
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A real ``redis-server`` on a free port, empty, stopped afterwards; yields its URL."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("no redis-server: install Debian's package redis-server (./scripts/test does)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
 
 
 def match_over(state: State) -> bool:
