@@ -255,6 +255,7 @@ class Deal(PlayState):
     __slots__ = (
         "bid_seats",
         "bids",
+        "coinche",
         "contract",
         "dealer",
         "deck",
@@ -276,11 +277,12 @@ class Deal(PlayState):
         if len(deck) != 32 or len(set(deck)) != 32 or min(deck) < 0 or max(deck) > 31:
             raise ValueError("the deck must hold each of the 32 cards once")
         self.rules = rules
+        self.coinche = rules.variant == "coinche"
         self.players = players = rules.players
         self.step = step = rules.step
         self.undertrump = int(rules.undertrump)
         self.ntricks = rules.tricks
-        self.camps = [rules.team(s) & 1 for s in range(players)]
+        self.camps = [s & 1 for s in range(players)]  # partners; at two hands each alone
         self.dealer = dealer
         self.deck = deck
         self.pending = pending
@@ -300,7 +302,7 @@ class Deal(PlayState):
         """
         deck = self.deck
         hands = [0] * self.players
-        coinche = self.rules.coinche
+        coinche = self.coinche
         places = _COINCHE_PLACES if coinche else _first_places(self.players)
         for seat, seat_places in zip(self.order, places, strict=True):
             m = 0
@@ -308,7 +310,8 @@ class Deal(PlayState):
                 m |= 1 << deck[i]
             hands[seat] = m
         self.reset_play(hands, -1, self.order[0])
-        self.set_under(None)
+        if self.players == 2:  # no card lies under another before the table is dealt
+            self.set_under(None)
         self.phase = BIDDING
         self.bids: list[Bid] = []
         self.bid_seats: list[int] = []
@@ -358,10 +361,12 @@ class Deal(PlayState):
         self.taker = taker
         self.trump = mode
         self.reset_play(hands, mode, self.order[0])
-        self.set_under(under)
+        if under is not None:
+            self.set_under(under)
         if self.players == 3:  # the taker against the two others together
             self.camps = [0 if s == taker else 1 for s in range(3)]
-        self.start_hands = [h | t for h, t in zip(hands, self.table_cards or [0] * self.players, strict=True)]
+        tables = self.table_cards
+        self.start_hands = [h | t for h, t in zip(hands, tables, strict=True)] if tables else list(hands)
         self.phase = PLAY
         rules = self.rules
         if rules.declarations and rules.variant != "two-handed":
@@ -404,7 +409,7 @@ class Deal(PlayState):
     def _bid_actions(self) -> tuple[Action, ...]:
         if self.phase != BIDDING:
             return ()
-        if self.rules.coinche:
+        if self.coinche:
             return self._contract_actions()
         assert self.turned is not None
         if len(self.bids) < self.players:
@@ -458,11 +463,11 @@ class Deal(PlayState):
                 raise IllegalPlay(self.explain(action))
             return
         if 0 <= action < 32:
-            what = "bid a contract or pass" if self.rules.coinche else "take, pass or name a suit"
+            what = "bid a contract or pass" if self.coinche else "take, pass or name a suit"
             raise IllegalBid(f"the bidding is not over: {what} before playing {CARDS[action]}")
         if action in self.legal_actions():
             return
-        if self.rules.coinche:
+        if self.coinche:
             raise IllegalBid(self._explain_contract(action))
         if is_contract(action) or action in (COINCHE, SURCOINCHE):
             raise IllegalBid(f"{action_str(action)} is a Coinche bid: take, pass or name a suit")
@@ -524,7 +529,7 @@ class Deal(PlayState):
         seat = self.to_move
         self.bids.append(bid)
         self.bid_seats.append(seat)
-        if self.rules.coinche:
+        if self.coinche:
             self._contract_bid(seat, bid)
             return
         assert self.turned is not None
@@ -582,18 +587,19 @@ class Deal(PlayState):
         """Called by the play state once the last trick is taken."""
         assert self.taker is not None
         rules = self.rules
-        teams = rules.teams
-        declarations = [0] * teams
+        players = self.players
+        team = self.camps if players != 3 else range(3)  # whose score each seat's points go to
+        declarations = [0] * (3 if players == 3 else 2)
         best = self.scoring_declarations_side()
         if best is not None:
-            for s in range(self.players):
+            for s in range(players):
                 if self.camps[s] == best:
-                    declarations[rules.team(s)] += sum(d.points for d in self.declared[s])
-        belote = [0] * teams
+                    declarations[team[s]] += sum(d.points for d in self.declared[s])
+        belote = [0] * len(declarations)
         holder = belote_holder(self.start_hands, self.mode)
         if holder is not None:
-            belote[rules.team(holder)] = 20
-        if rules.variant == "three-handed":
+            belote[team[holder]] = 20
+        if players == 3:
             cards, tricks = [0] * 3, [0] * 3
             for t in self.tricks:
                 cards[t.winner] += t.points
@@ -601,7 +607,7 @@ class Deal(PlayState):
             self.result = score_three(rules, self.taker, cards, tricks, declarations, belote, self.pending, self.order)
             return
         won, won_tricks = self.won, self.won_tricks
-        if rules.coinche:
+        if self.coinche:
             assert self.contract is not None
             bidder = self.contract.bidder
             self.result = score_contract(
@@ -616,13 +622,13 @@ class Deal(PlayState):
             return
         self.result = score_deal(
             rules,
-            rules.team(self.taker),
+            team[self.taker],
             won,
             won_tricks,
             (declarations[0], declarations[1]),
             (belote[0], belote[1]),
             self.pending,
-            rules.team_names,
+            SIDES if players == 4 else rules.team_names,
         )
 
     def undo(self) -> Action:
@@ -752,7 +758,11 @@ class Deal(PlayState):
         for seat, b in zip(self.bid_seats, self.bids, strict=True):
             ev.append({"type": "bid", "seat": SEATS[seat], "bid": str(b)})
         if self.taker is not None and self.trump is not None:
-            trump_event: dict[str, Any] = {"type": "trump", "taker": SEATS[self.taker], "trump": MODE_LETTERS[self.trump]}
+            trump_event: dict[str, Any] = {
+                "type": "trump",
+                "taker": SEATS[self.taker],
+                "trump": MODE_LETTERS[self.trump],
+            }
             if self.contract is not None:
                 trump_event["contract"] = self.contract.to_json()
             ev.append(trump_event)
