@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from belote.cards import mask_of
+from belote.cards import FULL_PACK, mask_of
 from belote.game import PASS, TAKE, Deal, Match
-from belote.knowledge import Knowledge
+from belote.knowledge import OUT, Knowledge
 from belote.rules import PRESETS, Rules
 
 
@@ -17,28 +17,56 @@ def _play_random(m: Match, rng: random.Random) -> None:
     m.apply(actions[rng.randrange(len(actions))])
 
 
+def real_holdings(deal: Deal) -> list[int]:
+    """What each holder of ``Knowledge`` really holds: the players' playable cards, then the cards
+    out of play (three hands) or each player's face-down cards (two hands)."""
+    n = deal.players
+    hands = [deal.hand_mask(s) for s in range(n)]
+    if n == 3:
+        held = mask_of(deal.plays)
+        for h in hands:
+            held |= h
+        return [*hands, FULL_PACK & ~held]
+    if n == 2:
+        under = deal.under
+        assert under is not None
+        downs = [0, 0]
+        seats = deal.play_seats()
+        on_trick = [(seats[i], c) for i, c in enumerate(deal.plays) if i >= len(deal.plays) - len(deal.trick)]
+        for s in range(2):
+            tops = [c for c in range(32) if hands[s] >> c & 1] + [c for seat, c in on_trick if seat == s]
+            for c in tops:
+                if under[c] >= 0 and not (hands[s] >> under[c] & 1) and under[c] not in deal.plays:
+                    downs[s] |= 1 << under[c]
+        return [*hands, *downs]
+    return hands
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_knowledge_never_contradicts_the_real_hands(preset: str) -> None:
     rules = PRESETS[preset]
-    for seed in range(40):
+    for seed in range(40 if rules.players == 4 else 25):
         m = Match(rules, seed=seed)
         rng = random.Random(seed)
         while not m.over and len(m.deals) < 2:
             deal = m.deal
             if deal.phase == "play":
-                for seat in range(4):
+                real = real_holdings(deal)
+                for seat in range(rules.players):
                     k = Knowledge.from_view(m.view(seat))
-                    for s in range(4):
-                        real = deal.hand_mask(s)
-                        assert real & k.excluded[s] == 0, (preset, seed, s)
-                        assert k.hands[s] & ~real == 0, (preset, seed, s)
-                        assert k.counts[s] == real.bit_count()
+                    assert k.holders == len(real)
+                    for s in range(k.holders):
+                        assert real[s] & k.excluded[s] == 0, (preset, seed, s)
+                        assert k.hands[s] & ~real[s] == 0, (preset, seed, s)
+                        assert k.counts[s] == real[s].bit_count(), (preset, seed, seat, s)
             _play_random(m, rng)
 
 
-def test_sampled_deals_fit_the_view() -> None:
-    for seed in range(60):
-        m = Match(Rules(), seed=seed)
+@pytest.mark.parametrize("preset", ["classic", "coinche", "three-handed", "two-handed"])
+def test_sampled_deals_fit_the_view(preset: str) -> None:
+    rules = PRESETS[preset]
+    for seed in range(40):
+        m = Match(rules, seed=seed)
         rng = random.Random(seed)
         while not m.over and len(m.deals) < 2:
             if m.deal.phase == "play":
@@ -47,14 +75,23 @@ def test_sampled_deals_fit_the_view() -> None:
                 view = m.view(seat)
                 k = Knowledge.from_view(view)
                 hands = k.sample(rng)
-                assert hands[seat] == mask_of(view.hand)
-                assert [h.bit_count() for h in hands] == list(k.counts)
+                assert hands[seat] & mask_of(view.hand) == mask_of(view.hand)
+                assert hands[seat] == m.deal.hand_mask(seat)  # its hand and its face-up cards
                 everything = mask_of(view.played)
                 for s, h in enumerate(hands):
                     assert h & k.excluded[s] == 0
                     assert everything & h == 0
                     everything |= h
-                assert everything == (1 << 32) - 1
+                assert everything == FULL_PACK
+                if rules.players == 3:
+                    assert hands[OUT].bit_count() == 8
+                world, under = k.sample_world(rng)
+                assert len(world) == rules.players
+                if rules.players == 2:
+                    assert under is not None
+                    downs = [c for c in under if c >= 0]
+                    assert len(set(downs)) == len(downs)
+                    assert not any(w >> c & 1 for w in world for c in downs)
             _play_random(m, rng)
 
 

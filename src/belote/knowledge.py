@@ -1,12 +1,21 @@
-"""What one seat knows of the hidden hands, and full deals drawn at random consistent with it.
+"""What one seat knows of the hidden cards, and full deals drawn at random consistent with it.
 
 Everything here is read from a ``PlayerView``, so a bot that samples its worlds through this module
 cannot see a card it should not. The knowledge comes from the rules of play: a player who did not
 follow has none of the suit led; one who could not follow and did not trump while the other side
 held the trick has no trump (or, without the undertrump rule, none higher than the trump winning);
-one who played under the best trump when trumps were led has none higher; the taker holds the
-turned card until it is played; declarations shown after the first trick are in their owners' hands;
-a player who said belote holds the other of the king and queen of trumps.
+one who played under the best trump when trumps were led (or any suit at all-trumps) has none
+higher; the taker holds the turned card until it is played; declarations shown after the first trick
+are in their owners' hands; a player who said belote holds the other of the king and queen of trumps.
+"The other side" is the other camp: partners at four hands, the two defenders against the taker at
+three (``view_camps``).
+
+The hidden cards are dealt among *holders*: the players, and where the game keeps cards nobody
+sees, piles of fixed size that are nobody's hand. At three hands the eight cards out of play are
+one such pile (``OUT``). At two hands each player's face-down table cards are a pile of their own,
+each card lying under a known face-up card (``slots``); ``sample_world`` lays the drawn cards
+under them. The voids and ceilings of the play hold for the hand only: a face-down card was not
+playable when its owner showed out.
 
 >>> from belote.game import Match
 >>> import random
@@ -21,85 +30,170 @@ a player who said belote holds the other of the king and queen of trumps.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from belote.cards import FULL_PACK, SUIT_MASKS, mask_of
 from belote.game import PlayerView
 from belote.play import ALL_TRUMP, HIGHER, beats
 
-PLAYERS = 4
+#: Cards each player holds at the end of the first distribution (before the bidding ends).
+FIRST_DISTRIBUTION = 5
+#: Three hands: the holder of the eight cards out of play.
+OUT = 3
 
 
 class InconsistentView(ValueError):
     """No deal fits what the view says (a bug upstream: a real view always has one)."""
 
 
+def view_camps(view: PlayerView) -> tuple[int, ...]:
+    """The side (0 or 1) each seat plays for: partners at four hands; the taker against the two
+    others at three (each alone while nobody has taken); each player alone at two."""
+    n = view.rules.players
+    if n == 4:
+        return (0, 1, 0, 1)
+    if n == 3:
+        if view.taker is None:
+            return (0, 1, 2)
+        return tuple(0 if s == view.taker else 1 for s in range(3))
+    return (0, 1)
+
+
+def played_by_seat(view: PlayerView) -> list[int]:
+    """The cards each seat has played so far, as masks."""
+    n = view.rules.players
+    step = view.rules.step
+    out = [0] * n
+    for t in view.tricks:
+        for i, c in enumerate(t.cards):
+            out[(t.leader + i * step) % n] |= 1 << c
+    for s, c in view.trick:
+        out[s] |= 1 << c
+    return out
+
+
 @dataclass(frozen=True)
 class Knowledge:
-    """For each seat: the cards it surely holds, the cards it surely does not, how many it holds."""
+    """For each holder: the cards it surely holds, the cards it surely does not, how many it holds.
+
+    The holders are the seats ``0 .. players - 1``, then the piles nobody holds in hand: at three
+    hands in the play the cards out of play (``OUT``); at two hands in the play each seat's
+    face-down table cards (holder ``players + seat``).
+    """
 
     seat: int
-    hands: tuple[int, ...]  # known holdings (the seat's own hand entire)
-    excluded: tuple[int, ...]  # cards each seat cannot hold
-    counts: tuple[int, ...]  # how many cards each seat holds now
-    unknown: int  # the cards not placed: in the other hands or, during the bidding, in the rest of the pack
+    hands: tuple[int, ...]  # known holdings (the seat's own hand entire; at two hands its face-up cards too)
+    excluded: tuple[int, ...]  # cards each holder cannot hold
+    counts: tuple[int, ...]  # how many cards each holder holds now
+    unknown: int  # the cards not placed: in the other hands or piles, or during the bidding the rest of the pack
+    players: int = 4
+    #: Two hands: for each seat, the face-up cards (in its hand mask or on the trick) with a card face down under them.
+    slots: tuple[tuple[int, ...], ...] = ()
+    @property
+    def holders(self) -> int:
+        return len(self.counts)
+
+    def owner(self, holder: int) -> int | None:
+        """The seat whose hand (or face-down pile) a holder is; None for the cards out of play."""
+        if holder < self.players:
+            return holder
+        if self.players == 2:
+            return holder - self.players
+        return None
 
     @classmethod
     def from_view(cls, view: PlayerView) -> Knowledge:
         if view.seat is None:
             raise ValueError("a spectator has no hand to reason from")
         me = view.seat
-        step = view.rules.step
+        rules = view.rules
+        n = rules.players
         mine = mask_of(view.hand)
         played = mask_of(view.played)
-        known = [0] * PLAYERS
-        known[me] = mine
-        excluded = [0] * PLAYERS
         if view.phase == "bidding":
-            counts = [5] * PLAYERS
+            dealt = 8 if rules.coinche else FIRST_DISTRIBUTION
             turned = 0 if view.turned is None else 1 << view.turned
-            unknown = FULL_PACK & ~mine & ~turned
-            return cls(me, tuple(known), tuple(excluded), tuple(counts), unknown)
-        played_by = [0] * PLAYERS
-        for t in view.tricks:
-            for i, c in enumerate(t.cards):
-                played_by[(t.leader + i * step) % PLAYERS] |= 1 << c
-        for s, c in view.trick:
-            played_by[s] |= 1 << c
-        counts = [8 - played_by[s].bit_count() for s in range(PLAYERS)]
+            known = [0] * n
+            known[me] = mine
+            return cls(me, tuple(known), (0,) * n, (dealt,) * n, FULL_PACK & ~mine & ~turned, n)
+        played_by = played_by_seat(view)
         mode = -1 if view.trump is None else view.trump
+        camps = view_camps(view)
+        two = n == 2
+        holders = n + (1 if n == 3 else 2 if two else 0)
+        known = [0] * holders
+        excluded = [0] * holders
+        known[me] = mine
+        slots: list[tuple[int, ...]] = []
+        if two:
+            counts, slots = _two_handed_counts(view, played_by, known)
+        else:
+            counts = [8 - played_by[s].bit_count() for s in range(n)]
+            if n == 3:
+                counts.append(32 - 8 * n)  # the cards out of play
         # The turned card stays in the taker's hand until played.
         if view.taker is not None and view.turned is not None and not played >> view.turned & 1:
             known[view.taker] |= 1 << view.turned
         # Declarations shown after the first trick.
         for s, _name, cards in view.declarations:
             known[s] |= mask_of(cards) & ~played
-        # Belote said: the other of the king and queen is still in that hand.
-        if mode >= 0 and view.belote:
+        # Belote said: the other of the king and queen is still with that player (at two hands
+        # perhaps face down on its side of the table).
+        if 0 <= mode < 4 and view.belote:
             holder = view.belote[0][0]
-            known[holder] |= ((1 << (8 * mode + 5)) | (1 << (8 * mode + 6))) & ~played
-        _exclusions_from_play(view, mode, step, excluded)
-        # What is known to be in one hand is excluded from the others.
-        for s in range(PLAYERS):
-            for o in range(PLAYERS):
+            other = ((1 << (8 * mode + 5)) | (1 << (8 * mode + 6))) & ~played
+            if two:
+                for h in range(holders):
+                    if h not in (holder, n + holder):
+                        excluded[h] |= other
+            else:
+                known[holder] |= other
+        _exclusions_from_play(view, mode, camps, excluded)
+        # What is known to be with one holder is excluded from the others.
+        for s in range(holders):
+            for o in range(holders):
                 if o != s:
                     excluded[o] |= known[s]
         placed = played
-        for s in range(PLAYERS):
+        for s in range(holders):
             placed |= known[s]
+            excluded[s] &= ~known[s]  # a void shown in hand, then a card of it turned up on the table
         unknown = FULL_PACK & ~placed
-        return cls(me, tuple(known), tuple(excluded), tuple(counts), unknown)
+        return cls(me, tuple(known), tuple(excluded), tuple(counts), unknown, n, tuple(slots))
 
     def sample(self, rng: random.Random, attempts: int = 200) -> list[int]:
-        """Every seat's hand as it may be now (the seat's own exactly), drawn at random.
+        """Every holder's cards as they may be now (the seat's own hand exactly), drawn at random.
 
-        During the bidding, the seats hold their five cards; the rest of the pack is not placed.
+        During the bidding, the seats hold what they were dealt so far; the rest of the pack is not placed.
         """
-        need = [self.counts[s] - self.hands[s].bit_count() for s in range(PLAYERS)]
+        return self._sample(rng, attempts)[0]
+
+    def sample_world(self, rng: random.Random, attempts: int = 200) -> tuple[list[int], tuple[int, ...] | None]:
+        """A whole position: each player's cards, and at two hands the card under each face-up card
+        that has one (``under`` as ``belote.solver.Position`` takes it; None elsewhere)."""
+        hands, slots = self._sample(rng, attempts)
+        if self.players != 2 or len(hands) == self.players:
+            return hands[: self.players], None
+        under = [-1] * 32
+        for seat in range(self.players):
+            downs = _bits(hands[self.players + seat])
+            rng.shuffle(downs)
+            for up, down in zip(slots[seat], downs, strict=True):
+                under[up] = down
+        return hands[: self.players], tuple(under)
+
+    def _sample(self, rng: random.Random, attempts: int) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
+        counts = self.counts
+        slots = self.slots
+        holders = len(counts)
+        need = [counts[s] - self.hands[s].bit_count() for s in range(holders)]
         cards = [c for c in range(32) if self.unknown >> c & 1]
-        allowed = {c: [s for s in range(PLAYERS) if s != self.seat and not self.excluded[s] >> c & 1] for c in cards}
-        # The most constrained cards first; random order among equals.
+        allowed = {
+            c: [s for s in range(holders) if s != self.seat and not self.excluded[s] >> c & 1] for c in cards
+        }
         for _ in range(attempts):
+            # The most constrained cards first; random order among equals.
             rng.shuffle(cards)
             cards.sort(key=lambda c: len(allowed[c]))
             room = need[:]
@@ -117,13 +211,40 @@ class Knowledge:
                 hands[s] |= 1 << c
                 room[s] -= 1
             if ok and not any(room):
-                return hands
+                return hands, slots
         raise InconsistentView("no deal fits this view")
 
 
-def _exclusions_from_play(view: PlayerView, mode: int, step: int, excluded: list[int]) -> None:
-    """Mark the cards each player showed, by a card played, that they no longer hold."""
+def _two_handed_counts(
+    view: PlayerView, played_by: list[int], known: list[int]
+) -> tuple[list[int], list[tuple[int, ...]]]:
+    """Two hands in the play: how many cards each seat may play (hand and face-up) and has face down.
+
+    The face-up table cards are known. A seat holds ``16 - played`` cards in all: in hand, face up
+    and face down. A pile shown as (None, 1) is one whose top card is on the trick: the card under it
+    turns up when the trick is taken.
+    """
+    counts = [0, 0, 0, 0]
+    slots: list[tuple[int, ...]] = []
+    on_trick = {s: int(c) for s, c in view.trick}
+    for s in range(2):
+        piles = view.table[s] if view.table else ()
+        ups = [int(up) for up, _down in piles if up is not None]
+        tops = [int(up) if up is not None else on_trick[s] for up, down in piles if down]
+        for up in ups:
+            known[s] |= 1 << up
+        left = 16 - played_by[s].bit_count()
+        counts[s] = left - len(tops)
+        counts[2 + s] = len(tops)
+        slots.append(tuple(tops))
+    return counts, slots
+
+
+def _exclusions_from_play(view: PlayerView, mode: int, camps: Sequence[int], excluded: list[int]) -> None:
+    """Mark the cards each player showed, by a card played, that they no longer hold (in hand)."""
     undertrump = view.rules.undertrump
+    n = view.rules.players
+    step = view.rules.step
     tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, t.cards) for t in view.tricks]
     if view.trick:
         tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
@@ -131,14 +252,14 @@ def _exclusions_from_play(view: PlayerView, mode: int, step: int, excluded: list
         led = cards[0] >> 3
         best, best_seat = cards[0], leader
         for i in range(1, len(cards)):
-            seat = (leader + i * step) % PLAYERS
+            seat = (leader + i * step) % n
             c = cards[i]
             suit = c >> 3
-            partner = (best_seat - seat) % 2 == 0
+            partner = camps[best_seat] == camps[seat]
             trumplike = mode == led or mode == ALL_TRUMP
             if suit != led:
                 excluded[seat] |= SUIT_MASKS[led]  # did not follow: none of the suit led
-                if mode < 4 and not partner:
+                if 0 <= mode < 4 and not partner:
                     trumps = SUIT_MASKS[mode]
                     if suit != mode:
                         if best >> 3 != mode or undertrump:
@@ -153,46 +274,83 @@ def _exclusions_from_play(view: PlayerView, mode: int, step: int, excluded: list
                 best, best_seat = c, seat
 
 
+#: How a bot values a hand for a trump mode in Coinche: the card points (with belote) its side can
+#: expect with that hand and an average partner. ``Plausibility`` reads the bids with it.
+Evaluate = Callable[[int, int], float]
+
+
+def simple_evaluation(hand: int, mode: int) -> float:
+    """A plain count of a hand for a mode, in points its side may expect: for the bids of Coinche.
+
+    Trumps (the jack, the nine, length), aces, tens beside their aces; at no-trumps aces and tens;
+    at all-trumps jacks and nines.
+    """
+    worth = 50.0
+    for suit in range(4):
+        held = hand >> (8 * suit) & 0xFF
+        n = held.bit_count()
+        jack, nine, ace, ten = held >> 4 & 1, held >> 2 & 1, held >> 7 & 1, held >> 3 & 1
+        if mode == suit:
+            worth += 22 * jack + 14 * nine + 6 * ace + 4 * ten + 7 * n
+        elif mode == ALL_TRUMP:
+            worth += 18 * jack + 10 * nine + 3 * ace + 2 * n
+        elif mode == 4:
+            worth += 16 * ace + 8 * ten * (ace or n >= 3) + 2 * max(0, n - 3) * ace
+        else:
+            worth += 9 * ace + 4 * ten * ace
+    return worth
+
+
 class Plausibility:
     """How likely a drawn deal is, given what the table said: the bids and the declarations.
 
     Declarations are certain: a player who played a first card announced every declaration of the
     hand it started with, so a drawn hand must give exactly the names announced. The bids are
     tendencies: a taker usually holds the jack or the nine of trumps, or length in them; a player who
-    passed the turned card rarely held its jack with two more. ``weight`` gives the chance to keep a
-    drawn deal; ``draw`` keeps drawing until one is kept.
+    passed the turned card rarely held its jack with two more. In Coinche a contract of ``L`` in a
+    mode says the bidder's hand counts near ``L`` for that mode (less what partner's bids promised),
+    and a pass that it counted below the next bid. ``weight`` gives the chance to keep a drawn deal;
+    ``draw`` keeps drawing until one is kept.
     """
 
-    def __init__(self, view: PlayerView, taker_weak: float = 0.25, passer_strong: float = 0.35) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        taker_weak: float = 0.25,
+        passer_strong: float = 0.35,
+        evaluate: Evaluate | None = None,
+    ) -> None:
         self.view = view
         self.taker_weak = taker_weak
         self.passer_strong = passer_strong
-        step = view.rules.step
-        self.played_by = [0] * PLAYERS
-        for t in view.tricks:
-            for i, c in enumerate(t.cards):
-                self.played_by[(t.leader + i * step) % PLAYERS] |= 1 << c
-        for s, c in view.trick:
-            self.played_by[s] |= 1 << c
+        self.evaluate = evaluate or simple_evaluation
+        self.players = view.rules.players
+        self.played_by = played_by_seat(view)
         announced: dict[int, list[str]] = {}
         for s, name, _cards in view.declarations:
             announced.setdefault(s, []).append(name)
-        first_trick_seats = set()
         if view.tricks:
-            first_trick_seats = set(view.tricks[0].seats(step))
+            first_trick_seats = set(view.tricks[0].seats(view.rules.step, self.players))
         else:
             first_trick_seats = {s for s, _ in view.trick}
         self.announced = {s: sorted(announced.get(s, [])) for s in first_trick_seats if s != view.seat}
         self.turned_suit = None if view.turned is None else view.turned.suit
-        self.round_one_passers = [s for i, (s, b) in enumerate(view.bids) if i < PLAYERS and str(b) == "pass"]
+        self.round_one_passers = [
+            s for i, (s, b) in enumerate(view.bids) if i < self.players and str(b) == "pass"
+        ]
+        self.coinche_bids = coinche_claims(view) if view.rules.coinche else []
 
-    def weight(self, hands: list[int]) -> float:
+    def weight(self, hands: Sequence[int]) -> float:
         view = self.view
+        if self.players == 2:
+            return 1.0  # the table cards were dealt after the bidding: the bids say too little
+        start = [h | p for h, p in zip(hands, self.played_by, strict=False)]
+        if view.rules.coinche:
+            return self._coinche_weight(start)
         trump = view.trump
         if trump is None:
             return 1.0
-        start = [h | p for h, p in zip(hands, self.played_by, strict=True)]
-        if view.rules.declarations:
+        if view.rules.declarations and self.announced:
             from belote.declarations import find_declarations
 
             for s, names in self.announced.items():
@@ -215,11 +373,99 @@ class Plausibility:
                     w *= self.passer_strong
         return w
 
+    def _coinche_weight(self, start: list[int]) -> float:
+        view = self.view
+        if view.rules.declarations and self.announced and view.trump is not None:
+            from belote.declarations import find_declarations
+
+            for s, names in self.announced.items():
+                found = sorted(
+                    d.name for d in find_declarations(start[s], view.trump, view.rules.declaration_card_reuse)
+                )
+                if found != names:
+                    return 0.0
+        w = 1.0
+        for claim in self.coinche_bids:
+            if claim.seat == view.seat:
+                continue
+            worth = self.evaluate(start[claim.seat], claim.mode)
+            if claim.low is not None and worth < claim.low:
+                w *= _soft(worth - claim.low)
+            if claim.high is not None and worth > claim.high:
+                w *= _soft(claim.high - worth)
+        return w
+
     def draw(self, knowledge: Knowledge, rng: random.Random, tries: int = 40) -> list[int]:
         """A deal drawn from ``knowledge`` and kept with its plausibility (the last try if none is kept)."""
-        hands = knowledge.sample(rng)
+        return self.draw_world(knowledge, rng, tries)[0]
+
+    def draw_world(
+        self, knowledge: Knowledge, rng: random.Random, tries: int = 40
+    ) -> tuple[list[int], tuple[int, ...] | None]:
+        """As ``draw``, with the face-down cards of two hands laid under their cards (``sample_world``)."""
+        world = knowledge.sample_world(rng)
         for _ in range(tries - 1):
-            if rng.random() < self.weight(hands):
-                return hands
-            hands = knowledge.sample(rng)
-        return hands
+            if rng.random() < self.weight(world[0]):
+                return world
+            world = knowledge.sample_world(rng)
+        return world
+
+
+def _soft(shortfall: float, scale: float = 12.0) -> float:
+    """The chance to keep a hand that counts ``-shortfall`` points away from what its bid said."""
+    return max(0.05, 1.0 / (1.0 + (shortfall / scale) ** 2))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one Coinche bid says of its bidder's hand: its count for ``mode`` lies in [low, high]."""
+
+    seat: int
+    mode: int
+    low: float | None
+    high: float | None
+
+
+#: A contract of L promises a hand counting about L with an average partner; partner's raise
+#: promises what it adds. A pass over a contract (or with none) says the hand could not bid one
+#: more step. Capot claims are read as 160.
+OPENING_SLACK = 10.0
+
+
+def coinche_claims(view: PlayerView) -> list[Claim]:
+    """The claims the Coinche bids so far make about each bidder's hand."""
+    from belote.contracts import CAPOT, COINCHE, SURCOINCHE, contract_of, is_contract
+
+    claims: list[Claim] = []
+    best: dict[int, tuple[int, int]] = {}  # camp -> (level, mode) of its last contract
+    current: tuple[int, int, int] | None = None  # level, mode, seat
+    for seat, bid in view.bids:
+        if is_contract(bid):
+            level, mode = contract_of(bid)
+            level = min(level, 160) if level >= CAPOT else level
+            partner_level = best.get(seat & 1)
+            if partner_level is not None and partner_level[1] == mode:
+                # A raise: the hand adds about the difference to what partner promised.
+                claims.append(Claim(seat, mode, 50.0 + (level - partner_level[0]) - OPENING_SLACK, None))
+            else:
+                claims.append(Claim(seat, mode, level - OPENING_SLACK, None))
+            best[seat & 1] = (level, mode)
+            current = (level, mode, seat)
+        elif bid in (COINCHE, SURCOINCHE):
+            continue
+        elif current is None:
+            # A pass with no contract: no mode counted 80 or more.
+            for mode in range(6):
+                claims.append(Claim(seat, mode, None, 80 + OPENING_SLACK))
+        elif current[2] & 1 != seat & 1 and current[0] < 160:
+            pass  # an opponent's pass says little: the contract may be too high to fight
+    return claims
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
