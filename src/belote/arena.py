@@ -1,19 +1,30 @@
 """Bots against bots on duplicate deals, with a confidence interval on the difference.
 
 Duplicate play takes the luck of the cards out of a comparison. Match ``j`` (seed
-``base_seed * 100003 + j``, first dealer ``j % 4``) is played at two tables: at table 1 team A
-sits N/S and team B E/W; at table 2 they swap. A match derives each deal's deck from its seed and
-the deal's number, so deal ``k`` of match ``j`` is the same deck with the same dealer at both
-tables: the two form a *pair*, and the pair's difference
-``((A - B at table 1) + (A - B at table 2)) / 2`` is what each team made of the same cards. A pair
-exists only while both tables' matches last; the deals of the longer match past the end of the
-shorter are counted as unpaired and left out of the difference.
+``base_seed * 100003 + j``, first dealer ``j % players``) is played at several tables with the same
+decks: a match derives each deal's deck from its seed and the deal's number, so deal ``k`` of match
+``j`` is the same deck with the same dealer at every table. The tables seat the two bots so that
+each sits in every seat and every role (``seatings``):
+
+- four hands: two tables; at table 1 team A sits N/S and team B E/W, at table 2 they swap;
+- two hands: two tables; A at N and B at E, then swapped;
+- three hands (each for themselves, the taker against the other two): six tables; A alone at N, E
+  or S against two copies of B, then B alone at each seat against two copies of A.
+
+Deal ``k`` of match ``j`` played at every table is a *group* (a pair at four and two hands). Each
+score a deal gives (a side's, or a player's at two and three hands) belongs to the bot in that
+seat: a group's figure for a bot is its mean score per seat-deal over the group's tables, and the
+difference A - B is the mean of the groups' differences, with a 95% interval from their spread
+(as are each bot's own mean and interval). At four hands this is the classic pair difference
+``((A - B at table 1) + (A - B at table 2)) / 2``. A group exists only while every table's match
+lasts; the deals of a longer match past the end of the shortest are counted as unpaired and left
+out of the difference.
 
 Every seat has its own bot, seeded from the match seed and the seat (never from the team), so two
-copies of one deterministic bot play both tables alike and differ by exactly zero.
+copies of one deterministic bot play every table alike and differ by exactly zero.
 
 Thrown-in deals (four passes twice) are deals like any other here: they use up a deck and take
-part in the pairs (the other table may have played that deck).
+part in the groups (another table may have played that deck).
 
 >>> r = run_arena("random", "random", deals=10, seed=3, jobs=1)
 >>> r.mean, r.deals_won[0] == r.deals_won[1], r.table_deals[0] >= 10
@@ -84,28 +95,46 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 # ----------------------------------------------------------------------------- one table
+A, B = 0, 1
+
+
+def seatings(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each table of a match, which team (``A`` 0 or ``B`` 1) sits at each seat."""
+    if players == 3:
+        alone = [tuple(A if s == r else B for s in range(3)) for r in range(3)]
+        return (*alone, *(tuple(1 - t for t in table) for table in alone))
+    base = tuple(s % 2 for s in range(players))
+    return (base, tuple(1 - t for t in base))
+
+
+def score_owners(rules: Rules, seating: Sequence[int]) -> tuple[int, ...]:
+    """The team each score of a deal belongs to at a table: a side's (four hands), a player's otherwise."""
+    return tuple(seating[i] for i in range(rules.teams))
+
+
 @dataclass(frozen=True)
 class DealSummary:
     """What the arena keeps of one deal."""
 
     dealer: int
     deck: tuple[int, ...]
-    points: tuple[int, int]  # by side: 0 = N/S, 1 = E/W
-    winner: int | None  # the side that won the deal; None for a litige or a deal thrown in
+    points: tuple[int, ...]  # by score: the sides N/S and E/W, or each player at two and three hands
+    winner: int | None  # the score that won the deal; None for a litige, a deal thrown in, a shared dedans
     outcome: str
 
 
 @dataclass(frozen=True)
 class TableResult:
-    """One match at one table. ``table`` 1 has team A at N/S, table 2 has team A at E/W."""
+    """One match at one table; ``seats`` gives the team (A 0, B 1) at each seat."""
 
     match: int
     table: int
     seed: int
     deals: tuple[DealSummary, ...]
-    winner: int | None  # side
-    #: decision times in seconds, by side, then (bids, cards)
+    winner: int | None  # score index
+    #: decision times in seconds, by team (A, B), then (bids, cards)
     times: tuple[tuple[tuple[float, ...], tuple[float, ...]], tuple[tuple[float, ...], tuple[float, ...]]]
+    seats: tuple[int, ...] = (A, B, A, B)
 
 
 def play_match(
@@ -116,12 +145,30 @@ def play_match(
     ew: Team,
     times: list[tuple[list[float], list[float]]] | None = None,
 ) -> Match:
-    """One match to its end, N/S played by ``ns`` and E/W by ``ew``, one bot per seat.
+    """One match to its end, N/S played by ``ns`` and E/W by ``ew``, one bot per seat (at two hands
+    N is ``ns`` and E ``ew``; at three, N and S are ``ns``).
 
     ``times``, if given, receives each side's decision times in seconds: ``times[side] = (bids, cards)``.
     """
+    return play_seated(rules, seed, first_dealer, [(ns, ew)[s % 2] for s in range(rules.players)], times)
+
+
+def play_seated(
+    rules: Rules,
+    seed: int,
+    first_dealer: int,
+    teams: Sequence[Team],
+    times: list[tuple[list[float], list[float]]] | None = None,
+    groups: Sequence[int] | None = None,
+) -> Match:
+    """One match to its end with ``teams[seat]`` playing each seat.
+
+    ``times``, if given, receives decision times in seconds by group: ``times[groups[seat]] = (bids,
+    cards)`` (by default the group of a seat is ``seat % 2``).
+    """
     match = Match(rules, seed, first_dealer)
-    bots = [(ns if seat % 2 == 0 else ew).make(bot_seed(seed, seat)) for seat in range(rules.players)]
+    groups = groups if groups is not None else [s % 2 for s in range(rules.players)]
+    bots = [teams[seat].make(bot_seed(seed, seat)) for seat in range(rules.players)]
     clock = time.perf_counter
     while not match.over:
         if len(match.deals) > MAX_DEALS_PER_MATCH:
@@ -136,32 +183,34 @@ def play_match(
             match.apply(action, seat=seat)
         except Exception as e:
             # Which bot, where: the traceback may come back from a worker process.
-            team = ns if seat % 2 == 0 else ew
-            e.add_note(f"arena: bot {team.label} at {SEATS[seat]}, match seed {seed}, deal {len(match.deals)}")
+            e.add_note(f"arena: bot {teams[seat].label} at {SEATS[seat]}, match seed {seed}, deal {len(match.deals)}")
             raise
         if times is not None:
-            times[seat % 2][0 if view.phase == "bidding" else 1].append(elapsed)
+            times[groups[seat]][0 if view.phase == "bidding" else 1].append(elapsed)
     return match
 
 
 def table_teams(team_a: Team, team_b: Team, table: int) -> tuple[Team, Team]:
-    """(N/S, E/W) at ``table``: A at N/S at table 1, at E/W at table 2."""
+    """(N/S, E/W) at ``table`` of four hands: A at N/S at table 1, at E/W at table 2."""
     return (team_a, team_b) if table == 1 else (team_b, team_a)
 
 
 def play_table(team_a: Team, team_b: Team, rules: Rules, base_seed: int, j: int, table: int) -> TableResult:
-    """Match ``j`` of the run of ``base_seed`` at ``table`` (1 or 2)."""
+    """Match ``j`` of the run of ``base_seed`` at ``table`` (1 .. number of ``seatings``)."""
     seed = match_seed(base_seed, j)
-    ns, ew = table_teams(team_a, team_b, table)
+    seating = seatings(rules.players)[table - 1]
+    teams = [(team_a, team_b)[t] for t in seating]
     times: list[tuple[list[float], list[float]]] = [([], []), ([], [])]
-    match = play_match(rules, seed, j % rules.players, ns, ew, times)
+    match = play_seated(rules, seed, j % rules.players, teams, times, seating)
     deals = []
     for deal in match.deals:
         r = deal.result
         assert r is not None
-        deals.append(DealSummary(deal.dealer, tuple(deal.deck), r.points, r.winner, r.outcome))
+        deals.append(DealSummary(deal.dealer, tuple(deal.deck), tuple(r.points), r.winner, r.outcome))
     (b0, c0), (b1, c1) = times
-    return TableResult(j, table, seed, tuple(deals), match.winner, ((tuple(b0), tuple(c0)), (tuple(b1), tuple(c1))))
+    return TableResult(
+        j, table, seed, tuple(deals), match.winner, ((tuple(b0), tuple(c0)), (tuple(b1), tuple(c1))), seating
+    )
 
 
 def _play_task(args: tuple[Team, Team, Rules, int, int, int]) -> TableResult:
@@ -223,17 +272,24 @@ class ArenaResult:
     seed: int
     deals_requested: int
     matches: int  # played at each table
-    table_deals: tuple[int, int]  # deals played at table 1 and at table 2
-    thrown_in: int  # deals thrown in, both tables
-    pairs: int
-    unpaired: int  # deals of one table without the same deal at the other
-    mean: float  # A's points minus B's per deal, over the pairs
-    sd: float  # of the paired differences
+    table_deals: tuple[int, ...]  # deals played at each table
+    thrown_in: int  # deals thrown in, every table
+    pairs: int  # groups: the same deal played at every table (pairs at four and two hands)
+    unpaired: int  # deals of a table without the same deal at every other
+    mean: float  # A's points minus B's per deal (per seat-deal at three hands), over the groups
+    sd: float  # of the groups' differences
     ci95: tuple[float, float]
     deals_won: tuple[int, int, int]  # A, B, tied (each table's deals counted: a litige or throw-in is a tie)
     matches_won: tuple[int, int, int]  # A, B, tied (each table's match counted)
-    points_per_deal: tuple[float, float]  # over every deal each team played, both tables
+    points_per_deal: tuple[float, float]  # over every deal each team played, every table
     times: tuple[BotTimes, BotTimes] = field(compare=False)
+    #: each bot's mean score per deal (per seat-deal at three hands) over the groups, and its 95% interval
+    means: tuple[float, float] = (0.0, 0.0)
+    means_ci95: tuple[tuple[float, float], tuple[float, float]] = ((0.0, 0.0), (0.0, 0.0))
+
+    @property
+    def tables(self) -> int:
+        return len(self.table_deals)
 
     def to_json(self) -> dict[str, Any]:
         def ab(pair: tuple[Any, ...]) -> dict[str, Any]:
@@ -246,11 +302,15 @@ class ArenaResult:
             "seed": self.seed,
             "deals_requested": self.deals_requested,
             "matches": self.matches,
-            "deals": {"table1": self.table_deals[0], "table2": self.table_deals[1]},
+            "deals": {f"table{i + 1}": n for i, n in enumerate(self.table_deals)},
             "thrown_in": self.thrown_in,
             "pairs": self.pairs,
             "unpaired": self.unpaired,
             "difference": {"mean": self.mean, "sd": self.sd, "ci95": list(self.ci95)},
+            "score_per_deal": {
+                "A": {"mean": self.means[0], "ci95": list(self.means_ci95[0])},
+                "B": {"mean": self.means[1], "ci95": list(self.means_ci95[1])},
+            },
             "deals_won": ab(self.deals_won),
             "matches_won": ab(self.matches_won),
             "points_per_deal": ab(self.points_per_deal),
@@ -260,9 +320,10 @@ class ArenaResult:
     def summary(self, a: str | None = None, b: str | None = None) -> str:
         """``heuristic vs random: +35.2 points/deal (95% CI 31.0 .. 39.4) over 1000 pairs``."""
         lo, hi = self.ci95
+        groups = "pairs" if self.tables == 2 else "groups"
         return (
             f"{a or self.team_a.label} vs {b or self.team_b.label}: {self.mean:+.1f} points/deal "
-            f"(95% CI {lo:.1f} .. {hi:.1f}) over {self.pairs} pairs"
+            f"(95% CI {lo:.1f} .. {hi:.1f}) over {self.pairs} {groups}"
         )
 
     def report(self) -> str:
@@ -270,14 +331,28 @@ class ArenaResult:
         a, b = self.team_a.label, self.team_b.label
         rules = ", ".join(f"{k}={v}" for k, v in self.rules.changes().items()) or "classic"
         lo, hi = self.ci95
+        players = self.rules.players
+        if players == 4:
+            seats = [f"A = {a}: N/S at table 1, E/W at table 2", f"B = {b}: E/W at table 1, N/S at table 2"]
+        elif players == 2:
+            seats = [f"A = {a}: N at table 1, E at table 2", f"B = {b}: E at table 1, N at table 2"]
+        else:
+            seats = [
+                f"A = {a}: alone at N, E, S at tables 1-3, with a copy at tables 4-6",
+                f"B = {b}: alone at N, E, S at tables 4-6, with a copy at tables 1-3",
+            ]
+        per = "points/deal" if players != 3 else "points per seat and deal"
+        deals = ", ".join(f"{n} at table {i + 1}" for i, n in enumerate(self.table_deals))
+        groups = "pairs" if self.tables == 2 else "groups of the same deal at the six tables"
+        (alo, ahi), (blo, bhi) = self.means_ci95
         lines = [
-            f"A = {a}: N/S at table 1, E/W at table 2",
-            f"B = {b}: E/W at table 1, N/S at table 2",
+            *seats,
             f"rules: {rules}; seed {self.seed}",
-            f"matches: {self.matches} at each table; deals: {self.table_deals[0]} at table 1, "
-            f"{self.table_deals[1]} at table 2 ({self.thrown_in} thrown in)",
-            f"A - B: {self.mean:+.1f} points/deal (95% CI {lo:.1f} .. {hi:.1f}, sd {self.sd:.1f}) "
-            f"over {self.pairs} pairs ({self.unpaired} deals unpaired)",
+            f"matches: {self.matches} at each table; deals: {deals} ({self.thrown_in} thrown in)",
+            f"A - B: {self.mean:+.1f} {per} (95% CI {lo:.1f} .. {hi:.1f}, sd {self.sd:.1f}) "
+            f"over {self.pairs} {groups} ({self.unpaired} deals unpaired)",
+            f"score per deal: A {self.means[0]:.1f} (95% CI {alo:.1f} .. {ahi:.1f}), "
+            f"B {self.means[1]:.1f} (95% CI {blo:.1f} .. {bhi:.1f})",
             f"points per deal: A {self.points_per_deal[0]:.1f}, B {self.points_per_deal[1]:.1f}",
             f"deals won: A {self.deals_won[0]}, B {self.deals_won[1]}, tied {self.deals_won[2]}",
             f"matches won: A {self.matches_won[0]}, B {self.matches_won[1]}, tied {self.matches_won[2]}",
@@ -292,51 +367,74 @@ class ArenaResult:
         return "\n".join(lines)
 
 
+def _interval(values: Sequence[float]) -> tuple[float, float, tuple[float, float]]:
+    """Mean, standard deviation and 95% interval of the mean."""
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    sd = statistics.stdev(values) if n >= 2 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n else 0.0
+    return mean, sd, (mean - half, mean + half)
+
+
 class _Tally:
     """The figures, added match by match in the order of ``j`` (so any number of jobs gives the same)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: int) -> None:
         self.matches = 0
-        self.table_deals = [0, 0]
+        self.table_deals = [0] * tables
         self.thrown_in = 0
-        self.diffs2: list[int] = []  # twice each pair's difference: whole numbers, summed exactly
+        #: for each group: A's and B's points summed over the tables, and the seat-deals of each
+        self.groups: list[tuple[int, int, int]] = []
         self.unpaired = 0
         self.deals_won = [0, 0, 0]
         self.matches_won = [0, 0, 0]
         self.points = [0, 0]
+        self.units = [0, 0]
         self.times: list[tuple[list[float], list[float]]] = [([], []), ([], [])]
 
-    def add(self, t1: TableResult, t2: TableResult) -> None:
+    def add(self, rules: Rules, tables: Sequence[TableResult]) -> None:
         self.matches += 1
-        for t in (t1, t2):
-            a_side = 0 if t.table == 1 else 1  # the side team A sits
+        for t in tables:
+            owners = score_owners(rules, t.seats)
             self.table_deals[t.table - 1] += len(t.deals)
             for d in t.deals:
                 self.thrown_in += d.outcome == "thrown-in"
-                self.deals_won[2 if d.winner is None else 0 if d.winner == a_side else 1] += 1
-                self.points[0] += d.points[a_side]
-                self.points[1] += d.points[1 - a_side]
-            self.matches_won[2 if t.winner is None else 0 if t.winner == a_side else 1] += 1
-            for side in (0, 1):
-                team = 0 if side == a_side else 1
-                self.times[team][0].extend(t.times[side][0])
-                self.times[team][1].extend(t.times[side][1])
-        for d1, d2 in zip(t1.deals, t2.deals, strict=False):
-            if d1.deck != d2.deck or d1.dealer != d2.dealer:  # pragma: no cover - Match derives decks from the seed
-                raise ArenaError(f"match {t1.match}: the two tables did not get the same deck")
-            self.diffs2.append((d1.points[0] - d1.points[1]) + (d2.points[1] - d2.points[0]))
-        self.unpaired += abs(len(t1.deals) - len(t2.deals))
+                self.deals_won[2 if d.winner is None else owners[d.winner]] += 1
+                for i, p in enumerate(d.points):
+                    self.points[owners[i]] += p
+                    self.units[owners[i]] += 1
+            self.matches_won[2 if t.winner is None else owners[t.winner]] += 1
+            for team in (A, B):
+                self.times[team][0].extend(t.times[team][0])
+                self.times[team][1].extend(t.times[team][1])
+        first = tables[0].deals
+        for k in range(min(len(t.deals) for t in tables)):
+            totals = [0, 0]
+            units = 0
+            for t in tables:
+                d = t.deals[k]
+                if d.deck != first[k].deck or d.dealer != first[k].dealer:  # pragma: no cover - from the seed
+                    raise ArenaError(f"match {t.match}: the tables did not get the same deck")
+                for i, p in enumerate(d.points):
+                    totals[score_owners(rules, t.seats)[i]] += p
+                units += sum(1 for o in score_owners(rules, t.seats) if o == A)
+            self.groups.append((totals[A], totals[B], units))
+        shortest = min(len(t.deals) for t in tables)
+        self.unpaired += sum(len(t.deals) - shortest for t in tables)
 
     def done(self, deals: int) -> bool:
-        """Enough duplicate pairs: ``deals`` deals played at both tables with the same deck."""
-        return len(self.diffs2) >= deals
+        """Enough duplicate groups: ``deals`` deals played at every table with the same deck."""
+        return len(self.groups) >= deals
 
     def result(self, team_a: Team, team_b: Team, rules: Rules, seed: int, deals: int) -> ArenaResult:
-        n = len(self.diffs2)
-        mean = sum(self.diffs2) / (2 * n) if n else 0.0
-        sd = statistics.stdev(d / 2 for d in self.diffs2) if n >= 2 else 0.0
+        n = len(self.groups)
+        # A's and B's seat-deals are equal in every group: the difference is (A - B) / units, exactly.
+        mean = sum(a - b for a, b, _ in self.groups) / sum(u for _, _, u in self.groups) if n else 0.0
+        _, sd, _ = _interval([(a - b) / u for a, b, u in self.groups])
         half = 1.96 * sd / math.sqrt(n) if n else 0.0
-        total = sum(self.table_deals)
+        ci95 = (mean - half, mean + half)
+        mean_a, _, ci_a = _interval([a / u for a, _, u in self.groups])
+        mean_b, _, ci_b = _interval([b / u for _, b, u in self.groups])
         return ArenaResult(
             team_a=team_a,
             team_b=team_b,
@@ -344,22 +442,27 @@ class _Tally:
             seed=seed,
             deals_requested=deals,
             matches=self.matches,
-            table_deals=(self.table_deals[0], self.table_deals[1]),
+            table_deals=tuple(self.table_deals),
             thrown_in=self.thrown_in,
             pairs=n,
             unpaired=self.unpaired,
             mean=mean,
             sd=sd,
-            ci95=(mean - half, mean + half),
+            ci95=ci95,
             deals_won=(self.deals_won[0], self.deals_won[1], self.deals_won[2]),
             matches_won=(self.matches_won[0], self.matches_won[1], self.matches_won[2]),
-            points_per_deal=(self.points[0] / total if total else 0.0, self.points[1] / total if total else 0.0),
+            points_per_deal=(
+                self.points[0] / self.units[0] if self.units[0] else 0.0,
+                self.points[1] / self.units[1] if self.units[1] else 0.0,
+            ),
             times=(BotTimes.of(*self.times[0]), BotTimes.of(*self.times[1])),
+            means=(mean_a, mean_b),
+            means_ci95=(ci_a, ci_b),
         )
 
 
 # ----------------------------------------------------------------------------- running
-_Tables = Generator[tuple[TableResult, TableResult], None, None]
+_Tables = Generator[tuple[TableResult, ...], None, None]
 
 
 def check_team(team: Team) -> None:
@@ -375,8 +478,9 @@ def check_team(team: Team) -> None:
 
 def _tables_inline(team_a: Team, team_b: Team, rules: Rules, seed: int) -> _Tables:
     j = 0
+    tables = len(seatings(rules.players))
     while True:
-        yield (play_table(team_a, team_b, rules, seed, j, 1), play_table(team_a, team_b, rules, seed, j, 2))
+        yield tuple(play_table(team_a, team_b, rules, seed, j, t + 1) for t in range(tables))
         j += 1
 
 
@@ -386,20 +490,21 @@ def _tables_parallel(team_a: Team, team_b: Team, rules: Rules, seed: int, deals:
     Work is planned from the deals a match has lasted so far so that few tables are played past the
     point where the run stops; whatever is played past it is thrown away, so the result is the same.
     """
+    tables = len(seatings(rules.players))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         running: dict[Future[TableResult], tuple[int, int]] = {}
         done: dict[tuple[int, int], TableResult] = {}
-        next_task = 0  # task i is match i // 2 at table i % 2 + 1
+        next_task = 0  # task i is match i // tables at table i % tables + 1
         next_match = 0  # the next match to hand over
         finished_deals = finished_tables = 0
         try:
             while True:
-                while (next_match, 1) in done and (next_match, 2) in done:
-                    yield done.pop((next_match, 1)), done.pop((next_match, 2))
+                while all((next_match, t + 1) in done for t in range(tables)):
+                    yield tuple(done.pop((next_match, t + 1)) for t in range(tables))
                     next_match += 1
                 per_table = finished_deals / finished_tables if finished_tables else _PRIOR_DEALS_PER_MATCH
-                while len(running) < jobs and (not running or next_task / 2 * per_table < deals):
-                    j, table = divmod(next_task, 2)
+                while len(running) < jobs and (not running or next_task / tables * per_table < deals):
+                    j, table = divmod(next_task, tables)
                     future = pool.submit(_play_task, (team_a, team_b, rules, seed, j, table + 1))
                     running[future] = (j, table + 1)
                     next_task += 1
@@ -437,11 +542,11 @@ def run_arena(
         raise ArenaError(f"jobs must be at least 1, not {jobs}")
     check_team(a)
     check_team(b)
-    tally = _Tally()
+    tally = _Tally(len(seatings(r.players)))
     tables = _tables_inline(a, b, r, seed) if jobs == 1 else _tables_parallel(a, b, r, seed, deals, jobs)
     try:
-        for t1, t2 in tables:
-            tally.add(t1, t2)
+        for group in tables:
+            tally.add(r, group)
             if tally.done(deals):
                 break
     finally:
@@ -460,7 +565,9 @@ __all__ = [
     "UnknownBot",
     "match_seed",
     "play_match",
+    "play_seated",
     "play_table",
     "run_arena",
+    "seatings",
     "table_teams",
 ]
