@@ -235,3 +235,79 @@ def test_sheets_persist_across_a_new_store_on_the_same_file(db: Path) -> None:
         assert sheet["over"] and sheet["winner"] == "NS"
         assert sheet_id in second.app.state.store.sheet_ids()  # type: ignore[attr-defined]
         second.app.state.store.close()  # type: ignore[attr-defined]
+
+
+# --- the other games ------------------------------------------------------------------------------------
+
+
+def test_a_coinche_sheet_through_the_api(client: TestClient) -> None:
+    sheet = create(client, variant="coinche", surcoinche=3, target=1000, names={"NS": "Nous", "EW": "Eux"})
+    assert (sheet["variant"], sheet["teams"], sheet["rules"]["surcoinche"]) == ("coinche", ["NS", "EW"], 3)
+    sheet_id = sheet["id"]
+    # 110 hearts by N-S, coinched and made with 113 and belote: (160 + 110) x 2 + 20.
+    sheet = deal(
+        client, sheet_id, bidder="NS", level="110", mode="H", coinche="coinche", cards=113, belote="NS", seen=0
+    )
+    last = sheet["entries"][-1]
+    assert (last["contract"], last["multiplier"], last["outcome"]) == ("110H", 2, "made")
+    assert last["points"] == {"NS": 560, "EW": 0} and sheet["score"] == {"NS": 560, "EW": 0}
+    # 90 no-trumps by E-W, surcoinched (x3 at this table) and failed: (160 + 90) x 3 to N-S.
+    sheet = deal(client, sheet_id, bidder="EW", level=90, mode="NT", coinche="surcoinche", cards=70)
+    assert sheet["entries"][-1]["points"] == {"NS": 750, "EW": 0} and sheet["over"] is True
+    r = client.post(f"/api/sheets/{sheet_id}/undo")
+    assert r.json()["score"] == {"NS": 560, "EW": 0}
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "words"),
+    [
+        ({"bidder": "NS", "level": 170, "mode": "H", "cards": 100}, "contract-level", "bids go from 80 to 160"),
+        ({"bidder": "NS", "level": 110, "mode": "NT", "cards": 100, "belote": "NS"}, "belote-mode", "no belote"),
+        ({"level": 110, "mode": "H", "cards": 100}, "bidder-missing", "say who bid"),
+        ({"bidder": "NS", "mode": "H", "cards": 100}, "contract-missing", "say the contract"),
+        ({"takers": "NS", "cards": 100}, "format", "unknown field 'takers'"),
+    ],
+)
+def test_a_refused_coinche_deal(client: TestClient, body: dict[str, Any], code: str, words: str) -> None:
+    sheet_id = create(client, variant="coinche")["id"]
+    r = client.post(f"/api/sheets/{sheet_id}/deals", json=body)
+    assert r.status_code == 400 and r.json()["code"] == code and words in r.json()["error"]
+    assert client.get(f"/api/sheets/{sheet_id}").json()["entries"] == []
+
+
+def test_a_three_handed_sheet_through_the_api(client: TestClient) -> None:
+    sheet = create(client, variant="three-handed", names=["Ann", "Bob", "Cy"], start={"N": 10, "E": 20, "S": 30})
+    assert sheet["teams"] == ["N", "E", "S"] and sheet["score"] == {"N": 10, "E": 20, "S": 30}
+    assert sheet["next_dealer"] == "N"
+    sheet_id = sheet["id"]
+    sheet = deal(client, sheet_id, taker="N", dealer="S", cards={"N": 70, "E": 30, "S": 25})
+    assert sheet["entries"][-1]["points"] == {"N": 70, "E": 30, "S": 25} and sheet["next_dealer"] == "N"
+    sheet = deal(client, sheet_id, taker="E", dealer="N", cards=[50, 40, 35])
+    assert sheet["entries"][-1]["outcome"] == "dedans"
+    assert sheet["score"] == {"N": 142, "E": 50, "S": 118} and sheet["next_dealer"] == "E"
+    r = client.post(f"/api/sheets/{sheet_id}/deals", json={"taker": "E", "dealer": "N", "cards": [10, 20, 30]})
+    assert r.status_code == 400 and r.json()["code"] == "cards-total"
+    r = client.post(f"/api/sheets/{sheet_id}/names", json={"names": {"N": "Ann", "E": "Bob", "S": "Cyd"}})
+    assert r.json()["names"] == {"N": "Ann", "E": "Bob", "S": "Cyd"}
+
+
+def test_a_two_handed_sheet_through_the_api(client: TestClient) -> None:
+    sheet_id = create(client, variant="two-handed", names={"N": "Alice", "E": "Ben"})["id"]
+    sheet = deal(client, sheet_id, takers="N", cards=100, belote="N")
+    assert sheet["score"] == {"N": 120, "E": 62} and sheet["entries"][-1]["cards"] == {"N": 100, "E": 62}
+    r = client.post(f"/api/sheets/{sheet_id}/deals", json={"takers": "E", "cards": 90, "declarations": {"E": 20}})
+    assert r.status_code == 400 and r.json()["code"] == "sans"
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"variant": "bridge"}, "'variant' must be one of"),
+        ({"surcoinche": 3}, "not one of a classic score sheet"),
+        ({"variant": "three-handed", "names": ["A", "B"]}, "3 values"),
+        ({"variant": "coinche", "coinche_max_bid": 170}, "'coinche_max_bid' must be one of 160, 180"),
+    ],
+)
+def test_a_refused_sheet_of_another_game(client: TestClient, settings: dict[str, Any], words: str) -> None:
+    r = client.post("/api/sheets", json=settings)
+    assert r.status_code == 400 and words in r.json()["error"]

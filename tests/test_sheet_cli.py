@@ -176,3 +176,86 @@ def test_the_default_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caps
     code, out, _ = run(monkeypatch, capsys, ["q"])
     assert code == 0 and f"({db})" in out
     assert len(stored(db)) == 1
+
+
+# --- the other games --------------------------------------------------------------------------------------
+
+
+def test_a_coinche_sheet_in_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    answers = [
+        # 110 hearts by Nous, coinched, 113 card points, no declarations, belote Nous: (160 + 110) x 2 + 20.
+        "110h", "nous", "coinche", "113", "", "", "nous",
+        # 90 no-trumps by Eux, surcoinched (x3 here), failed at 70: belote is not asked at no-trumps.
+        "nonsense", "90NT", "ew", "maybe", "surcoinche", "70", "", "",
+        "",
+    ]  # fmt: skip
+    argv = ("--rules", "coinche", "--option", "surcoinche=3", "--target", "1000", "--names", "Nous", "Eux")
+    code, out, _ = run(monkeypatch, capsys, answers, *argv, "--db", str(db))
+    assert code == 0
+    assert "Nous against Eux, to 1000 (coinche)." in out
+    assert "Deal 1: Nous bid 110 hearts, coinched; 113 to 49, belote Nous: made. Nous +560, Eux +0." in out
+    assert "a contract such as 80S, 110H, 90NT, 160AT or capotD, please." in out
+    assert "none or coinche or surcoinche, please." in out
+    assert "Deal 2: Eux bid 90 no trumps, surcoinched; 70 to 92: failed, Nous score the deal. Nous +750, Eux +0." in out
+    assert "Match over: Nous win 1310 to 0." in out
+    assert out.count("Belote?") == 1
+    (sheet,) = stored(db).values()
+    assert sheet.rules.variant == "coinche" and sheet.rules.surcoinche == 3 and sheet.score == (1310, 0)
+
+
+def test_a_three_handed_sheet_in_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    answers = [
+        # Ann deals (Enter: the first player), Bob takes; 50, 40, 35; Bob declares a tierce, so the
+        # defenders are not asked; no belote: Bob has 60 against 85, dedans, Ann and Cy share 145.
+        "", "bob", "50", "40", "35", "20", "",
+        # Bob deals next (Enter); Cy takes every trick: 125 card points, capot.
+        "", "3", "0", "0", "125", "", "", "", "", "y",
+        "q",
+    ]  # fmt: skip
+    argv = ("--rules", "three-handed", "--names", "Ann", "Bob", "Cy", "--start", "10-20-30")
+    code, out, _ = run(monkeypatch, capsys, answers, *argv, "--db", str(db))
+    assert code == 0
+    assert "Ann, Bob and Cy, to 501 (three-handed)." in out
+    assert "Score: Ann 10, Bob 20, Cy 30 (to 501)." in out
+    assert "Deal 1. Who dealt? (Ann / Bob / Cy) [Ann]: " in out
+    assert "Declarations that count for Ann" not in out.split("Deal 2.")[0]
+    assert "Deal 1: Bob took (Ann dealt); Ann 50, Bob 40, Cy 35, declarations Bob 20: dedans, Ann and Cy share " in out
+    assert "Ann +72, Bob +0, Cy +73." in out
+    assert "Deal 2. Who dealt? (Ann / Bob / Cy) [Bob]: " in out
+    assert "Capot, every trick to Cy?" in out
+    assert "Deal 2: Cy took (Bob dealt); Ann 0, Bob 0, Cy 125: capot by Cy. Ann +0, Bob +0, Cy +215." in out
+    assert "Score: Ann 82, Bob 20, Cy 318 (to 501)." in out
+    (sheet,) = stored(db).values()
+    assert sheet.score == (82, 20, 318)
+
+
+def test_a_two_handed_sheet_in_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    answers = ["alice", "162", "", "y", "q"]
+    code, out, _ = run(
+        monkeypatch, capsys, answers, "--rules", "two-handed", "--names", "Alice", "Ben", "--db", str(db)
+    )
+    assert code == 0
+    assert "Declarations" not in out, "nothing is declared at two hands"
+    assert "Capot, all sixteen tricks to Alice?" in out
+    assert "Deal 1: Alice took; 162 to 0: capot by Alice. Alice +252, Ben +0." in out
+
+
+def test_errors_of_the_other_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    code, _, err = run(monkeypatch, capsys, [], "--rules", "three-handed", "--names", "A", "B", "--db", db)
+    assert code == 2 and "3 values" in err
+    code, _, err = run(monkeypatch, capsys, [], "--rules", "three-handed", "--start", "1-2", "--db", db)
+    assert code == 2 and "3 values" in err
+    code, _, err = run(monkeypatch, capsys, [], "--option", "surcoinche", "--db", db)
+    assert code == 2 and "NAME=VALUE" in err

@@ -13,7 +13,7 @@ from belote.record import RecordError, dumps, read, replay, text_report, to_reco
 from belote.rules import PRESETS, Rules, RulesError, find_rules
 
 
-def _rules_arg(parser: argparse.ArgumentParser) -> None:
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules",
         default="classic",
@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="the random seed (the same seed gives the same deal)")
     p.add_argument("--dealer", choices=list("NESW"), default=None, help="the dealer (default: drawn by the seed)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
-    _rules_arg(p)
+    add_rules_arguments(p)
     p.set_defaults(func=cmd_deal)
 
     p = sub.add_parser("serve", help="start the web table on http://127.0.0.1:8000 (and the score sheet at /scores)")
@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", type=int, default=None, help="the line to reach (default 501)")
     p.add_argument("--deals", type=int, default=None, help="play a number of deals instead of to a line")
     p.add_argument("--delay", type=float, default=0.6, help="seconds between the bots' cards")
-    _rules_arg(p)
+    add_rules_arguments(p)
     p.set_defaults(func=cmd_play)
 
     from belote import sheet_cli
@@ -211,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", type=int, default=None, help="the match's target score (default: the preset's)")
     p.add_argument("--match-deals", type=int, default=None, metavar="N", help="matches of N deals, not to a target")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    _rules_arg(p)
+    add_rules_arguments(p)
     p.set_defaults(func=cmd_arena)
     return parser
 

@@ -5,12 +5,20 @@ draws what the server says. A refused request answers 400 with ``{"error": words
 and changes nothing; an unknown sheet answers 404.
 
 ``GET  /scores``                   the page
-``POST /api/sheets``               create: ``{"target" or "deals", "names", "start", "litige", "rounding",
-                                   "declarations"}``, each optional (``Sheet.new``)
+``POST /api/sheets``               create: ``{"variant", "target" or "deals", "names", "start", "litige",
+                                   "rounding", "declarations", ...}``, each optional (``Sheet.new``)
 ``GET  /api/sheets/{id}``          the sheet
-``POST /api/sheets/{id}/deals``    add a deal: ``{"takers", "cards", "declarations", "belote", "capot"}``
+``POST /api/sheets/{id}/deals``    add a deal, as the sheet's game has it (``Sheet.entry_from_dict``):
+                                   classic and two-handed ``{"takers", "cards", "declarations", "belote",
+                                   "capot"}``; Coinche ``{"bidder", "level", "mode", "coinche", "cards",
+                                   "declarations", "belote", "capot", "alone"}``; three-handed ``{"taker",
+                                   "dealer", "cards", "declarations", "belote", "capot"}``
 ``POST /api/sheets/{id}/undo``     remove the last deal
-``POST /api/sheets/{id}/names``    rename the teams: ``{"names": {"NS": .., "EW": ..}}``
+``POST /api/sheets/{id}/names``    rename the teams: ``{"names": {"NS": .., "EW": ..}}`` (at three and two
+                                   hands, by player: ``{"N": .., "E": .., "S": ..}``)
+
+Sides and players are named by the sheet's ``teams`` (``["NS", "EW"]``, ``["N", "E", "S"]`` or
+``["N", "E"]``); the sheet's ``variant`` says which game it keeps.
 
 A deal or an undo may also carry ``"seen"``, the number of deals the client has on screen: when
 the sheet holds another number (a second phone, a double tap), the request answers 409 with the
@@ -29,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from belote.sheet import Entry, Sheet, SheetError
+from belote.sheet import Sheet, SheetError
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: A sheet request is a few hundred bytes; anything much larger is not one.
@@ -137,7 +145,7 @@ async def _change(request: Request, change: Callable[[dict[str, Any], str, Sheet
 
 def _add(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
     _check_seen(body, sheet_id, sheet)
-    sheet.add(Entry.from_dict(body))
+    sheet.add(sheet.entry_from_dict(body))
 
 
 def _undo(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
