@@ -5,26 +5,44 @@
 
 import { cardBack, cardFace, cardText, sortHand, suitIcon } from "./cards.js";
 import { Chat, REACTIONS } from "./chat.js";
+import { bidHtml, bidPanelHtml, contractHtml, contractText, lowestLevel, modeHtml, modeWord, parseBid } from "./coinche.js";
 import { $, esc, setHtml } from "./dom.js";
 import { getLang, setLang, t, translatePage, ts } from "./i18n.js";
 import { copyText, lobbySeatsHtml, tableLinks } from "./lobby.js";
-import { OTHER_SIDE, partnerOf, screenPos, SEATS, SIDE_OF } from "./seats.js";
-import { DEFAULT_SETTINGS, fillSettingsForm, readSettingsForm, syncDealsField } from "./settings.js";
+import { pilesHtml, tableCount } from "./piles.js";
+import { partnerOf, playersOf, screenPos, seatAt, SEATS, seatsOf, teamOf, teamsOf, teamSeats } from "./seats.js";
+import {
+  DEFAULT_SETTINGS,
+  fillSettingsForm,
+  readSettingsForm,
+  settingsFieldsHtml,
+  syncSettingsForm,
+  variantPickerHtml,
+} from "./settings.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
 const SETTINGS_KEY = "belote.settings"; // the solo settings and the page's language
 const NAME_KEY = "belote.name";
+const CREATE_KEY = "belote.create"; // the rules last chosen for a private table
+const ONLINE_KEY = "belote.online"; // the game last chosen for Play online
 const tokenKey = (table) => `belote.token.${table}`; // a seat token, kept under its table's id
 const BUBBLE_MS = 2600;
 const BANNER_MS = 2400;
 const CHAT_BUBBLE_MS = 4000;
+const TURNED_UP_MS = 2500; // how long a card just turned up on the table (two hands) is marked
+
+// The settings forms are built before anything looks their fields up.
+for (const box of document.querySelectorAll("[data-fields]")) {
+  const prefix = box.dataset.fields;
+  box.outerHTML =
+    box.dataset.only === "variant"
+      ? variantPickerHtml(prefix)
+      : settingsFieldsHtml(prefix, { timer: box.dataset.timer === "true" });
+}
 
 const el = {
   app: $("#app"),
-  scoreUs: $('[data-testid="score-NS"]'),
-  scoreThem: $('[data-testid="score-EW"]'),
-  sideUs: $('[data-side-name="us"]'),
-  sideThem: $('[data-side-name="them"]'),
+  scores: $('[data-testid="scores"]'),
   target: $('[data-testid="target"]'),
   contract: $('[data-testid="contract"]'),
   declarations: $('[data-testid="declarations"]'),
@@ -111,10 +129,16 @@ const S = {
   states: 0,
   errors: [],
   queueName: null, // the name given to the queue while waiting for a table
+  queueVariant: "classic", // the game asked of the queue
   queue: null, // {waiting, deadline}
   spectatorPanel: null, // the deal whose score a spectator is shown
   chatOpen: false,
   unread: 0,
+  variant: "classic", // the game at this table (settings "variant")
+  n: 4, // players at this table
+  bidLevel: null, // Coinche: the level chosen in the bid panel
+  bidKey: "", // the legal bids the level was chosen for
+  fresh: {}, // two hands: card -> until when it is marked as just turned up
 };
 const chat = new Chat(el.chatLines);
 
@@ -130,6 +154,8 @@ window.__belote = {
   get states() { return S.states; },
   get errors() { return S.errors; },
   get seat() { return S.seat; },
+  get variant() { return S.variant; },
+  get seatCount() { return S.n; },
   get kind() { return S.kind; },
   get status() { return S.status; },
   get host() { return S.host; },
@@ -200,9 +226,45 @@ function spectating() {
   return Boolean(S.table) && !S.token;
 }
 
-/** The seat drawn at the bottom: one's own, or South for a spectator. */
+/** The seat drawn at the bottom: one's own, or for a spectator South (East at two hands). */
 function me() {
-  return S.seat || "S";
+  return S.seat || (S.n === 2 ? "E" : "S");
+}
+
+/** The game played at this table: from the view, or in a lobby from the table's settings. */
+function variantOf(msg) {
+  const rules = msg && msg.view && msg.view.rules;
+  return (rules && rules.variant) || (msg && msg.settings && msg.settings.variant) || "classic";
+}
+
+function coinche() {
+  return S.variant === "coinche";
+}
+
+/** The table's seats, and the scores kept: two sides, or one per player. */
+function seats() {
+  return seatsOf(S.n);
+}
+
+function teams() {
+  return teamsOf(S.n);
+}
+
+function team(seat) {
+  return teamOf(seat, S.n);
+}
+
+/** The scores in the reader's order: one's own first, then the others in the order of play. */
+function teamsFromMe() {
+  const mine = team(me());
+  const all = teams();
+  const i = Math.max(0, all.indexOf(mine));
+  return [...all.slice(i), ...all.slice(0, i)];
+}
+
+/** Where a seat is drawn on this page. */
+function posOf(seat) {
+  return screenPos(seat, me(), S.n);
 }
 
 function isMe(seat) {
@@ -232,28 +294,32 @@ function labelName(seat) {
   return person ? person.name : isMe(seat) ? t("you") : t(`seat${seat}`);
 }
 
-/** A side in words: "You & North", "Alice & Bob"; one's own seat first. */
+/**
+ * A side in words: "You & North", "Alice & Bob" (one's own seat first); at two and three hands a
+ * score is one player's ("You", "East"), and the defenders of a three-handed deal are two ("NS").
+ */
 function sideName(side) {
-  const [a, b] = S.seat && SIDE_OF[S.seat] === side ? [S.seat, partnerOf(S.seat)] : sideSeats(side);
+  const members = teamSeats(side);
+  if (members.length === 1) return seatName(side);
+  const [a, b] = S.seat && members[1] === S.seat ? [members[1], members[0]] : members;
   return t("sideOf", { a: seatName(a), b: seatName(b) });
 }
 
-function sideSeats(side) {
-  return side === "NS" ? ["N", "S"] : ["E", "W"];
-}
-
-/** The score columns' heads: Us and Them for a player, the two sides for a spectator. */
+/** The score columns' heads: Us and Them for a player at four (the two sides for a spectator), else each player. */
 function sideHead(side) {
+  if (S.n !== 4) return isMe(side) ? t("you") : labelName(side);
   if (spectating()) return t(side === "NS" ? "sideShortNS" : "sideShortEW");
-  return t(side === SIDE_OF[me()] ? "us" : "them");
+  return t(side === team(me()) ? "us" : "them");
 }
 
+/** A trump mode in words: a suit, "No trumps" or "All trumps". */
 function suitWord(suit) {
-  return t(`suit${suit}`);
+  return modeWord(suit, t);
 }
 
+/** A trump mode as a symbol: the suit's shape, or a badge SA / TA. */
 function suitHtml(suit) {
-  return `${suitIcon(suit, suitWord(suit))}`;
+  return modeHtml(suit, t);
 }
 
 function declName(name) {
@@ -280,7 +346,9 @@ function wsUrl() {
 
 /** The first message on a new socket: join the table (with the seat token or the watch code), or queue. */
 function hello() {
-  if (!S.table) return { type: "queue", name: S.queueName };
+  if (!S.table) {
+    return { type: "queue", name: S.queueName, variant: S.queueVariant };
+  }
   if (S.token) return { type: "join", table: S.table, token: S.token, since: S.last };
   return { type: "join", table: S.table, watch: S.watch, since: S.last };
 }
@@ -418,6 +486,8 @@ function onState(msg) {
   S.seat = msg.seat ?? null;
   S.host = msg.host ?? null;
   S.players = msg.players || {};
+  S.variant = variantOf(msg);
+  S.n = playersOf(S.variant);
   const first = msg.events.length ? msg.events[0][0] : null;
   if (first === 0 || msg.gap) resetHistory();
   const live = S.states > 0 && first !== 0 && !msg.gap;
@@ -451,7 +521,7 @@ function onState(msg) {
 
 // ---------------------------------------------------------------------- queue
 function onQueue(msg) {
-  S.queue = { waiting: msg.waiting, deadline: Date.now() + (msg.left_ms || 0) };
+  S.queue = { waiting: msg.waiting, deadline: Date.now() + (msg.left_ms || 0), variant: msg.variant || S.queueVariant };
   S.joined = true; // the queue answers: the socket is in use
   S.backoff = 500;
   showConnection("");
@@ -466,9 +536,10 @@ function onMatched(msg) {
   enterTable({ table: msg.table, token: msg.token });
 }
 
-function playOnline(name) {
+function playOnline(name, variant = storedOnlineVariant()) {
   leaveTable();
   S.queueName = name;
+  S.queueVariant = variant;
   S.queue = null;
   el.queueError.textContent = "";
   el.queuePanel.hidden = false;
@@ -494,7 +565,7 @@ function renderQueue() {
   const waiting = q.waiting === 1 ? t("queueWaitingOne") : t("queueWaiting", { n: q.waiting });
   const left = Math.ceil((q.deadline - Date.now()) / 1000);
   const bots = left > 0 ? t("queueBots", { s: left }) : t("queueBotsNow");
-  el.queueStatus.textContent = `${waiting} · ${bots}`;
+  el.queueStatus.textContent = `${t(`variant_${q.variant}`)} · ${waiting} · ${bots}`;
 }
 
 // ---------------------------------------------------------------------- chat
@@ -543,6 +614,7 @@ function resetHistory() {
   S.bubbles = {};
   S.banner = null;
   S.spectatorPanel = null;
+  S.fresh = {};
   el.log.textContent = "";
 }
 
@@ -556,28 +628,45 @@ function applyEvent(e, live) {
     case "deal":
       S.deals.push({
         number: e.number, scoreBefore: e.score, dealer: null, turned: null, bids: [], taker: null, trump: null,
-        cards: [], tricks: [], declared: [], shown: null, result: null,
+        contract: null, cards: [], tricks: [], declared: [], shown: null, result: null,
       });
       S.bubbles = {};
+      S.fresh = {};
       break;
     case "dealt":
       deal.dealer = e.dealer;
       deal.turned = e.turned;
-      log(esc(tsSeat("dealtBy", e.dealer, { n: deal.number, seat: seatName(e.dealer), card: cardText(e.turned, getLang()) })), "deal");
+      if (e.turned) {
+        log(esc(tsSeat("dealtBy", e.dealer, { n: deal.number, seat: seatName(e.dealer), card: cardText(e.turned, getLang()) })), "deal");
+      } else {
+        log(esc(tsSeat("dealtByAll", e.dealer, { n: deal.number, seat: seatName(e.dealer) })), "deal");
+      }
       break;
     case "bid": {
       deal.bids.push([e.seat, e.bid]);
-      const round2 = deal.bids.length > 4;
       const text = bidText(e.seat, e.bid, deal.turned);
-      log(text);
+      log(text, e.bid === "coinche" || e.bid === "surcoinche" ? "say" : "");
       if (e.bid !== "pass" && live) banner(text);
-      if (round2 && deal.bids.length === 5) log(esc(t("round2")));
+      // The second round of the games with a turned card begins once everybody has passed.
+      if (!coinche() && deal.bids.length === S.n + 1) log(esc(t("round2")));
       S.spectatorPanel = null; // the next deal is under way
       break;
     }
     case "trump":
       deal.taker = e.taker;
       deal.trump = e.trump;
+      if (e.contract) {
+        deal.contract = { ...e.contract, bidder: e.taker };
+        log(esc(tsSeat("contractLine", e.taker, { seat: seatName(e.taker), contract: contractText(deal.contract, t) })), "say");
+      }
+      break;
+    case "turned-up":
+      // Two hands: the card under a table card played to the trick is turned face up.
+      log(esc(tsSeat("turnedUp", e.seat, { seat: seatName(e.seat), card: cardText(e.card, getLang()) })));
+      if (live) {
+        S.fresh[e.card] = Date.now() + TURNED_UP_MS;
+        setTimeout(render, TURNED_UP_MS + 30);
+      }
       break;
     case "declared": {
       const what = e.declarations.map(declName).join(", ");
@@ -602,7 +691,7 @@ function applyEvent(e, live) {
       }
       break;
     case "trick": {
-      const cards = deal.cards.slice(-4);
+      const cards = deal.cards.slice(-S.n);
       deal.tricks.push({ winner: e.winner, points: e.points, number: e.number, cards });
       log(esc(tsSeat("wonTrick", e.winner, { seat: seatName(e.winner), n: e.points })));
       break;
@@ -621,7 +710,7 @@ function applyEvent(e, live) {
       break;
     case "scored":
       deal.result = e;
-      log(esc(`${t("deal", { n: deal.number })}: ${outcomeWord(e.outcome)} · ${e.points.NS} – ${e.points.EW}`), "result");
+      log(esc(`${t("deal", { n: deal.number })}: ${dealOutcomeWord(e.outcome)} · ${teams().map((x) => e.points[x]).join(" – ")}`), "result");
       if (live) S.spectatorPanel = deal.number;
       break;
     case "match-over":
@@ -635,6 +724,9 @@ function applyEvent(e, live) {
 
 function bidText(seat, bid, turned) {
   if (bid === "pass") return esc(tsSeat("bidPass", seat, { seat: seatName(seat) }));
+  if (bid === "coinche") return esc(t("saysCoinche", { seat: seatName(seat) }));
+  if (bid === "surcoinche") return esc(t("saysSurcoinche", { seat: seatName(seat) }));
+  if (parseBid(bid)) return `${esc(tsSeat("bidContract", seat, { seat: seatName(seat) }))} ${bidHtml(bid, t)}`;
   if (bid === "take") return `${esc(tsSeat("bidTake", seat, { seat: seatName(seat), suit: "" }))}${suitHtml(turned[1])}`;
   return `${esc(tsSeat("bidName", seat, { seat: seatName(seat), suit: "" }))}${suitHtml(bid)}`;
 }
@@ -785,9 +877,9 @@ async function startSolo(settings) {
   }
 }
 
-async function createTable(name) {
+async function createTable(name, settings) {
   try {
-    const { ok, status, data } = await postJson("/api/tables", { name });
+    const { ok, status, data } = await postJson("/api/tables", { name, settings });
     if (!ok) {
       openHome("create", data.error || `HTTP ${status}`);
       return;
@@ -851,14 +943,28 @@ function rematch() {
 
 function playAgain() {
   const name = storedName();
-  if (name) playOnline(name);
+  if (name) playOnline(name, S.variant);
   else openHome("online");
 }
 
 // ---------------------------------------------------------------------- the home screen
 /** The home screen: play against bots (the solo settings), play online, or create a private table. */
+function storedOnlineVariant() {
+  return localStorage.getItem(ONLINE_KEY) || "classic";
+}
+
+function storedCreateSettings() {
+  try {
+    return { ...S.settings, turn_timer: 30, ...(JSON.parse(localStorage.getItem(CREATE_KEY)) || {}) };
+  } catch {
+    return { ...S.settings, turn_timer: 30 };
+  }
+}
+
 function openHome(mode = "bots", error = "") {
   fillSettingsForm(el.botsForm, S.settings);
+  fillSettingsForm(el.createForm, storedCreateSettings());
+  fillSettingsForm(el.onlineForm, { variant: storedOnlineVariant() });
   el.langPick.value = S.settings.lang;
   for (const form of [el.onlineForm, el.createForm]) form.elements.name.value = storedName();
   el.homeError.textContent = error || "";
@@ -906,8 +1012,15 @@ function onHomeSubmit(form) {
   localStorage.setItem(NAME_KEY, name);
   keepLang();
   el.dialog.close();
-  if (form === el.onlineForm) playOnline(name);
-  else createTable(name);
+  if (form === el.onlineForm) {
+    const variant = form.elements.variant.value || "classic";
+    localStorage.setItem(ONLINE_KEY, variant);
+    playOnline(name, variant);
+  } else {
+    const settings = readSettingsForm(form);
+    localStorage.setItem(CREATE_KEY, JSON.stringify(settings));
+    createTable(name, settings);
+  }
 }
 
 // ---------------------------------------------------------------------- last trick
@@ -926,9 +1039,10 @@ function lastTrickShown() {
 
 function trickSeats(trick) {
   // A completed trick from the view: the leader, then each seat in the direction of play.
-  const step = S.view.rules.direction === "clockwise" ? 1 : 3;
-  const start = SEATS.indexOf(trick.leader);
-  return trick.cards.map((c, i) => [SEATS[(start + step * i) % 4], c]);
+  const all = seats();
+  const step = S.view.rules.direction === "clockwise" ? 1 : S.n - 1;
+  const start = all.indexOf(trick.leader);
+  return trick.cards.map((c, i) => [all[(start + step * i) % S.n], c]);
 }
 
 function openLastTrick() {
@@ -955,16 +1069,18 @@ function lastScoredDeal() {
 
 function trickCardHtml(seat, card, winner, testid = "trick-card") {
   return (
-    `<div class="trick-card pos-${screenPos(seat, me())}${winner ? " winner" : ""}" data-testid="${testid}" data-seat="${seat}" ` +
+    `<div class="trick-card pos-${posOf(seat)}${winner ? " winner" : ""}" data-testid="${testid}" data-seat="${seat}" ` +
     `data-card="${card}" title="${esc(seatName(seat))}">${cardFace(card, getLang())}</div>`
   );
 }
 
+/** The cards another seat holds in hand: dealt, less those played and (two hands) those still on its table. */
 function handCount(seat, v) {
   if (isMe(seat)) return v.hand.length;
   const played = v.tricks.length + (v.trick.some(([s]) => s === seat) ? 1 : 0);
-  const dealt = v.phase === "bidding" ? 5 : 8;
-  return Math.max(0, dealt - played);
+  const onTable = v.table ? tableCount(v.table[seat]) : 0;
+  const dealt = v.phase === "bidding" ? (coinche() ? 8 : 5) : S.n === 2 ? 16 : 8;
+  return Math.max(0, dealt - played - onTable);
 }
 
 function render() {
@@ -976,7 +1092,7 @@ function render() {
   renderScores(v);
   el.lastTrickBtn.disabled = !lastTrickShown();
   renderContract(v, betweenDeals);
-  for (const seat of SEATS) renderSeat(seat, v, now, betweenDeals);
+  for (const pos of SEATS) renderPlace(pos, v, now, betweenDeals);
   renderCenter(v, betweenDeals);
   renderHand(v, betweenDeals);
   renderBids(v, betweenDeals);
@@ -991,6 +1107,8 @@ function render() {
 function renderChrome() {
   const sharedTable = shared();
   const watching = spectating() && S.table !== null;
+  el.app.dataset.players = String(S.n);
+  el.app.dataset.variant = S.variant;
   el.newGame.hidden = sharedTable || watching;
   el.home.hidden = !(sharedTable || watching);
   el.app.classList.toggle("shared", sharedTable);
@@ -1012,15 +1130,15 @@ function renderChrome() {
 }
 
 function renderScores(v) {
-  // The first score is always the reader's side: Us, then Them (North-South for a spectator).
-  const us = SIDE_OF[me()];
-  const them = OTHER_SIDE[us];
-  el.scoreUs.dataset.testid = `score-${us}`;
-  el.scoreThem.dataset.testid = `score-${them}`;
-  el.scoreUs.textContent = v ? v.score[us] : 0;
-  el.scoreThem.textContent = v ? v.score[them] : 0;
-  el.sideUs.textContent = sideHead(us);
-  el.sideThem.textContent = sideHead(them);
+  // The reader's score first (Us, or You), then the others in the order of play.
+  const html = teamsFromMe()
+    .map(
+      (x, i) =>
+        `<div class="side ${i === 0 ? "side-us" : "side-them"}" data-team="${x}"><span class="side-name">${esc(sideHead(x))}</span> ` +
+        `<b data-testid="score-${x}">${v ? v.score[x] ?? 0 : 0}</b></div>`,
+    )
+    .join("");
+  setHtml(el.scores, html);
   const s = tableSettings();
   el.target.textContent = v
     ? s.deals
@@ -1030,34 +1148,46 @@ function renderScores(v) {
 }
 
 function renderContract(v, betweenDeals) {
+  for (const name of ["trump", "taker", "contract", "multiplier"]) el.contract.removeAttribute(`data-${name}`);
   if (!v || betweenDeals) {
     setHtml(el.contract, "");
     setHtml(el.declarations, "");
-    el.contract.removeAttribute("data-trump");
-    el.contract.removeAttribute("data-taker");
     return;
   }
   const deal = currentDeal();
   if (v.trump) {
-    const us = SIDE_OF[me()];
-    setHtml(
-      el.contract,
-      `<span class="trump-chip">${suitHtml(v.trump)}${esc(t("trumps"))}</span>` +
-      `<span>${esc(tsSeat("takenBy", v.taker, { seat: seatName(v.taker) }))}</span>` +
-      `<span class="tricks-won" data-testid="tricks-won">${esc(t("tricks"))} ${trickCount(v, us)}–${trickCount(v, OTHER_SIDE[us])}</span>`,
-    );
+    const tricks = teamsFromMe().map((x) => trickCount(v, x)).join("–");
+    const head = v.contract
+      ? `<span class="trump-chip contract-chip">${contractHtml(v.contract, t)}</span>` +
+        `<span>${esc(tsSeat("bidBy", v.taker, { seat: seatName(v.taker) }))}</span>`
+      : `<span class="trump-chip">${suitHtml(v.trump)}${esc(t("trumps"))}</span>` +
+        `<span>${esc(tsSeat("takenBy", v.taker, { seat: seatName(v.taker) }))}</span>`;
+    setHtml(el.contract, `${head}<span class="tricks-won" data-testid="tricks-won">${esc(t("tricks"))} ${tricks}</span>`);
     el.contract.dataset.trump = v.trump;
     el.contract.dataset.taker = v.taker;
+    if (v.contract) {
+      el.contract.dataset.contract = `${v.contract.level}${v.contract.mode}`;
+      el.contract.dataset.multiplier = String(v.contract.multiplier);
+    }
+  } else if (coinche()) {
+    // The auction: the highest bid so far, and who bid it.
+    const standing = v.contract
+      ? `<span class="trump-chip contract-chip">${contractHtml(v.contract, t)}</span>` +
+        `<span>${esc(tsSeat("bidBy", v.contract.bidder, { seat: seatName(v.contract.bidder) }))}</span>`
+      : `<span>${esc(t("noBidYet"))}</span>`;
+    setHtml(el.contract, `<span>${esc(t("deal", { n: v.deal_number }))}</span>${standing}`);
+    if (v.contract) {
+      el.contract.dataset.contract = `${v.contract.level}${v.contract.mode}`;
+      el.contract.dataset.multiplier = String(v.contract.multiplier);
+    }
   } else if (v.turned) {
-    const round = v.bids.length >= 4 ? 2 : 1;
+    const round = v.bids.length >= S.n ? 2 : 1;
     setHtml(
       el.contract,
       `<span>${esc(t("deal", { n: v.deal_number }))}</span>` +
       `<span class="trump-chip">${esc(t("turned"))} ${esc(cardText(v.turned, getLang()))}</span>` +
       (round === 2 ? `<span>${esc(t("round2"))}</span>` : ""),
     );
-    el.contract.removeAttribute("data-trump");
-    el.contract.removeAttribute("data-taker");
   } else {
     setHtml(el.contract, "");
   }
@@ -1074,12 +1204,26 @@ function renderContract(v, betweenDeals) {
 }
 
 function trickCount(v, side) {
-  return v.tricks.filter((tr) => SIDE_OF[tr.winner] === side).length;
+  return v.tricks.filter((tr) => team(tr.winner) === side).length;
 }
 
-/** One seat at its place on the screen: the name, marks, the cards held (backs), a bubble. */
-function renderSeat(seat, v, now, betweenDeals) {
-  const box = el.places[screenPos(seat, me())];
+/** One place around the table: the seat drawn there, or nothing where nobody sits in this game. */
+function renderPlace(pos, v, now, betweenDeals) {
+  const box = el.places[pos];
+  const seat = seatAt(pos, me(), S.n);
+  box.classList.toggle("vacant", !seat);
+  if (!seat) {
+    box.dataset.seat = "";
+    box.dataset.testid = `place-${pos}`;
+    setHtml(box, "");
+    box.classList.remove("to-move");
+    return;
+  }
+  renderSeat(seat, box, v, now, betweenDeals);
+}
+
+/** One seat: the name, marks, the cards held (backs), the cards on its table (two hands), a bubble. */
+function renderSeat(seat, box, v, now, betweenDeals) {
   box.dataset.seat = seat;
   box.dataset.testid = `seat-${seat}`;
   if (!v) {
@@ -1093,6 +1237,19 @@ function renderSeat(seat, v, now, betweenDeals) {
     const backs = Array.from({ length: n }, () => `<div class="back">${cardBack()}</div>`).join("");
     html += `<div class="backs" data-count="${n}">${backs}</div>`;
   }
+  if (v.table && v.table[seat] && !betweenDeals) {
+    const turn = isMe(seat) && myTurn("play");
+    html += pilesHtml({
+      seat,
+      piles: v.table[seat],
+      own: isMe(seat),
+      turn,
+      legal: new Set(turn ? v.legal : []),
+      sending: S.sending,
+      fresh: new Set(Object.keys(S.fresh).filter((c) => S.fresh[c] > now)),
+      lang: getLang(),
+    });
+  }
   html += seatBubbleHtml(seat, v, now, betweenDeals);
   setHtml(box, html);
   box.classList.toggle("to-move", !betweenDeals && v.to_move === seat && !v.match_over);
@@ -1101,14 +1258,20 @@ function renderSeat(seat, v, now, betweenDeals) {
 function seatLabelHtml(seat, v, betweenDeals) {
   const chips = [];
   if (!betweenDeals && v.dealer === seat) chips.push(`<span class="chip dealer" title="${esc(t("dealer"))}">D</span>`);
-  if (!betweenDeals && v.taker === seat && v.trump) chips.push(`<span class="chip taker">${suitHtml(v.trump)}</span>`);
+  if (!betweenDeals && v.taker === seat && v.trump) {
+    const what = v.contract ? bidHtml(`${v.contract.level}${v.contract.mode}`, t) : suitHtml(v.trump);
+    chips.push(`<span class="chip taker">${what}</span>`);
+  }
   const p = S.players[seat];
   if (shared() && p && p.bot) chips.push(`<span class="chip bot" data-testid="bot-${seat}">${esc(t("bot"))}</span>`);
   // One's own clock is in the turn line, next to what to do.
   if (S.timer && S.timer.seat === seat && !isMe(seat)) chips.push(`<span class="chip timer" data-testid="timer-${seat}" data-timer></span>`);
   let role = "";
-  if (S.seat && seat === partnerOf(S.seat)) role = `<span class="role">${esc(t("partner"))}</span>`;
-  else if (shared() && isMe(seat)) role = `<span class="role">${esc(t("youMark"))}</span>`;
+  if (S.seat && seat === partnerOf(S.seat, S.n)) role = `<span class="role">${esc(t("partner"))}</span>`;
+  else if (S.n === 3 && S.seat && v.trump && !betweenDeals && ![S.seat, v.taker].includes(seat) && S.seat !== v.taker) {
+    // Three hands: the two defenders play together against the taker for this deal.
+    role = `<span class="role" data-testid="ally-${seat}">${esc(t("ally"))}</span>`;
+  } else if (shared() && isMe(seat)) role = `<span class="role">${esc(t("youMark"))}</span>`;
   return (
     `<div class="seat-label" data-testid="seat-label-${seat}"><span class="name" data-testid="name-${seat}">` +
     `${esc(labelName(seat))}</span>${role}${chips.join("")}</div>`
@@ -1133,13 +1296,13 @@ function seatBubbleHtml(seat, v, now, betweenDeals) {
   const mine = v.bids.filter(([s]) => s === seat);
   if (!mine.length) return "";
   const bid = mine[mine.length - 1][1];
-  const text =
-    bid === "pass"
-      ? esc(t("passed"))
-      : bid === "take"
-        ? `${esc(t("took"))} ${suitHtml(v.turned[1])}`
-        : `${esc(t("names"))} ${suitHtml(bid)}`;
-  return `<div class="bubble ${bid === "pass" ? "pass" : "say"}" data-testid="bubble-${seat}">${text}</div>`;
+  let text;
+  if (coinche()) text = bidHtml(bid, t);
+  else if (bid === "pass") text = esc(t("passed"));
+  else if (bid === "take") text = `${esc(t("took"))} ${suitHtml(v.turned[1])}`;
+  else text = `${esc(t("names"))} ${suitHtml(bid)}`;
+  const cls = bid === "pass" ? "pass" : bid === "coinche" || bid === "surcoinche" ? "say doubled" : "say";
+  return `<div class="bubble ${cls}" data-testid="bubble-${seat}" data-bid="${esc(bid)}">${text}</div>`;
 }
 
 function renderCenter(v, betweenDeals) {
@@ -1180,7 +1343,7 @@ function renderCenter(v, betweenDeals) {
 /** Put the cards of a trick on the table, keeping those already there (so only a new card moves in). */
 function placeTrick(box, cards, winner, info) {
   const lang = getLang();
-  const keys = cards.map(([seat, card]) => `${seat}${card}${lang}${me()}`);
+  const keys = cards.map(([seat, card]) => `${seat}${card}${lang}${me()}${S.n}`);
   for (const child of [...box.children]) {
     if (!child.dataset.key || !keys.includes(child.dataset.key)) child.remove();
   }
@@ -1232,9 +1395,14 @@ function renderHand(v, betweenDeals) {
 
 function renderBids(v, betweenDeals) {
   const mine = !betweenDeals && myTurn("bidding");
+  if (mine && coinche()) {
+    renderCoincheBids(v);
+    return;
+  }
   const key = mine ? v.legal.join(",") + getLang() + S.sending : "";
   if (el.bids.dataset.key === key) return;
   el.bids.dataset.key = key;
+  el.bids.classList.remove("coinche");
   if (!mine) {
     el.bids.innerHTML = "";
     return;
@@ -1251,14 +1419,39 @@ function renderBids(v, betweenDeals) {
     .join("");
 }
 
+/** Coinche: the bid panel, its level chosen afresh (the lowest one open) at each turn to bid. */
+function renderCoincheBids(v) {
+  const legalKey = `${v.deal_number}|${v.bids.length}|${v.legal.join(",")}`;
+  if (S.bidKey !== legalKey) {
+    S.bidKey = legalKey;
+    S.bidLevel = lowestLevel(v.legal, v.rules);
+  }
+  const key = `coinche|${legalKey}|${S.bidLevel}|${getLang()}|${S.sending}`;
+  if (el.bids.dataset.key === key) return;
+  el.bids.dataset.key = key;
+  el.bids.classList.add("coinche");
+  el.bids.innerHTML = bidPanelHtml({
+    legal: v.legal,
+    rules: v.rules,
+    contract: v.contract || null,
+    bidderName: v.contract ? tsSeat("bidBy", v.contract.bidder, { seat: seatName(v.contract.bidder) }) : "",
+    level: S.bidLevel,
+    sending: S.sending,
+    t,
+  });
+}
+
 function turnText(v, betweenDeals) {
   if (S.status === "lobby") return { text: "" }; // the lobby says who starts the game
   if (!v) return { text: S.table ? t("connecting") : t("pressNew") };
   if (betweenDeals || v.match_over) return { text: "" };
   if (S.seat && !S.waiting && S.timer && S.timer.seat === null) return { text: t("waitingOthers") };
   if (isMe(v.to_move)) {
-    const text = v.phase === "play" ? t("yourTurnPlay") : v.bids.length >= 4 ? t("yourTurnName") : t("yourTurnBid");
-    return { text, mine: true };
+    let key;
+    if (v.phase === "play") key = "yourTurnPlay";
+    else if (coinche()) key = v.legal.includes("surcoinche") ? "yourTurnSurcoinche" : "yourTurnCoinche";
+    else key = v.bids.length >= S.n ? "yourTurnName" : "yourTurnBid";
+    return { text: t(key), mine: true };
   }
   if (v.to_move) return { text: t(v.phase === "play" ? "waitingFor" : "waitingBid", { seat: seatName(v.to_move) }) };
   return { text: "" };
@@ -1296,37 +1489,58 @@ function renderPanel(v) {
   if (button) button.focus({ preventScroll: true });
 }
 
+/** What a deal's outcome is called: in Coinche a contract that fails is "Failed" (chuté). */
+function dealOutcomeWord(outcome) {
+  return coinche() && outcome === "dedans" ? t("failed") : outcomeWord(outcome);
+}
+
 function panelHtml(v, deal) {
   const r = deal.result;
   const outcome = r.outcome;
-  const us = SIDE_OF[me()];
-  const them = OTHER_SIDE[us];
-  let html = `<h2>${esc(t("deal", { n: deal.number }))}<span class="outcome ${outcome}" data-testid="outcome" data-outcome="${outcome}">${esc(outcomeWord(outcome))}</span></h2>`;
+  const cols = teamsFromMe();
+  let html = `<h2>${esc(t("deal", { n: deal.number }))}<span class="outcome ${outcome}" data-testid="outcome" data-outcome="${outcome}">${esc(dealOutcomeWord(outcome))}</span></h2>`;
+  const row = (label, by, cls = "", testid = "") =>
+    `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><td>${label}</td>${cols.map((x) => `<td>${by(x)}</td>`).join("")}</tr>`;
   if (outcome === "thrown-in") {
-    html += `<p>${esc(t("thrownInLong"))}</p>`;
+    html += `<p>${esc(t(coinche() ? "thrownInCoinche" : "thrownInLong"))}</p>`;
+    html += `<table class="sheet"><tbody>${row(esc(t("matchScore")), (x) => v.score[x], "score", "row-score")}</tbody></table>`;
   } else {
     const taker = seatName(deal.taker);
-    const suit = suitWord(deal.trump);
-    const sentence = {
-      made: tsSeat("madeLong", deal.taker, { seat: taker, suit }),
-      dedans: tsSeat("dedansLong", deal.taker, { seat: taker, suit }),
-      litige: tsSeat("litigeLong", deal.taker, { seat: taker, suit, n: r.cards.NS }),
-      capot: t("capotLong", { side: sideName(r.capot || SIDE_OF[deal.taker]) }),
-    }[outcome];
-    html += `<p data-testid="outcome-text">${suitHtml(deal.trump)} ${esc(sentence)}</p>`;
+    const takers = team(deal.taker);
+    const contract = r.contract || deal.contract;
+    if (contract) {
+      const sentence = {
+        made: tsSeat("coincheMadeLong", deal.taker, { seat: taker }),
+        dedans: tsSeat("coincheFailedLong", deal.taker, { seat: taker }),
+        litige: tsSeat("coincheMadeLong", deal.taker, { seat: taker }),
+        capot: capotWords(r.capot || takers),
+      }[outcome];
+      html +=
+        `<p class="contract-result" data-testid="panel-contract" data-contract="${contract.level}${contract.mode}" ` +
+        `data-multiplier="${contract.multiplier}">${esc(t("contract"))} ${contractHtml(contract, t)} · ` +
+        `${esc(tsSeat("bidBy", deal.taker, { seat: taker }))}</p>` +
+        `<p data-testid="outcome-text">${esc(sentence)}</p>`;
+    } else {
+      const suit = suitWord(deal.trump);
+      const sentence = {
+        made: tsSeat("madeLong", deal.taker, { seat: taker, suit }),
+        dedans: tsSeat("dedansLong", deal.taker, { seat: taker, suit }),
+        litige: tsSeat("litigeLong", deal.taker, { seat: taker, suit, n: r.cards[takers] }),
+        capot: capotWords(r.capot || takers),
+      }[outcome];
+      html += `<p data-testid="outcome-text">${suitHtml(deal.trump)} ${esc(sentence)}</p>`;
+    }
     const last = deal.tricks[deal.tricks.length - 1];
-    const lastSide = last ? SIDE_OF[last.winner] : null;
-    const tricks = { NS: 0, EW: 0 };
-    for (const tr of deal.tricks) tricks[SIDE_OF[tr.winner]] += 1;
+    const lastSide = last ? team(last.winner) : null;
+    const tricks = Object.fromEntries(teams().map((x) => [x, 0]));
+    for (const tr of deal.tricks) tricks[team(tr.winner)] += 1;
     const dix = (side) => (lastSide === side ? 10 : 0);
-    // The reader's side in the first column, as on the scoreboard.
-    const row = (label, by, cls = "", testid = "") =>
-      `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><td>${label}</td><td>${by(us)}</td><td>${by(them)}</td></tr>`;
     const shown = deal.shown
       ? deal.shown.declarations.map((d) => `${esc(seatName(d.seat))}: ${esc(declName(d.name))} ${d.points}`).join(", ")
       : "";
+    // The reader's score in the first column, as on the scoreboard.
     html +=
-      `<table class="sheet" data-testid="deal-sheet"><thead><tr><th></th><th>${esc(sideName(us))}</th><th>${esc(sideName(them))}</th></tr></thead><tbody>` +
+      `<table class="sheet" data-testid="deal-sheet"><thead><tr><th></th>${cols.map((x) => `<th data-team="${x}">${esc(sideName(x))}</th>`).join("")}</tr></thead><tbody>` +
       row(esc(t("tricks")), (s) => tricks[s], "", "row-tricks") +
       row(esc(t("cards")), (s) => r.cards[s] - dix(s), "", "row-cards") +
       row(esc(t("lastTrickLine")), (s) => dix(s) || "", "", "row-last") +
@@ -1336,11 +1550,6 @@ function panelHtml(v, deal) {
       row(esc(t("matchScore")), (s) => v.score[s], "score", "row-score") +
       `</tbody></table>`;
     if (shown) html += `<p class="note">${esc(t("declarations"))}: ${shown}</p>`;
-  }
-  if (outcome === "thrown-in") {
-    html +=
-      `<table class="sheet"><tbody><tr class="score" data-testid="row-score"><td>${esc(t("matchScore"))}</td>` +
-      `<td>${v.score[us]}</td><td>${v.score[them]}</td></tr></tbody></table>`;
   }
   if (r.pending) html += `<p class="note" data-testid="pending">${esc(t("pending", { n: r.pending }))}</p>`;
   const s = tableSettings();
@@ -1353,18 +1562,28 @@ function panelHtml(v, deal) {
   return html;
 }
 
+/** "Capot! North & South took every trick", or one player alone at two and three hands. */
+function capotWords(side) {
+  return teamSeats(side).length === 1
+    ? tsSeat("capotLongOne", side, { side: sideName(side) })
+    : t("capotLong", { side: sideName(side) });
+}
+
 function winnerHtml(v) {
   const w = v.match_winner;
   let line;
   if (!w) {
-    line = t("winnerTie", { a: v.score.NS });
+    line = t("winnerTie", { a: v.score[teams()[0]] });
   } else {
     const a = v.score[w];
-    const b = v.score[OTHER_SIDE[w]];
-    line =
-      S.seat && SIDE_OF[S.seat] === w
-        ? t("winnerUs", { partner: seatName(partnerOf(S.seat)), a, b })
-        : t("winnerSide", { side: sideName(w), a, b });
+    const b = teams()
+      .filter((x) => x !== w)
+      .map((x) => v.score[x])
+      .join(" – ");
+    if (S.n === 4 && S.seat && team(S.seat) === w) line = t("winnerUs", { partner: seatName(partnerOf(S.seat)), a, b });
+    else if (S.n === 4) line = t("winnerSide", { side: sideName(w), a, b });
+    else if (isMe(w)) line = t("winnerYou", { a, b });
+    else line = t("winnerPlayer", { side: sideName(w), a, b });
   }
   return `<p class="winner-line" data-testid="match-winner" data-winner="${w || ""}">${esc(t("matchOver"))}: ${esc(line)}</p>`;
 }
@@ -1386,23 +1605,25 @@ function panelButtonsHtml(v) {
 }
 
 function historyHtml(current) {
-  const us = SIDE_OF[me()];
-  const them = OTHER_SIDE[us];
+  const cols = teamsFromMe();
   const rows = [];
   for (const d of S.deals) {
     if (!d.result) continue;
     const after = (s) => d.scoreBefore[s] + d.result.points[s];
-    const contract = d.trump ? `${esc(seatName(d.taker))} ${suitHtml(d.trump)}` : "—";
+    const c = d.result.contract || d.contract;
+    let contract = "—";
+    if (c) contract = `${esc(seatName(d.taker))} ${contractHtml(c, t)}`;
+    else if (d.trump) contract = `${esc(seatName(d.taker))} ${suitHtml(d.trump)}`;
     rows.push(
       `<tr class="${d === current ? "current" : ""}"><td>${d.number}</td><td>${contract}</td>` +
-        `<td>${esc(outcomeWord(d.result.outcome))}</td><td>+${d.result.points[us]}</td><td>+${d.result.points[them]}</td>` +
-        `<td>${after(us)} – ${after(them)}</td></tr>`,
+        `<td>${esc(dealOutcomeWord(d.result.outcome))}</td>${cols.map((x) => `<td>+${d.result.points[x]}</td>`).join("")}` +
+        `<td>${cols.map(after).join(" – ")}</td></tr>`,
     );
   }
   return (
     `<h3>${esc(t("history"))}</h3><table class="sheet history" data-testid="history"><thead><tr>` +
     `<th>${esc(t("historyDeal"))}</th><th>${esc(t("historyContract"))}</th><th>${esc(t("historyResult"))}</th>` +
-    `<th>${esc(sideHead(us))}</th><th>${esc(sideHead(them))}</th><th>${esc(t("total"))}</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+    `${cols.map((x) => `<th>${esc(sideHead(x))}</th>`).join("")}<th>${esc(t("total"))}</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
   );
 }
 
@@ -1420,7 +1641,8 @@ function renderLobby() {
   el.links.hidden = !links.invite && !links.watch;
   el.inviteLink.value = links.invite;
   el.watchLink.value = links.watch;
-  setHtml(el.lobbySeats, lobbySeatsHtml({ me: S.seat, players: S.players, host, t }));
+  setHtml(el.lobbySeats, lobbySeatsHtml({ me: S.seat, players: S.players, host, t, n: S.n }));
+  el.lobbySeats.dataset.players = String(S.n);
   el.lobbyForm.querySelector("fieldset").disabled = !isHost;
   // The host's own edits are not overwritten while a field is in use.
   if (!el.lobbyForm.contains(document.activeElement) || !isHost) fillSettingsForm(el.lobbyForm, tableSettings());
@@ -1445,8 +1667,21 @@ el.hand.addEventListener("click", (ev) => {
 });
 
 el.bids.addEventListener("click", (ev) => {
+  const level = ev.target.closest("[data-level]");
+  if (level) {
+    // Coinche: choosing a level enables the trump modes that may be bid at it.
+    S.bidLevel = level.dataset.level;
+    render();
+    return;
+  }
   const b = ev.target.closest("[data-bid]");
   if (b) act(b.dataset.bid);
+});
+
+// Two hands: one's own face-up table cards are played as the cards of the hand are.
+$(".felt").addEventListener("click", (ev) => {
+  const card = ev.target.closest('button[data-testid="table-card"]');
+  if (card && isMe(card.dataset.seat) && myTurn("play")) act(card.dataset.card);
 });
 
 const PANEL_ACTIONS = {
@@ -1490,7 +1725,7 @@ el.dialog.addEventListener("click", (ev) => {
     el.dialog.close();
   }
 });
-el.botsForm.elements.target.addEventListener("change", () => syncDealsField(el.botsForm));
+for (const form of [el.botsForm, el.onlineForm, el.createForm]) form.addEventListener("change", () => syncSettingsForm(form));
 el.langPick.addEventListener("change", () => {
   // Show the dialog itself in the language being chosen.
   applyLang(el.langPick.value, el.dialog);
@@ -1535,8 +1770,8 @@ el.lobby.addEventListener("click", async (ev) => {
     setTimeout(() => (b.textContent = t("copy")), 1600);
   }
 });
-el.lobbyForm.addEventListener("change", (ev) => {
-  if (ev.target.name === "target") syncDealsField(el.lobbyForm);
+el.lobbyForm.addEventListener("change", () => {
+  syncSettingsForm(el.lobbyForm);
   send({ type: "settings", settings: readSettingsForm(el.lobbyForm) });
 });
 el.lobbyForm.addEventListener("submit", (ev) => ev.preventDefault());

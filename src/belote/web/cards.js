@@ -132,9 +132,12 @@ const TRUMP_ORDER = "J9ATKQ87";
 
 /**
  * A hand sorted by suit, trumps first once chosen, colours alternating where they can, and each
- * suit from the highest card down (in trump order for trumps).
+ * suit from the highest card down (in trump order for trumps). `trump` is a suit letter, or the
+ * Coinche modes "NT" (no trumps: every suit in plain order) and "AT" (all trumps: in trump order).
  */
-export function sortHand(cards, trump = null) {
+export function sortHand(cards, mode = null) {
+  const allTrumps = mode === "AT";
+  const trump = mode && mode.length === 1 && SUITS.includes(mode) ? mode : null;
   const present = new Set(cards.map((c) => c[1]));
   const others = SUITS.split("").filter((s) => s !== trump);
   let best = null;
@@ -149,7 +152,7 @@ export function sortHand(cards, trump = null) {
     }
   }
   const suitIndex = (s) => best.indexOf(s);
-  const rankIndex = (c) => (c[1] === trump ? TRUMP_ORDER : PLAIN_ORDER).indexOf(c[0]);
+  const rankIndex = (c) => (allTrumps || c[1] === trump ? TRUMP_ORDER : PLAIN_ORDER).indexOf(c[0]);
   return [...cards].sort((a, b) => suitIndex(a[1]) - suitIndex(b[1]) || rankIndex(a) - rankIndex(b));
 }
 

@@ -1,24 +1,26 @@
-// A private table's lobby: who sits where (partners opposite), a button on each free seat, and the
-// table's links. The page's own seat is drawn at the bottom, as at the table.
+// A private table's lobby: who sits where (at four, partners opposite), a button on each free seat,
+// and the table's links. The page's own seat is drawn at the bottom, as at the table.
 
 import { esc } from "./dom.js";
-import { partnerOf, screenPos, SEATS } from "./seats.js";
+import { partnerOf, screenPos, seatsOf } from "./seats.js";
 
 /**
- * The four seats as HTML. `me` is the page's seat (null for a spectator), `players` the seats taken
- * (name, bot), `host` the host's seat, `t` the words.
+ * The seats of the table's game (four, three or two) as HTML. `me` is the page's seat (null for a
+ * spectator), `players` the seats taken (name, bot), `host` the host's seat, `t` the words.
  */
-export function lobbySeatsHtml({ me, players, host, t }) {
-  return SEATS.map((seat) => seatHtml(seat, { me, players, host, t })).join("");
+export function lobbySeatsHtml({ me, players, host, t, n = 4 }) {
+  return seatsOf(n)
+    .map((seat) => seatHtml(seat, { me, players, host, t, n }))
+    .join("");
 }
 
-function seatHtml(seat, { me, players, host, t }) {
-  const pos = screenPos(seat, me || "S");
+function seatHtml(seat, { me, players, host, t, n }) {
+  const pos = screenPos(seat, me || (n === 2 ? "E" : "S"), n);
   const p = players[seat];
   const marks = [];
   if (p && seat === host) marks.push(`<span class="mark host">${esc(t("host"))}</span>`);
   if (seat === me) marks.push(`<span class="mark you">${esc(t("youMark"))}</span>`);
-  else if (me && seat === partnerOf(me)) marks.push(`<span class="mark">${esc(t("partner"))}</span>`);
+  else if (me && seat === partnerOf(me, n)) marks.push(`<span class="mark">${esc(t("partner"))}</span>`);
   let body;
   if (p) {
     body = `<div class="lobby-player" data-testid="lobby-player-${seat}">${esc(p.name)}</div>`;
