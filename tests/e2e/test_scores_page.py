@@ -212,3 +212,115 @@ def test_an_unknown_sheet(open_tab: Callable[..., Tab], base_url: str) -> None:
     expect(page.locator("#error")).to_have_text("no score sheet with that id")
     expect(page.locator("#setup")).to_be_visible()
     assert tab.unexpected_errors(*HANDLED) == []
+
+
+# --- the other games -----------------------------------------------------------------------------------
+
+
+def start_game(page: Any, base_url: str, variant: str, names: tuple[str, ...], goal: str = "501") -> None:
+    page.goto(f"{base_url}/scores")
+    expect(page.locator("#setup")).to_be_visible()
+    page.check(f'input[name="variant"][value="{variant}"]')
+    for field, name in zip(("#name-ns", "#name-ew", "#name-s"), names, strict=False):
+        page.fill(field, name)
+    page.check(f'input[name="goal"][value="{goal}"]')
+    page.click("#setup-form button[type=submit]")
+    expect(page.locator("#sheet")).to_be_visible()
+
+
+def enter_contract(
+    page: Any, level: str, mode: str, bidder: str, cards: int, coinche: str = "", belote: str = ""
+) -> None:
+    page.select_option("#level", level)
+    page.check(f'#deal-form input[name="mode"][value="{mode}"]')
+    page.check(f'#deal-form input[name="bidder"][value="{bidder}"]')
+    page.check(f'#deal-form input[name="coinche"][value="{coinche}"]')
+    page.fill("#cards", str(cards))
+    if belote:
+        page.check(f'#deal-form input[name="belote"][value="{belote}"]')
+    page.click("#add")
+
+
+def test_a_coinche_sheet_through_the_page(open_tab: Callable[..., Tab], base_url: str, artifacts: Path) -> None:
+    tab = open_tab(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = tab.page
+    page.goto(f"{base_url}/scores")
+    page.check('input[name="variant"][value="coinche"]')
+    expect(page.locator("#coinche-rules")).to_be_visible()
+    expect(page.locator("#third-player")).to_be_hidden()
+    start_game(page, base_url, "coinche", ("Nous", "Eux"), goal="1000")
+    expect(page.locator("#cards-label")).to_have_text("Bidders' card points")
+    rows = page.locator("#deals tbody tr")
+    error = page.locator("#error")
+
+    # Nobody said who bid: refused with the rule, in English and then in French.
+    page.select_option("#level", "110")
+    page.check('#deal-form input[name="mode"][value="H"]')
+    page.fill("#cards", "113")
+    page.click("#add")
+    expect(error).to_have_text("say who bid the contract: NS or EW")
+    page.click("#lang")
+    expect(error).to_have_text("Dites quel camp a pris le contrat.")
+    page.click("#lang")
+
+    # 110 hearts by Nous, coinched, made with 113 and belote: (160 + 110) x 2 + 20.
+    enter_contract(page, "110", "H", "NS", 113, coinche="coinche", belote="NS")
+    expect(error).to_be_hidden()
+    expect_totals(page, 560, 0)
+    expect(rows.nth(0).locator(".contract")).to_have_text("110 ♥ Nous ×2")
+    expect(rows.nth(0).locator(".outcome")).to_have_text("made")
+    expect(rows.nth(0)).to_contain_text("Belote Nous")
+    # 80 spades by Eux, made with 90: 80 + 90 to them, 72 to Nous.
+    enter_contract(page, "80", "S", "EW", 90)
+    expect_totals(page, 632, 170)
+    # 90 no-trumps by Eux, surcoinched, failed at 70: there is no belote at no-trumps.
+    page.check('#deal-form input[name="mode"][value="NT"]')
+    expect(page.locator('#deal-form input[name="belote"][value="NS"]')).to_be_disabled()
+    enter_contract(page, "90", "NT", "EW", 70, coinche="surcoinche")
+    expect_totals(page, 1632, 170)
+    expect(rows.nth(2).locator(".contract")).to_have_text("90 no trumps Eux ×4")
+    expect(rows.nth(2).locator(".outcome")).to_have_text("failed")
+    expect(page.locator("#over")).to_have_text("Match over: Nous win 1632 to 170.")
+    page.screenshot(path=str(artifacts / "scores-coinche.png"), full_page=True)
+
+    page.click("#lang")
+    expect(rows.nth(2).locator(".contract")).to_have_text("90 sans atout Eux ×4")
+    expect(rows.nth(2).locator(".outcome")).to_have_text("chuté")
+    page.click("#lang")
+
+    # Undo, and the sheet is in the address.
+    page.click("#undo")
+    expect_totals(page, 632, 170)
+    page.reload()
+    expect_totals(page, 632, 170)
+    expect(rows).to_have_count(2)
+    assert tab.unexpected_errors(*HANDLED) == []
+
+
+def test_a_three_handed_sheet_through_the_page(open_tab: Callable[..., Tab], base_url: str) -> None:
+    tab = open_tab(locale="en-GB")
+    page = tab.page
+    page.goto(f"{base_url}/scores")
+    page.check('input[name="variant"][value="three-handed"]')
+    expect(page.locator("#third-player")).to_be_visible()
+    expect(page.locator("#teams-legend")).to_have_text("Players and starting score")
+    start_game(page, base_url, "three-handed", ("Ann", "Bob", "Cy"))
+    expect(page.locator("#board .team")).to_have_count(3)
+    # Ann deals first; Bob takes with 40 against 50 and 35: dedans, the 125 shared, Cy (first to play
+    # after Bob) has the odd point.
+    expect(page.locator('#deal-form input[name="dealer"][value="N"]')).to_be_checked()
+    page.check('#deal-form input[name="taker"][value="E"]')
+    page.fill("#cards-n", "50")
+    page.fill("#cards-e", "40")
+    page.fill("#cards-s", "35")
+    expect(page.locator("#three-total")).to_contain_text("In play: 125")
+    page.click("#add")
+    expect(page.locator("#total-n")).to_have_text("62")
+    expect(page.locator("#total-e")).to_have_text("0")
+    expect(page.locator("#total-s")).to_have_text("63")
+    row = page.locator("#deals tbody tr").nth(0)
+    expect(row).to_contain_text("dealt: Ann")
+    expect(row.locator(".outcome")).to_have_text("dedans")
+    # The next dealer is Bob.
+    expect(page.locator('#deal-form input[name="dealer"][value="E"]')).to_be_checked()
+    assert tab.errors == []
