@@ -391,3 +391,17 @@ def test_belote_deal_with_each_preset(preset: str) -> None:
     assert out["valid"] is True and out["result"] is not None
     rules = Rules.from_dict(record["rules"])
     assert record["dealer"] in SEATS[: rules.players]
+
+
+def test_belote_deal_with_options_on_a_preset() -> None:
+    proc = belote("deal", "--seed", "4", "--rules", "coinche", "--option", "surcoinche=3", "--option", "generale=true")
+    assert proc.returncode == 0, proc.stderr
+    record = json.loads(proc.stdout)
+    assert record["rules"] == {"variant": "coinche", "surcoinche": 3, "generale": True}
+    assert replay(record)["valid"] is True
+    for bad, words in (
+        (["--option", "surcoinche=5"], "'surcoinche' must be one of 3, 4"),
+        (["--option", "x"], "NAME=VALUE"),
+    ):
+        proc = belote("deal", "--rules", "coinche", *bad)
+        assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr

@@ -194,7 +194,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="two bots against each other on duplicate deals, with a 95%% confidence interval",
         description="Team A (--ns) against team B (--ew) on duplicate deals. Each match is played at two tables "
         "with the same decks in the same order: at table 1 A sits N/S and B E/W, at table 2 the seats are swapped. "
-        "The report gives A's points minus B's per deal, over the pairs of the same deal at both tables.",
+        "The report gives A's points minus B's per deal, over the pairs of the same deal at both tables. "
+        "Every game of --rules is played so (coinche, two-handed: A is N at table 1, E at table 2); at three "
+        "hands there are six tables, A alone at N, E, S at tables 1-3 against two copies of B, and the other "
+        "way round at tables 4-6.",
     )
     p.add_argument("--ns", required=True, metavar="BOT", help="team A: N/S at table 1, E/W at table 2")
     p.add_argument("--ew", required=True, metavar="BOT", help="team B: E/W at table 1, N/S at table 2")
