@@ -11,6 +11,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -33,7 +34,7 @@ IMPLS = [
     pytest.param(alphabeta, id="python"),
     pytest.param(_dds, id="c"),
 ]
-FIELDS = ("hands", "mode", "leader", "trick", "step", "undertrump", "tricks_won")
+FIELDS = ("hands", "mode", "leader", "trick", "step", "undertrump", "tricks_won", "camps", "under")
 
 
 def args(pos: Position) -> list[Any]:
@@ -73,6 +74,73 @@ def random_position(seed: int, mode: int, step: int, undertrump: bool, max_left:
 
 
 RULE_SETS = [(mode, step, ut) for mode in MODE_NAMES for step in (1, 3) for ut in (True, False)]
+
+
+def small_state(seed: int, players: int, mode: int, step: int, undertrump: bool) -> PlayState:
+    """A three- or two-hand deal ready to play in ``mode`` (``step`` 1 or ``players - 1``).
+
+    Three hands: 24 cards of the pack, 8 each, one seat (the taker) on a side of its own against the two
+    others. Two hands: 16 tricks; each player holds 6 cards and has 5 more face up on the table, each
+    over a card face down.
+    """
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    state = PlayState()
+    state.players, state.step, state.undertrump = players, step, int(undertrump)
+    if players == 3:
+        taker, side = rng.randrange(3), rng.randrange(2)
+        state.camps = [side if seat == taker else 1 - side for seat in range(3)]
+        hands = [mask_of(deck[8 * seat : 8 * seat + 8]) for seat in range(3)]
+    else:
+        state.camps = [0, 1]
+        state.ntricks = 16
+        under = [-1] * 32
+        hands = []
+        for seat in range(2):
+            cards = deck[16 * seat : 16 * seat + 16]
+            for up, down in zip(cards[6:11], cards[11:], strict=True):
+                under[up] = down
+            hands.append(mask_of(cards[:11]))
+        state.set_under(under)
+    state.reset_play(hands, mode, rng.randrange(players))
+    state.phase = PLAY
+    return state
+
+
+def random_small_position(
+    seed: int, players: int, mode: int, step: int, undertrump: bool, max_left: int = 4
+) -> tuple[Position, PlayState]:
+    """A three- or two-hand deal played by random legal cards to 1..``max_left`` tricks to go, sometimes
+    mid-trick; ``tricks_won`` as in ``random_position``. At two hands the cards with one face down under
+    them are mostly kept back, so that some of those are still down near the end."""
+    rng = random.Random(seed)
+    state = small_state(seed, players, mode, step, undertrump)
+    left = rng.randint(1, max_left)
+    for _ in range((state.ntricks - left) * players + rng.randrange(players)):
+        legal = state.legal_actions()
+        under = state.under
+        plain = [c for c in legal if under is None or under[c] < 0]
+        pick = plain if plain and rng.random() < 0.8 else legal
+        state.play_card(pick[rng.randrange(len(pick))])
+    pos = Position.from_state(state)
+    done = state.ntricks - pos.tricks_left
+    won = rng.choice((state.won_tricks, state.won_tricks, (done, 0), (0, done)))
+    return replace(pos, tricks_won=won), state
+
+
+SMALL_RULE_SETS = [
+    (players, mode, step, ut)
+    for players in (3, 2)
+    for mode in MODE_NAMES
+    for step in sorted({1, players - 1})
+    for ut in (True, False)
+]
+
+
+def small_rule_id(rules: tuple[int, int, int, bool]) -> str:
+    players, mode, step, ut = rules
+    return f"{players}-{rule_id((mode, 1 if step == 1 else 3, ut))}"
 
 
 def rule_id(rules: tuple[int, int, bool]) -> str:
@@ -120,7 +188,154 @@ def test_value_is_the_value_of_the_best_card(impl: ModuleType) -> None:
         assert impl.value(*args(pos)) == max(vals.values())
 
 
-# ----------------------------------------------------------------- against the engine
+# ----------------------------------------------------------------- three and two hands
+@pytest.mark.parametrize("rules", SMALL_RULE_SETS, ids=small_rule_id)
+def test_three_and_two_hands_both_solvers_agree_with_the_reference(rules: tuple[int, int, int, bool]) -> None:
+    """Six random positions for each number of hands, mode, direction and undertrump rule: 216 in all."""
+    players, mode, step, ut = rules
+    for k in range(6):
+        seed = 1000 * SMALL_RULE_SETS.index(rules) + k
+        pos, state = random_small_position(seed, players, mode, step, ut)
+        want = reference.card_values(pos)
+        assert set(want) == set(state.legal_actions()), pos
+        assert card_values(pos) == want, pos
+        for impl in (alphabeta, _dds):
+            assert impl.card_values(*args(pos)) == want, (impl.__name__, pos)
+            assert impl.value(*args(pos)) == max(want.values()), (impl.__name__, pos)
+
+
+def test_two_hand_positions_keep_cards_face_down() -> None:
+    """The random two-hand positions above do test cards face down: most have some."""
+    rules = [r for r in SMALL_RULE_SETS if r[0] == 2]
+    down = [
+        random_small_position(1000 * SMALL_RULE_SETS.index(r) + k, *r)[0].hidden != 0 for r in rules for k in range(6)
+    ]
+    assert sum(down) > len(down) // 2
+
+
+def test_three_and_two_hands_the_c_solver_searches_exactly_like_the_python_one() -> None:
+    for seed in range(48):
+        players, mode, step, ut = SMALL_RULE_SETS[seed % len(SMALL_RULE_SETS)]
+        pos, _ = random_small_position(seed, players, mode, step, ut, max_left=5)
+        for name in ("card_values", "value"):
+            assert getattr(alphabeta, name)(*args(pos)) == getattr(_dds, name)(*args(pos))
+            py, c = alphabeta.stats(), _dds.stats()
+            assert (py["nodes"], py["probes"]) == (c["nodes"], c["probes"]), (name, pos)
+
+
+def led_over_a_card_face_down(seed: int, mode: int, undertrump: bool, left: int) -> Position | None:
+    """A two-hand deal played at random to ``left`` tricks to go, where the leader then leads a card with
+    another face down under it (None if the leader has none): the next card decides a trick whose taking
+    turns up a card, which the table's key after it must count."""
+    rng = random.Random(seed)
+    state = small_state(seed, 2, mode, 1, undertrump)
+    while len(state.tricks) < 16 - left:
+        legal = state.legal_actions()
+        under = state.under
+        assert under is not None
+        plain = [c for c in legal if under[c] < 0]
+        pick = plain if plain and rng.random() < 0.8 else legal
+        state.play_card(pick[rng.randrange(len(pick))])
+    under = state.under
+    assert under is not None
+    tops = [c for c in state.legal_actions() if under[c] >= 0]
+    if not tops:
+        return None
+    state.play_card(rng.choice(tops))
+    return Position.from_state(state)
+
+
+def test_two_hands_a_card_led_over_one_face_down() -> None:
+    """Six tricks to go, C and Python search alike (the table's key after the trick counts the card that
+    turns up); three to go, both agree with the reference."""
+    checked = 0
+    for seed in range(40):
+        mode, ut = seed % 6, seed % 4 < 2
+        deep = led_over_a_card_face_down(seed, mode, ut, 6)
+        if deep is not None:
+            got = alphabeta.card_values(*args(deep))
+            py = alphabeta.stats()
+            assert _dds.card_values(*args(deep)) == got
+            assert (py["nodes"], py["probes"]) == (_dds.stats()["nodes"], _dds.stats()["probes"]), deep
+            checked += 1
+        short = led_over_a_card_face_down(seed, mode, ut, 3)
+        if short is not None:
+            want = reference.card_values(short)
+            assert alphabeta.card_values(*args(short)) == want == _dds.card_values(*args(short)), short
+    assert checked >= 30
+
+
+def test_four_hands_with_the_sides_named_the_other_way_round() -> None:
+    """Camps (1, 0, 1, 0) are the usual sides under other names (and take the C solver's general path):
+    with the tricks won named the other way round too, every value is the same."""
+    for seed in range(24):
+        mode, step, ut = RULE_SETS[seed % len(RULE_SETS)]
+        pos, _ = random_position(seed, mode, step, ut, max_left=5)
+        swapped = replace(pos, camps=(1, 0, 1, 0), tricks_won=pos.tricks_won[::-1])
+        want = card_values(pos)
+        assert card_values(replace(pos, camps=(0, 1, 0, 1))) == want
+        for impl in (alphabeta, _dds):
+            assert impl.card_values(*args(swapped)) == want, (impl.__name__, pos)
+
+
+@pytest.mark.parametrize("players", [3, 2])
+def test_three_and_two_hands_the_best_line_played_out_by_the_engine_scores_the_value(players: int) -> None:
+    """As at four hands: each player plays a card of the best value for their camp, and the play state
+    (which turns the cards face down up itself, and gives the ten of der to its last trick) agrees."""
+    checked = 0
+    for seed in range(30):
+        _, mode, step, ut = SMALL_RULE_SETS[(7 * seed) % len(SMALL_RULE_SETS)]
+        state = random_small_position(seed, players, mode, 1 if step == 1 else players - 1, ut, max_left=4)[1]
+        pos = Position.from_state(state)
+        if min(pos.tricks_won) == 0:
+            continue
+        side = state.camps[pos.to_move]
+        before = state.won
+        expected = value(pos)
+        while state.phase == PLAY:
+            vals = card_values(Position.from_state(state))
+            best = max(vals.values())
+            state.play_card(min(c for c, v in vals.items() if v == best))
+        assert state.won[side] - before[side] == expected, pos
+        checked += 1
+    assert checked >= 10
+
+
+def test_three_hands_the_defenders_play_together() -> None:
+    """E (seat 1) plays alone at hearts against N and S. N leads the ace of spades: S, with no spade,
+    need not trump a partner's trick and throws the ace of diamonds, keeping the jack of trumps for
+    the last trick: the defenders take all 11 + 11 + 20 and the ten of der. Had S played with E (and
+    N alone), S would have to trump the ace, and take the last trick with the ace of diamonds."""
+    three = tuple(mask_of(h.split()) for h in ("AS 7C", "7S 8C", "AD JH"))
+    pos = Position(three, HEARTS, 0, tricks_won=(3, 3), camps=(0, 1, 0))
+    for impl in (alphabeta, _dds):
+        assert impl.card_values(*args(pos)) == {parse_card("AS"): 52, parse_card("7C"): 52}
+    assert reference.card_values(pos) == {parse_card("AS"): 52, parse_card("7C"): 52}
+    # N alone: after the ace of spades, S must trump with the jack, then leads the ace of diamonds.
+    alone = replace(pos, camps=(0, 1, 1))
+    assert reference.card_values(alone)[parse_card("AS")] == 0
+    for impl in (alphabeta, _dds):
+        assert impl.card_values(*args(alone)) == reference.card_values(alone)
+    # The defenders having taken the six tricks before: capot.
+    assert value(replace(pos, tricks_won=(6, 0))) == 52 + 90
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_two_hands_the_card_under_turns_up_when_the_trick_is_taken(impl: ModuleType) -> None:
+    """N's ace of hearts lies over the jack of trumps (spades), E holds two hearts. The ace takes the
+    first trick (11), the jack turns up and takes the last: 20 and the ten of der."""
+    under = [-1] * 32
+    under[parse_card("AH")] = parse_card("JS")
+    two = (mask_of(["AH"]), mask_of(["7H", "8H"]))
+    pos = Position(two, SPADES, 0, tricks_won=(7, 7), under=tuple(under))
+    assert pos.tricks_left == 2 and pos.hidden == mask_of(["JS"])
+    assert impl.card_values(*args(pos)) == {parse_card("AH"): 41}
+    # With E to lead, E's seven goes under N's ace, and so on: N still takes both tricks.
+    assert impl.value(*args(replace(pos, leader=1))) == 0
+    # Capot: every trick of the sixteen to N.
+    assert impl.value(*args(replace(pos, tricks_won=(14, 0)))) == 41 + 90
+
+
 def test_the_best_line_played_out_by_the_engine_scores_the_value() -> None:
     """Each player in turn plays a card of the best value for their side; the engine's count agrees.
 
@@ -290,6 +505,12 @@ def test_a_deal_in_play_is_a_position() -> None:
         ({"trick": (parse_card("JH"),)}, "still in a hand"),
         ({"mode": 6}, "trump mode"),
         ({"step": 2}, "step 1 or 3"),
+        ({"hands": hands("JH", "9H", "AS", "7D")[:1]}, "two to four masks"),
+        ({"camps": (0, 1, 0)}, "camps gives each of the 4 seats"),
+        ({"camps": (0, 0, 0, 0)}, "both sides"),
+        ({"camps": (0, 2, 0, 1)}, "0 or 1"),
+        ({"under": (-1,) * 31}, "32 cards"),
+        ({"under": (32,) + (-1,) * 31}, "32 cards"),
     ],
 )
 def test_impossible_positions_are_refused(kwargs: dict[str, Any], words: str) -> None:
@@ -298,11 +519,85 @@ def test_impossible_positions_are_refused(kwargs: dict[str, Any], words: str) ->
         Position(**{**base, **kwargs})
 
 
+def under(*pairs: str) -> tuple[int, ...]:
+    """``under("AH JS", ...)``: the jack of spades lies under the ace of hearts..."""
+    out = [-1] * 32
+    for pair in pairs:
+        top, down = pair.split()
+        out[parse_card(top)] = parse_card(down)
+    return tuple(out)
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        # Three hands: seats 0..2, steps 1 and 2, two cards on the table at most.
+        ({"hands": (mask_of(["JH"]), mask_of(["9H"]), mask_of(["AS"])), "leader": 3}, "leader is a seat 0..2"),
+        ({"hands": (mask_of(["JH"]), mask_of(["9H"]), mask_of(["AS"])), "step": 3}, "step 1 or 2"),
+        ({"hands": (0, 0, 0), "trick": tuple(map(parse_card, ("JH", "9H", "AS")))}, "at most 2 cards"),
+        # Two hands: a card face down counts in its owner's hand...
+        (
+            {"hands": (mask_of(["AH"]), mask_of(["7H", "8H", "9H"])), "under": under("AH JS")},
+            "seat 0 holds 2 cards .1 of them face",
+        ),
+        # ... cannot be held too, lie under two cards, nor have another under it.
+        ({"hands": (mask_of(["AH", "JS"]), mask_of(["7H", "8H"])), "under": under("AH JS")}, "face down is also in"),
+        ({"hands": (mask_of(["AH"]), mask_of(["7H"])), "under": under("AH 8H", "7H 8H")}, "face down is also"),
+        ({"hands": (mask_of(["AH"]), mask_of(["7H"])), "under": under("AH AH")}, "face down is also"),
+        (
+            {"hands": (mask_of(["AH", "AS"]), mask_of(["7H", "8H", "9H", "TH"])), "under": under("AH JS", "AS JS")},
+            "two cards lie over the same card",
+        ),
+        (
+            {"hands": (mask_of(["AH"]), mask_of(["7H", "8H", "9H"])), "under": under("AH JS", "JS QS")},
+            "has another under it",
+        ),
+    ],
+)
+def test_impossible_positions_of_three_and_two_hands_are_refused(kwargs: dict[str, Any], words: str) -> None:
+    base: dict[str, Any] = {"mode": HEARTS, "leader": 0}
+    with pytest.raises(PositionError, match=words):
+        Position(**{**base, **kwargs})
+
+
+def test_positions_of_three_and_two_hands() -> None:
+    three = Position((0, mask_of(["9H"]), mask_of(["JH"])), HEARTS, 0, trick=(parse_card("AS"),), step=2)
+    assert (three.players, three.to_move, three.tricks_left, three.sides) == (3, 2, 1, (0, 1, 0))
+    # A card face down under one on the table is still in play: it turns up when that trick is taken.
+    two = Position((0, mask_of(["7H", "8H"])), SPADES, 0, trick=(parse_card("AH"),), under=under("AH JS"))
+    assert (two.to_move, two.tricks_left, two.hidden) == (1, 2, mask_of(["JS"]))
+    assert value(two) == 0  # E has only hearts under the ace: the ace and then the jack of trumps win
+    # Under a card played earlier, the card named has long turned up: nothing is looked at.
+    assert Position((mask_of(["JS"]), mask_of(["7H"])), HEARTS, 0, under=under("AH JS")).hidden == 0
+
+
+def test_a_deal_of_three_or_two_hands_in_play_is_a_position() -> None:
+    for players in (3, 2):
+        state = small_state(5, players, HEARTS, 1, True)
+        for _ in range(7):
+            state.play_card(state.legal_actions()[0])
+        pos = Position.from_state(state)
+        assert pos.hands == tuple(state.hands) and pos.camps == tuple(state.camps) and pos.under == state.under
+        assert pos.trick == tuple(state.trick) and pos.to_move == state.to_move
+        assert pos.tricks_left == state.ntricks - len(state.tricks)
+
+
 def test_the_c_solver_checks_what_it_is_given() -> None:
     with pytest.raises(ValueError):
         _dds.value(hands("JH 9H", "7S", "AS", "7D"), HEARTS, 0, (), 1, True, (0, 0))
     with pytest.raises(ValueError):
         _dds.card_values(hands("JH", "9H", "AS", "7D"), 9, 0, (), 1, True, (0, 0))
+    four = hands("JH", "9H", "AS", "7D")
+    for camps in ((0, 1, 0), (1, 1, 1, 1), (0, 2, 0, 1)):
+        with pytest.raises(ValueError):
+            _dds.value(four, HEARTS, 0, (), 1, True, (0, 0), camps, None)
+    with pytest.raises(ValueError):
+        _dds.value(four, HEARTS, 0, (), 2, True, (0, 0), None, None)
+    two = (mask_of(["AH"]), mask_of(["7H"]))
+    for bad in (under("AH JS"), under("AH 7H"), (-1,) * 31, (-2,) + (-1,) * 31):
+        with pytest.raises(ValueError):
+            _dds.value(two, HEARTS, 0, (), 1, True, (0, 0), None, bad)
+    assert _dds.value(two, HEARTS, 0, (), 1, True, (0, 0), (0, 1), under()) == 11 + 10 + 90
 
 
 @pytest.mark.parametrize(

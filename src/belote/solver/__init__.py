@@ -1,11 +1,12 @@
 """The double-dummy solver: the exact value of a position when every hand is known.
 
 A ``Position`` is the rest of a deal: the cards left in each hand, the trump mode, the trick on the
-table and who led it. ``value`` is what the side to move takes from here with best play on both
-sides: the card points of the tricks it wins (the cards already on the table included), ten for the
-last trick, and ninety more if that makes every trick of the deal its own (capot: 252, not 162).
-The other side plays to keep that number low. ``card_values`` gives the same number after each
-legal card of the player to move: what a search bot compares.
+table and who led it, at four, three or two hands. ``value`` is what the side (the camp) of the
+player to move takes from here with best play on both sides: the card points of the tricks it wins
+(the cards already on the table included), ten for the last trick, and ninety more if that makes
+every trick of the deal its own (capot: 252, not 162). The other side plays to keep that number
+low. ``card_values`` gives the same number after each legal card of the player to move: what a
+search bot compares.
 
 The work is done by the C module ``belote.solver._dds`` when it was built, else (or when the
 environment variable ``BELOTE_PURE_PYTHON`` is set) by the same algorithm in plain Python,
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from belote.cards import CARDS, FULL_PACK
 
@@ -43,74 +44,160 @@ class PositionError(ValueError):
 class Position:
     """The rest of a deal, every hand known.
 
-    ``hands`` are masks of the cards each seat (0..3 = N E S W) still holds; ``trick`` the cards
-    already played to the current trick, in order, the first by ``leader`` (or, with no card down,
-    ``leader`` is to lead). ``step`` is how play goes round: the next seat is ``(seat + step) % 4``.
-    ``undertrump`` is the rule option of ``belote.rules.Rules``. ``tricks_won`` counts the tricks
-    each side (0 = N/S, 1 = E/W) took earlier in the deal: a side can still make capot only while
-    the other has none. The default (0, 0) leaves capot open to both, as at the first trick: later
-    in a deal, give the real counts (``from_state`` does).
+    ``hands`` are masks of the cards each seat still holds, one per player: four (0..3 = N E S W),
+    three or two. ``trick`` the cards already played to the current trick, in order, the first by
+    ``leader`` (or, with no card down, ``leader`` is to lead). ``step`` is how play goes round: the
+    next seat is ``(seat + step) % players``, ``step`` 1 or ``players - 1``. ``undertrump`` is the
+    rule option of ``belote.rules.Rules``.
+
+    ``camps`` gives the side (0 or 1) each seat plays for: partners share one; ``None`` is the
+    four-hand sides, ``seat & 1`` (N/S 0, E/W 1). At three hands the two defenders share one against
+    the taker. ``tricks_won`` counts the tricks each camp took earlier in the deal: a camp can still
+    make capot only while the other has none. The default (0, 0) leaves capot open to both, as at
+    the first trick: later in a deal, give the real counts (``from_state`` does).
+
+    ``under`` (two hands) gives for each of the 32 cards the card lying face down under it, or -1;
+    ``None`` for none. A card under one still in a hand or on the table is still hidden, but in play:
+    it joins the hand of the player of the card above it when the trick with that card is taken.
+    Under a card played in an earlier trick, ``under`` names a card already turned up: it is not looked at.
+
+    >>> from belote.cards import SPADES, mask_of, parse_card
+    >>> # Two hands, spades trumps: N's ace of hearts lies over the jack of trumps, E holds two hearts.
+    >>> under = [-1] * 32
+    >>> under[parse_card("AH")] = parse_card("JS")
+    >>> pos = Position((mask_of(["AH"]), mask_of(["7H", "8H"])), SPADES, 0, tricks_won=(7, 7), under=tuple(under))
+    >>> pos.tricks_left, value(pos)  # the ace takes 11, the jack turns up and takes the last: 20 + 10
+    (2, 41)
     """
 
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]
     mode: int
     leader: int
     trick: tuple[int, ...] = ()
     step: int = 1
     undertrump: bool = True
     tricks_won: tuple[int, int] = (0, 0)
+    camps: tuple[int, ...] | None = None
+    under: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        if len(self.hands) != 4 or any(not 0 <= h <= FULL_PACK for h in self.hands):
-            raise PositionError(f"hands must be four masks of the 32-card pack, not {self.hands!r}")
+        n = len(self.hands)
+        if n not in (2, 3, 4) or any(not 0 <= h <= FULL_PACK for h in self.hands):
+            raise PositionError(f"hands must be two to four masks of the 32-card pack, not {self.hands!r}")
         if not 0 <= self.mode <= 5:
             raise PositionError(f"the trump mode is 0..3 (a suit), 4 (no trumps) or 5 (all trumps), not {self.mode}")
-        if self.leader not in range(4) or self.step not in (1, 3):
-            raise PositionError(f"leader is a seat 0..3 and step 1 or 3, not {self.leader} and {self.step}")
-        if len(self.trick) > 3 or any(not 0 <= c < 32 for c in self.trick):
-            raise PositionError(f"the trick on the table holds at most three cards, not {self.trick!r}")
+        if self.leader not in range(n) or self.step not in (1, n - 1):
+            raise PositionError(f"leader is a seat 0..{n - 1} and step 1 or {n - 1}, not {self.leader} and {self.step}")
+        if len(self.trick) >= n or any(not 0 <= c < 32 for c in self.trick):
+            raise PositionError(f"the trick on the table holds at most {n - 1} cards, not {self.trick!r}")
+        if self.camps is not None and (len(self.camps) != n or set(self.camps) != {0, 1}):
+            raise PositionError(
+                f"camps gives each of the {n} seats its side, 0 or 1, both sides seated: {self.camps!r}"
+            )
+        if self.under is not None and (len(self.under) != 32 or any(not -1 <= u < 32 for u in self.under)):
+            raise PositionError("under gives for each of the 32 cards the card under it, or -1")
         on_table = 0
         for c in self.trick:
             on_table |= 1 << c
-        held = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        held = 0
+        for h in self.hands:
+            held |= h
         if sum(h.bit_count() for h in self.hands) != held.bit_count() or on_table.bit_count() != len(self.trick):
             raise PositionError("a card is held by two seats or played twice")
         if held & on_table:
             raise PositionError("a card on the table is still in a hand")
+        hidden = self._hidden_by_seat()
+        in_play = held | on_table
+        seen = 0
+        for h in hidden:
+            if h & (in_play | seen):
+                raise PositionError("a card lying face down is also in a hand, on the table or under another")
+            seen |= h
+        if self.under is not None and any(self.under[u] >= 0 for u in _bits(seen)):
+            raise PositionError("a card lying face down under another has another under it")
         left = self.tricks_left
-        for i in range(4):
-            seat = (self.leader + self.step * i) % 4
+        for i in range(n):
+            seat = (self.leader + self.step * i) % n
             want = left - 1 if i < len(self.trick) else left
-            if self.hands[seat].bit_count() != want:
+            has = self.hands[seat].bit_count() + hidden[seat].bit_count()
+            if has != want:
+                under = f" ({hidden[seat].bit_count()} of them face down)" if hidden[seat] else ""
                 raise PositionError(
-                    f"seat {seat} holds {self.hands[seat].bit_count()} cards; with {left} tricks to play "
+                    f"seat {seat} holds {has} cards{under}; with {left} tricks to play "
                     f"and {len(self.trick)} cards on the table it should hold {want}"
                 )
         if len(self.tricks_won) != 2 or min(self.tricks_won) < 0:
             raise PositionError(f"tricks_won is two counts, not {self.tricks_won!r}")
 
+    def _hidden_by_seat(self) -> list[int]:
+        """The cards still face down, as masks by the seat they will join: those under a card in that
+        seat's hand or played by that seat to the trick on the table."""
+        n = len(self.hands)
+        out = [0] * n
+        if self.under is None:
+            return out
+        tops = [(seat, c) for seat in range(n) for c in _bits(self.hands[seat])]
+        tops += [((self.leader + self.step * i) % n, c) for i, c in enumerate(self.trick)]
+        for seat, c in tops:
+            u = self.under[c]
+            if u >= 0:
+                if out[seat] >> u & 1:
+                    raise PositionError("two cards lie over the same card")
+                out[seat] |= 1 << u
+        return out
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        """The camp of each seat: ``camps``, or the four-hand sides."""
+        return self.camps if self.camps is not None else tuple(s & 1 for s in range(len(self.hands)))
+
+    @property
+    def hidden(self) -> int:
+        """The cards still in play but face down, as a mask."""
+        m = 0
+        for h in self._hidden_by_seat():
+            m |= h
+        return m
+
     @property
     def to_move(self) -> int:
-        return (self.leader + self.step * len(self.trick)) % 4
+        return (self.leader + self.step * len(self.trick)) % len(self.hands)
 
     @property
     def tricks_left(self) -> int:
         """Tricks still to be completed, the one on the table included."""
-        return (sum(h.bit_count() for h in self.hands) + len(self.trick) + 3) // 4
+        n = len(self.hands)
+        cards = sum(h.bit_count() for h in self.hands) + self.hidden.bit_count() + len(self.trick)
+        return (cards + n - 1) // n
 
     @classmethod
     def from_state(cls, state: PlayState) -> Position:
         """The position of a deal in play (a ``Deal`` or any play state)."""
-        h = state.hands
+        n = state.players
         return cls(
-            (h[0], h[1], h[2], h[3]),
+            tuple(state.hands[:n]),
             state.mode,
             state.leader,
             tuple(state.trick),
             state.step,
             bool(state.undertrump),
             state.won_tricks,
+            tuple(state.camps[:n]),
+            state.under,
         )
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
 
 
 class _Backend(Protocol):
@@ -118,24 +205,30 @@ class _Backend(Protocol):
 
     def value(
         self,
-        hands: tuple[int, int, int, int],
+        hands: tuple[int, ...],
         mode: int,
         leader: int,
         trick: tuple[int, ...],
         step: int,
         undertrump: bool,
         tricks_won: tuple[int, int],
+        camps: tuple[int, ...] | None = None,
+        under: tuple[int, ...] | None = None,
+        /,
     ) -> int: ...
 
     def card_values(
         self,
-        hands: tuple[int, int, int, int],
+        hands: tuple[int, ...],
         mode: int,
         leader: int,
         trick: tuple[int, ...],
         step: int,
         undertrump: bool,
         tricks_won: tuple[int, int],
+        camps: tuple[int, ...] | None = None,
+        under: tuple[int, ...] | None = None,
+        /,
     ) -> dict[int, int]: ...
 
 
@@ -156,12 +249,16 @@ _impl = _load()
 IMPLEMENTATION: str = getattr(_impl, "__name__", "")
 
 
+def _args(pos: Position) -> tuple[Any, ...]:
+    return (pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won, pos.camps, pos.under)
+
+
 def value(pos: Position) -> int:
     """The exact value of ``pos`` for the side to move (0 when no card is left)."""
-    return _impl.value(pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won)
+    return _impl.value(*_args(pos))
 
 
 def card_values(pos: Position) -> dict[int, int]:
     """The exact value for the side to move after each legal card of the player to move (keys are ``Card``s)."""
-    vals = _impl.card_values(pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won)
+    vals = _impl.card_values(*_args(pos))
     return {CARDS[c]: v for c, v in sorted(vals.items())}

@@ -5,8 +5,14 @@
  * the capot bonus from belote.scoring, the one place each is defined. The rules of play below
  * mirror belote.play.legal_mask line for line; the tests check both solvers against a plain minimax.
  *
- * The search keeps its table in static memory, so it holds the GIL while it runs: two threads never
- * search at once. A solve takes milliseconds.
+ * Each thread has a table of its own, and the search touches no Python object: it runs with the GIL
+ * released, so that several threads solve at once.
+ *
+ * Two and three hands: the number of players is a field of the search, each seat's side comes from
+ * camp_bits (bit s: the side of seat s), and at two hands the cards lying face down under others
+ * (under[c], tops the mask of the cards with one under them) join their owners' hands when the trick
+ * with the card above is taken. Four hands with the usual sides take the same paths, and every test
+ * of tops is false for them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -40,7 +46,10 @@ static inline int popcount(uint32_t x) {
 /* ------------------------------------------------------------------ the transposition table */
 
 /* The key of a trick boundary: the 32 cards left, the leader (2 bits), whether capot is still open
- * (1 bit). An entry is one 64-bit word, so that a bucket of four shares a cache line with another:
+ * (1 bit). It is exact: each card stays with one seat for the whole search, so the cards held tell
+ * every hand; and at two hands the cards still face down are exactly those under the cards held (a
+ * card under another turns up when the trick with that card is taken, and at a boundary no trick is
+ * half played), so the cards held tell them too. An entry is one 64-bit word, so that a bucket of four shares a cache line with another:
  * the key, a generation number (so that a new solve starts with an empty table without clearing
  * it), the lower and upper bounds (a value is at most 252; an upper bound of 255 is none yet) and
  * the card to try first, plus one (0: none). */
@@ -106,16 +115,47 @@ static inline Entry *probe_entry(uint64_t key) {
 /* ------------------------------------------------------------------ the position searched */
 
 typedef struct {
-    uint32_t hands[4];
+    uint32_t hands[4]; /* the seats beyond players hold nothing */
     int trick[4];
     int ntrick;
     uint32_t on_table;
     int leader, best, best_seat;
     int capot, side, step, undertrump, mode;
+    int players, shape;
+    unsigned camp_bits;   /* bit s: the side of seat s */
+    uint32_t tops;        /* the cards with another lying under them */
+    int8_t under[32];     /* the card under each card, or -1 */
+    int8_t seat_at[4][4]; /* seat_at[leader][i]: who plays the i-th card of a trick leader leads */
     const int *key, *points;
     const uint32_t *higher, *same_points_above;
     long long nodes;
 } Search;
+
+/* The search is compiled twice (turn_four and turn_any, boundary_four and boundary_any): for the
+ * shape FOUR, four hands with the sides seat & 1 and no card under another, where the number of
+ * players, the sides and the cards under others are constants the compiler folds away, so that the
+ * four-hand game pays nothing for the others; and for ANY shape, where they are read from the
+ * search. Each function below that depends on the shape takes it as a constant argument and is
+ * inlined into those four. */
+enum { FOUR, ANY };
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE int nplayers(const Search *s, int shape) { return shape == FOUR ? 4 : s->players; }
+INLINE int camp(const Search *s, int seat, int shape) {
+    return shape == FOUR ? seat & 1 : (int)(s->camp_bits >> seat & 1);
+}
+INLINE uint32_t tops(const Search *s, int shape) { return shape == FOUR ? 0 : s->tops; }
+/* Who plays the i-th card of a trick leader leads. */
+INLINE int seat_at(const Search *s, int leader, int i, int shape) {
+    return shape == FOUR ? (leader + s->step * i) & 3 : s->seat_at[leader][i];
+}
+
+/* The cards face down under those of over. */
+INLINE uint32_t hidden(const Search *s, uint32_t over, int shape) {
+    uint32_t out = 0;
+    for (uint32_t m = over & tops(s, shape); m; m &= m - 1) out |= 1u << s->under[__builtin_ctz(m)];
+    return out;
+}
 
 static inline int beats(const Search *s, int c, int best) {
     int k = s->key[c];
@@ -131,12 +171,12 @@ static inline void push(Search *s, int c, int seat) {
     }
 }
 
-static inline int seat_to_move(const Search *s) { return (s->leader + s->step * s->ntrick) & 3; }
+INLINE int seat_to_move(const Search *s, int shape) { return seat_at(s, s->leader, s->ntrick, shape); }
 
 static inline uint32_t held(const Search *s) { return s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]; }
 
 /* belote.play.legal_mask, line for line. */
-static uint32_t legal_mask(int mode, uint32_t hand, int best, int partner_winning, int undertrump, int led) {
+INLINE uint32_t legal_mask(int mode, uint32_t hand, int best, int partner_winning, int undertrump, int led) {
     if (best < 0) return hand;
     if (led < 0) led = best >> 3;
     uint32_t follow = hand & (0xFFu << (8 * led));
@@ -157,21 +197,26 @@ static uint32_t legal_mask(int mode, uint32_t hand, int best, int partner_winnin
     return trumps;
 }
 
-static inline uint32_t legal(const Search *s, int seat) {
+INLINE uint32_t legal(const Search *s, int seat, int shape) {
     uint32_t hand = s->hands[seat];
     if (s->ntrick == 0) return hand;
     int bs = s->best_seat;
-    int partner_winning = bs != seat && ((bs - seat) & 1) == 0;
+    int partner_winning = bs != seat && camp(s, bs, shape) == camp(s, seat, shape);
     return legal_mask(s->mode, hand, s->best, partner_winning, s->undertrump, s->trick[0] >> 3);
 }
 
 /* ------------------------------------------------------------------ which cards to try, in which order */
 
-/* The cards of another hand or on the table, as seen from seat. */
-static inline uint32_t others_of(const Search *s, int seat) { return (held(s) | s->on_table) & ~s->hands[seat]; }
+/* The cards of another hand, on the table or face down, as seen from seat. */
+INLINE uint32_t others_of(const Search *s, int seat, int shape) {
+    uint32_t m = held(s) | s->on_table;
+    if (tops(s, shape)) m |= hidden(s, m, shape);
+    return m & ~s->hands[seat];
+}
 
-/* Is c equivalent to a stronger legal card: same suit and points, and no card of another hand (or
- * on the table) between them? Then that card stands for it. */
+/* Is c equivalent to a stronger legal card: same suit and points, and no card of another hand (on
+ * the table or face down) between them? Then that card stands for it. lg holds no card with another
+ * under it: each of those turns up a card of its own, so it stands for no other and none for it. */
 static inline int stood_for(const Search *s, int c, uint32_t lg, uint32_t others) {
     for (uint32_t m = lg & s->same_points_above[c]; m; m &= m - 1) {
         int d = __builtin_ctz(m);
@@ -181,18 +226,18 @@ static inline int stood_for(const Search *s, int c, uint32_t lg, uint32_t others
 }
 
 /* One card of each class of equivalent legal cards (the strongest) as a mask. */
-static inline uint32_t representatives(const Search *s, uint32_t lg, uint32_t others) {
-    uint32_t reps = lg;
-    for (uint32_t m = lg; m; m &= m - 1) {
+INLINE uint32_t representatives(const Search *s, uint32_t lg, uint32_t others, int shape) {
+    uint32_t reps = lg, plain = lg & ~tops(s, shape);
+    for (uint32_t m = plain; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        if (lg & s->same_points_above[c] && stood_for(s, c, lg, others)) reps &= ~(1u << c);
+        if (plain & s->same_points_above[c] && stood_for(s, c, plain, others)) reps &= ~(1u << c);
     }
     return reps;
 }
 
 /* How promising a card looks (higher first); the same heuristic as alphabeta.Search.score. A card's
  * rank orders the cards of a suit, and puts trumps above every plain card. */
-static inline int score(const Search *s, int seat, int c, int hint, uint32_t others) {
+INLINE int score(const Search *s, int seat, int c, int hint, uint32_t others, int shape) {
     if (c == hint) return 1000;
     int key = s->key[c], points = s->points[c];
     int rank = key >= TRUMP_BONUS ? key - TRUMP_BONUS + 8 : key;
@@ -200,21 +245,21 @@ static inline int score(const Search *s, int seat, int c, int hint, uint32_t oth
         if (!(others & s->higher[c])) return 200 + points; /* a master: cash it */
         return 100 - points - rank;                        /* else a low card, to keep the high ones */
     }
-    if ((s->best_seat & 1) == (seat & 1)) return 100 + points;               /* partner is winning: give them points */
-    if (beats(s, c, s->best)) return s->ntrick == 3 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
-    return 100 - points - rank;                                               /* cannot win: the cheapest */
+    if (camp(s, s->best_seat, shape) == camp(s, seat, shape)) return 100 + points; /* partner is winning: give them points */
+    if (beats(s, c, s->best)) return s->ntrick == nplayers(s, shape) - 1 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
+    return 100 - points - rank; /* cannot win: the cheapest */
 }
 
-static int ordered(const Search *s, int seat, int hint, int *moves) {
-    uint32_t lg = legal(s, seat);
+INLINE int ordered(const Search *s, int seat, int hint, int *moves, int shape) {
+    uint32_t lg = legal(s, seat, shape);
     if (!(lg & (lg - 1))) {
         moves[0] = __builtin_ctz(lg);
         return 1;
     }
-    uint32_t others = others_of(s, seat);
-    int sc[8], n = 0;
-    for (uint32_t m = representatives(s, lg, others); m; m &= m - 1) {
-        int c = __builtin_ctz(m), v = score(s, seat, c, hint, others), j = n++;
+    uint32_t others = others_of(s, seat, shape);
+    int sc[16], n = 0;
+    for (uint32_t m = representatives(s, lg, others, shape); m; m &= m - 1) {
+        int c = __builtin_ctz(m), v = score(s, seat, c, hint, others, shape), j = n++;
         while (j > 0 && sc[j - 1] < v) {
             sc[j] = sc[j - 1];
             moves[j] = moves[j - 1];
@@ -228,29 +273,50 @@ static int ordered(const Search *s, int seat, int hint, int *moves) {
 
 /* ------------------------------------------------------------------ the search */
 
-static int after(Search *s, int seat, int c, int alpha, int beta);
-static int boundary(Search *s, int alpha, int beta);
+static int turn_four(Search *s, int alpha, int beta, int hint, int *best_card);
+static int turn_any(Search *s, int alpha, int beta, int hint, int *best_card);
+static int boundary_four(Search *s, int alpha, int beta);
+static int boundary_any(Search *s, int alpha, int beta);
+
+INLINE int turn(Search *s, int alpha, int beta, int hint, int *best_card, int shape) {
+    return shape == FOUR ? turn_four(s, alpha, beta, hint, best_card) : turn_any(s, alpha, beta, hint, best_card);
+}
+
+INLINE int boundary(Search *s, int alpha, int beta, int shape) {
+    return shape == FOUR ? boundary_four(s, alpha, beta) : boundary_any(s, alpha, beta);
+}
 
 /* Enhanced transposition cutoff: the last card of a trick leads to a trick boundary, whose table
  * entry (if any) may settle this node before any card is searched. Returns 1 with *g set if so. */
-static int etc(Search *s, int seat, int maximise, const int *moves, int n, int alpha, int beta, int *g, int *bc) {
+INLINE int etc(Search *s, int seat, int maximise, const int *moves, int n, int alpha, int beta, int *g, int *bc,
+               int shape) {
     uint32_t rest = held(s);
-    if (popcount(rest) == 5) return 0; /* the last trick follows: no table there */
+    /* The cards under those of the trick turn up when it is taken: they are in the key after it. */
+    uint32_t turned = 0;
+    int cards = popcount(rest);
+    if (tops(s, shape)) {
+        turned = hidden(s, s->on_table, shape);
+        cards += popcount(hidden(s, rest, shape)) + popcount(turned);
+    }
+    if (cards == nplayers(s, shape) + 1) return 0; /* the last trick follows: no table there */
     const int *p = s->points;
-    int base = p[s->trick[0]] + p[s->trick[1]] + p[s->trick[2]];
+    int base = 0;
+    for (int i = 0; i < nplayers(s, shape) - 1; i++) base += p[s->trick[i]];
     /* Every key first, fetching their buckets from memory together. */
-    uint64_t keys[8];
-    int winners[8];
+    uint64_t keys[16];
+    int winners[16];
     for (int i = 0; i < n; i++) {
         int c = moves[i];
         int winner = winners[i] = beats(s, c, s->best) ? seat : s->best_seat;
-        int ours = (winner & 1) == s->side;
-        keys[i] = (uint64_t)(rest & ~(1u << c)) | (uint64_t)winner << 32 | (uint64_t)(s->capot && ours) << 34;
+        int ours = camp(s, winner, shape) == s->side;
+        uint32_t after = (rest & ~(1u << c)) | turned;
+        if (tops(s, shape) >> c & 1) after |= 1u << s->under[c];
+        keys[i] = (uint64_t)after | (uint64_t)winner << 32 | (uint64_t)(s->capot && ours) << 34;
         __builtin_prefetch(bucket_of(keys[i]));
     }
     for (int i = 0; i < n; i++) {
         int c = moves[i];
-        int ours = (winners[i] & 1) == s->side;
+        int ours = camp(s, winners[i], shape) == s->side;
         uint64_t key = keys[i];
         const Entry *e = find_entry(key);
         if (e == NULL) continue;
@@ -264,18 +330,74 @@ static int etc(Search *s, int seat, int maximise, const int *moves, int n, int a
     return 0;
 }
 
+/* The trick on the table is complete: its points go to the winner, who leads next. */
+INLINE int trick_taken(Search *s, int alpha, int beta, int shape) {
+    const int *p = s->points;
+    int players = nplayers(s, shape);
+    int points = 0;
+    for (int i = 0; i < players; i++) points += p[s->trick[i]];
+    int ours = camp(s, s->best_seat, shape) == s->side;
+    int leader = s->leader, capot = s->capot;
+    /* The cards under those of the trick turn up, each for the player of the card above it. */
+    uint32_t hands[4] = {0};
+    int turned = (tops(s, shape) & s->on_table) != 0;
+    if (turned) {
+        memcpy(hands, s->hands, sizeof hands);
+        for (int i = 0; i < players; i++) {
+            int c = s->trick[i];
+            if (s->tops >> c & 1) s->hands[seat_at(s, leader, i, shape)] |= 1u << s->under[c];
+        }
+    }
+    if (!held(s)) { /* nothing turned up, then */
+        if (!ours) return 0;
+        return points + LAST_TRICK + (capot ? CAPOT_BONUS : 0);
+    }
+    int gain = ours ? points : 0;
+    int trick[4];
+    memcpy(trick, s->trick, sizeof trick);
+    s->capot = capot && ours;
+    s->ntrick = 0;
+    s->leader = s->best_seat;
+    s->on_table = 0;
+    s->best = s->best_seat = -1;
+    int v = gain + boundary(s, alpha - gain, beta - gain, shape);
+    memcpy(s->trick, trick, sizeof trick);
+    s->ntrick = players;
+    s->leader = leader;
+    s->capot = capot;
+    if (turned) memcpy(s->hands, hands, sizeof hands);
+    /* The caller restores best, best_seat and on_table. */
+    return v;
+}
+
+/* The value once seat has played c. */
+INLINE int after(Search *s, int seat, int c, int alpha, int beta, int shape) {
+    s->hands[seat] ^= 1u << c;
+    int best = s->best, best_seat = s->best_seat;
+    uint32_t on_table = s->on_table;
+    push(s, c, seat);
+    int v = s->ntrick < nplayers(s, shape) ? turn(s, alpha, beta, -1, NULL, shape) : trick_taken(s, alpha, beta, shape);
+    s->ntrick--;
+    s->best = best;
+    s->best_seat = best_seat;
+    s->on_table = on_table;
+    s->hands[seat] ^= 1u << c;
+    return v;
+}
+
 /* The value for the side we count for, fail-soft; *best_card gets the best card found. */
-static int turn(Search *s, int alpha, int beta, int hint, int *best_card) {
+INLINE int turn_body(Search *s, int alpha, int beta, int hint, int *best_card, int shape) {
     s->nodes++;
-    int seat = seat_to_move(s);
-    int maximise = (seat & 1) == s->side;
-    int moves[8];
-    int n = ordered(s, seat, hint, moves);
+    int seat = seat_to_move(s, shape);
+    int maximise = camp(s, seat, shape) == s->side;
+    int moves[16];
+    int n = ordered(s, seat, hint, moves, shape);
     int g = maximise ? -INF : INF, bc = -1;
-    if (!(s->ntrick == 3 && n > 1 && etc(s, seat, maximise, moves, n, alpha, beta, &g, &bc))) {
+    if (!(s->ntrick == nplayers(s, shape) - 1 && n > 1 &&
+          etc(s, seat, maximise, moves, n, alpha, beta, &g, &bc, shape))) {
         for (int i = 0; i < n; i++) {
             int c = moves[i];
-            int v = after(s, seat, c, alpha, beta);
+            int v = after(s, seat, c, alpha, beta, shape);
             if (maximise ? v > g : v < g) {
                 g = v;
                 bc = c;
@@ -289,73 +411,35 @@ static int turn(Search *s, int alpha, int beta, int hint, int *best_card) {
     return g;
 }
 
-/* The trick on the table is complete: its points go to the winner, who leads next. */
-static int trick_taken(Search *s, int alpha, int beta) {
-    const int *p = s->points;
-    int points = p[s->trick[0]] + p[s->trick[1]] + p[s->trick[2]] + p[s->trick[3]];
-    int ours = (s->best_seat & 1) == s->side;
-    if (!held(s)) {
-        if (!ours) return 0;
-        return points + LAST_TRICK + (s->capot ? CAPOT_BONUS : 0);
-    }
-    int gain = ours ? points : 0;
-    int trick[4];
-    memcpy(trick, s->trick, sizeof trick);
-    int leader = s->leader, capot = s->capot;
-    s->capot = capot && ours;
-    s->ntrick = 0;
-    s->leader = s->best_seat;
-    s->on_table = 0;
-    s->best = s->best_seat = -1;
-    int v = gain + boundary(s, alpha - gain, beta - gain);
-    memcpy(s->trick, trick, sizeof trick);
-    s->ntrick = 4;
-    s->leader = leader;
-    s->capot = capot;
-    /* The caller restores best, best_seat and on_table. */
-    return v;
-}
-
-/* The value once seat has played c. */
-static int after(Search *s, int seat, int c, int alpha, int beta) {
-    s->hands[seat] ^= 1u << c;
-    int best = s->best, best_seat = s->best_seat;
-    uint32_t on_table = s->on_table;
-    push(s, c, seat);
-    int v = s->ntrick < 4 ? turn(s, alpha, beta, -1, NULL) : trick_taken(s, alpha, beta);
-    s->ntrick--;
-    s->best = best;
-    s->best_seat = best_seat;
-    s->on_table = on_table;
-    s->hands[seat] ^= 1u << c;
-    return v;
-}
-
 /* One card each: no choice is left; top is what the trick is worth to a side winning it. */
-static int last_trick(Search *s, int top) {
+INLINE int last_trick(Search *s, int top, int shape) {
     s->nodes++;
-    int seat = s->leader, best_seat = seat;
-    int best = __builtin_ctz(s->hands[seat]);
-    for (int i = 0; i < 3; i++) {
-        seat = (seat + s->step) & 3;
+    int best_seat = s->leader;
+    int best = __builtin_ctz(s->hands[best_seat]);
+    for (int i = 1; i < nplayers(s, shape); i++) {
+        int seat = seat_at(s, s->leader, i, shape);
         int c = __builtin_ctz(s->hands[seat]);
         if (beats(s, c, best)) {
             best = c;
             best_seat = seat;
         }
     }
-    return (best_seat & 1) == s->side ? top : 0;
+    return camp(s, best_seat, shape) == s->side ? top : 0;
 }
 
 /* The master trumps: the strongest trumps left, as far down as one side holds them all. Whoever
  * plays one of them wins that trick (only a stronger trump could take it), so their points are
  * sure for that side, and the other side cannot make capot. Returns the side, or -1 (no trumps
- * left, or no trump suit); *points gets their points. */
-static inline int master_trumps(const Search *s, uint32_t rest, int *points) {
+ * left, or no trump suit); *points gets their points. rest is every card still in play, those face
+ * down included: each is the side's that will turn it up, and will be played before the deal ends. */
+INLINE int master_trumps(const Search *s, uint32_t rest, int *points, int shape) {
     *points = 0;
     if (s->mode >= 4) return -1;
     const int *order = SUIT_ORDER[s->mode][s->mode];
-    uint32_t ns = s->hands[0] | s->hands[2];
+    uint32_t ns = 0; /* the cards of side 0 */
+    for (int i = 0; i < nplayers(s, shape); i++)
+        if (!camp(s, i, shape)) ns |= s->hands[i];
+    if (tops(s, shape)) ns |= hidden(s, ns, shape);
     int side = -1;
     for (int i = 0; i < 8; i++) {
         int c = order[i];
@@ -369,13 +453,14 @@ static inline int master_trumps(const Search *s, uint32_t rest, int *points) {
 }
 
 /* A trick to lead: the value of the rest of the deal, through the table. */
-static int boundary(Search *s, int alpha, int beta) {
+INLINE int boundary_body(Search *s, int alpha, int beta, int shape) {
     uint32_t rest = held(s);
+    /* Every card still in play: the key needs only those held (see the key above). */
+    uint32_t cards = tops(s, shape) ? rest | hidden(s, rest, shape) : rest;
     const int(*bp)[256] = BYTE_POINTS[s->mode];
-    int all = bp[0][rest & 255] + bp[1][rest >> 8 & 255] + bp[2][rest >> 16 & 255] + bp[3][rest >> 24] + LAST_TRICK;
-    int left = popcount(rest) / 4;
-    if (left == 1) return last_trick(s, all + (s->capot ? CAPOT_BONUS : 0));
-    int sure, master = master_trumps(s, rest, &sure);
+    int all = bp[0][cards & 255] + bp[1][cards >> 8 & 255] + bp[2][cards >> 16 & 255] + bp[3][cards >> 24] + LAST_TRICK;
+    if (popcount(cards) == nplayers(s, shape)) return last_trick(s, all + (s->capot ? CAPOT_BONUS : 0), shape);
+    int sure, master = master_trumps(s, cards, &sure, shape);
     int top = all, low = 0;
     if (master == s->side) low = sure;
     else if (master >= 0) top -= sure;
@@ -390,7 +475,7 @@ static int boundary(Search *s, int alpha, int beta) {
     if (lower > alpha) alpha = lower;
     if (upper < beta) beta = upper;
     int card;
-    int g = turn(s, alpha, beta, hint_of(*e), &card);
+    int g = turn(s, alpha, beta, hint_of(*e), &card, shape);
     /* The search below may have given the entry's place to another: find it again (or anew). */
     if ((*e & TAG_MASK) != tag_of(key)) e = probe_entry(key);
     lower = lower_of(*e);
@@ -404,14 +489,28 @@ static int boundary(Search *s, int alpha, int beta) {
     }
     /* The card that refuted the window (or reached into it) is worth trying first next time; when
      * every card failed, the one found is no better than the others. */
-    int hint = ((s->leader & 1) == s->side ? g > alpha : g < beta) ? card : hint_of(*e);
+    int hint = (camp(s, s->leader, shape) == s->side ? g > alpha : g < beta) ? card : hint_of(*e);
     *e = entry(tag_of(key), lower, upper, hint);
     return g;
 }
 
-static int root(Search *s, int alpha, int beta) {
-    if (s->ntrick) return turn(s, alpha, beta, -1, NULL);
-    return boundary(s, alpha, beta);
+static int turn_four(Search *s, int alpha, int beta, int hint, int *best_card) {
+    return turn_body(s, alpha, beta, hint, best_card, FOUR);
+}
+static int turn_any(Search *s, int alpha, int beta, int hint, int *best_card) {
+    return turn_body(s, alpha, beta, hint, best_card, ANY);
+}
+static int boundary_four(Search *s, int alpha, int beta) { return boundary_body(s, alpha, beta, FOUR); }
+static int boundary_any(Search *s, int alpha, int beta) { return boundary_body(s, alpha, beta, ANY); }
+
+/* The value of the position (c < 0), or of seat's card c in it, for one window. */
+static int probe(Search *s, int seat, int c, int alpha, int beta) {
+    if (s->shape == FOUR) {
+        if (c >= 0) return after(s, seat, c, alpha, beta, FOUR);
+        return s->ntrick ? turn_four(s, alpha, beta, -1, NULL) : boundary_four(s, alpha, beta);
+    }
+    if (c >= 0) return after(s, seat, c, alpha, beta, ANY);
+    return s->ntrick ? turn_any(s, alpha, beta, -1, NULL) : boundary_any(s, alpha, beta);
 }
 
 /* ------------------------------------------------------------------ exact values by null windows */
@@ -424,7 +523,7 @@ static int mtd(Search *s, int seat, int c, int guess) {
     int beta = guess < 1 ? 1 : guess > upper ? upper : guess;
     while (1) {
         probes++;
-        int g = c < 0 ? root(s, beta - 1, beta) : after(s, seat, c, beta - 1, beta);
+        int g = probe(s, seat, c, beta - 1, beta);
         int d = g < beta ? -1 : 1;
         if (d < 0) upper = g;
         else lower = g;
@@ -463,10 +562,30 @@ static int read_int(PyObject *o, int lo, int hi, const char *what, int *out) {
     return 0;
 }
 
-/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won (as alphabeta.value). */
+/* A sequence of small ints into out[0..n), each from lo to hi; -1 with an exception if it is not. */
+static int read_ints(PyObject *o, int n, int lo, int hi, const char *what, int *out) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (seq == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: %d of them", what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (read_int(PySequence_Fast_GET_ITEM(seq, i), lo, hi, what, &out[i]) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under] (as
+ * alphabeta.value). */
 static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "expected (hands, mode, leader, trick, step, undertrump, tricks_won)");
+    if (nargs != 7 && nargs != 9) {
+        PyErr_SetString(PyExc_TypeError,
+                        "expected (hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under])");
         return -1;
     }
     if (table == NULL) {
@@ -477,23 +596,53 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
         }
     }
     memset(s, 0, sizeof *s);
-    PyObject *hands = PySequence_Fast(args[0], "hands must be a sequence of four masks");
+    PyObject *hands = PySequence_Fast(args[0], "hands must be a sequence of two to four masks");
     if (hands == NULL) return -1;
-    if (PySequence_Fast_GET_SIZE(hands) != 4) {
+    int n = (int)PySequence_Fast_GET_SIZE(hands);
+    if (n < 2 || n > 4) {
         Py_DECREF(hands);
-        PyErr_SetString(PyExc_ValueError, "hands must be four masks");
+        PyErr_SetString(PyExc_ValueError, "hands must be two to four masks");
         return -1;
     }
-    for (int i = 0; i < 4; i++)
+    s->players = n;
+    for (int i = 0; i < n; i++)
         if (read_mask(PySequence_Fast_GET_ITEM(hands, i), &s->hands[i]) < 0) {
             Py_DECREF(hands);
             return -1;
         }
     Py_DECREF(hands);
-    if (read_int(args[1], 0, NMODES - 1, "mode", &s->mode) < 0 || read_int(args[2], 0, 3, "leader", &s->leader) < 0 ||
-        read_int(args[4], 1, 3, "step", &s->step) < 0)
+    if (read_int(args[1], 0, NMODES - 1, "mode", &s->mode) < 0 ||
+        read_int(args[2], 0, n - 1, "leader", &s->leader) < 0 || read_int(args[4], 1, n - 1, "step", &s->step) < 0)
         return -1;
+    if (s->step != 1 && s->step != n - 1) {
+        PyErr_Format(PyExc_ValueError, "step must be 1 or %d", n - 1);
+        return -1;
+    }
     if ((s->undertrump = PyObject_IsTrue(args[5])) < 0) return -1;
+    for (int l = 0; l < n; l++)
+        for (int i = 0; i < 4; i++) s->seat_at[l][i] = (int8_t)((l + s->step * i) % n);
+    s->shape = ANY; /* until the sides and the cards under others are known */
+    /* The sides: seat & 1 unless given. */
+    for (int i = 0; i < n; i++) s->camp_bits |= (unsigned)(i & 1) << i;
+    memset(s->under, -1, sizeof s->under);
+    if (nargs == 9 && args[7] != Py_None) {
+        int camps[4];
+        if (read_ints(args[7], n, 0, 1, "camps gives each seat its side, 0 or 1", camps) < 0) return -1;
+        s->camp_bits = 0;
+        for (int i = 0; i < n; i++) s->camp_bits |= (unsigned)camps[i] << i;
+        if (s->camp_bits == 0 || s->camp_bits == (1u << n) - 1) {
+            PyErr_SetString(PyExc_ValueError, "camps must put a seat on each side");
+            return -1;
+        }
+    }
+    if (nargs == 9 && args[8] != Py_None) {
+        int under[32];
+        if (read_ints(args[8], 32, -1, 31, "under gives the card under each card, or -1", under) < 0) return -1;
+        for (int c = 0; c < 32; c++) {
+            s->under[c] = (int8_t)under[c];
+            if (under[c] >= 0) s->tops |= 1u << c;
+        }
+    }
     s->key = KEY[s->mode];
     s->points = POINTS[s->mode];
     s->higher = HIGHER[s->mode];
@@ -501,32 +650,48 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     s->best = s->best_seat = -1;
     PyObject *trick = PySequence_Fast(args[3], "the trick must be a sequence of cards");
     if (trick == NULL) return -1;
-    int n = (int)PySequence_Fast_GET_SIZE(trick);
-    if (n > 3) {
+    int nt = (int)PySequence_Fast_GET_SIZE(trick);
+    if (nt >= n) {
         Py_DECREF(trick);
-        PyErr_SetString(PyExc_ValueError, "the trick on the table holds at most three cards");
+        PyErr_SetString(PyExc_ValueError, "the trick on the table holds a card of each player but one at most");
         return -1;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < nt; i++) {
         int c;
         if (read_int(PySequence_Fast_GET_ITEM(trick, i), 0, 31, "a card", &c) < 0) {
             Py_DECREF(trick);
             return -1;
         }
-        push(s, c, (s->leader + s->step * i) & 3);
+        push(s, c, s->seat_at[s->leader][i]);
     }
     Py_DECREF(trick);
     /* The search trusts the position: check that it can arise (belote.solver.Position says why not). */
-    int total = popcount(s->hands[0]) + popcount(s->hands[1]) + popcount(s->hands[2]) + popcount(s->hands[3]);
-    int ok = total == popcount(held(s)) && !(held(s) & s->on_table) && popcount(s->on_table) == n &&
-             (total + n) % 4 == 0;
-    for (int i = 0; ok && i < 4; i++)
-        ok = popcount(s->hands[(s->leader + s->step * i) & 3]) == (total + n) / 4 - (i < n);
+    uint32_t all = held(s);
+    int total = 0, count[4];
+    for (int i = 0; i < n; i++) total += count[i] = popcount(s->hands[i]);
+    int ok = total == popcount(all) && !(all & s->on_table) && popcount(s->on_table) == nt;
+    /* The cards face down: under a card in play, each once, none in play, none with another under it;
+     * each counts for the seat that will turn it up. */
+    uint32_t in_play = all | s->on_table, down = 0;
+    for (int i = 0; ok && i < n + nt; i++) {
+        int seat = i < n ? i : s->seat_at[s->leader][i - n];
+        uint32_t over = (i < n ? s->hands[i] : 1u << s->trick[i - n]) & s->tops;
+        for (; ok && over; over &= over - 1) {
+            int u = s->under[__builtin_ctz(over)];
+            ok = !((in_play | down) >> u & 1) && s->under[u] < 0;
+            down |= 1u << u;
+            count[seat]++;
+        }
+    }
+    int cards = total + popcount(down) + nt;
+    ok = ok && cards % n == 0;
+    for (int i = 0; ok && i < n; i++) ok = count[s->seat_at[s->leader][i]] == cards / n - (i < nt);
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "not a position of a deal: see belote.solver.Position");
         return -1;
     }
-    s->side = seat_to_move(s) & 1;
+    s->shape = n == 4 && s->camp_bits == 0xA && !s->tops ? FOUR : ANY; /* 0xA: seats 1 and 3 on side 1 */
+    s->side = camp(s, seat_to_move(s, ANY), ANY);
     PyObject *won = PySequence_Fast(args[6], "tricks_won must be two counts");
     if (won == NULL) return -1;
     if (PySequence_Fast_GET_SIZE(won) != 2) {
@@ -554,7 +719,7 @@ static PyObject *dds_value(PyObject *module, PyObject *const *args, Py_ssize_t n
     int v = 0;
     /* The search touches no Python object: other threads run meanwhile. */
     Py_BEGIN_ALLOW_THREADS
-    v = legal(&s, seat_to_move(&s)) ? mtd(&s, -1, -1, GUESS) : 0;
+    v = legal(&s, seat_to_move(&s, ANY), ANY) ? mtd(&s, -1, -1, GUESS) : 0;
     Py_END_ALLOW_THREADS
     last_nodes = s.nodes;
     last_probes = probes;
@@ -564,9 +729,9 @@ static PyObject *dds_value(PyObject *module, PyObject *const *args, Py_ssize_t n
 static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     Search s;
     if (setup(&s, args, nargs) < 0) return NULL;
-    int seat = seat_to_move(&s);
-    uint32_t lg = legal(&s, seat), others = others_of(&s, seat);
-    uint32_t reps = representatives(&s, lg, others);
+    int seat = seat_to_move(&s, ANY);
+    uint32_t lg = legal(&s, seat, ANY), others = others_of(&s, seat, ANY);
+    uint32_t reps = representatives(&s, lg, others, ANY);
     int vals[32];
     int guess = GUESS;
     /* One search for each class of equivalent cards, from the guess the last one gave. */
@@ -582,8 +747,10 @@ static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssi
     if (out == NULL) return NULL;
     for (uint32_t m = lg; m; m &= m - 1) {
         int c = __builtin_ctz(m), rep = c;
-        /* A card stood for by others takes the value of the strongest of them. */
-        for (uint32_t a = reps & s.same_points_above[c]; a; a &= a - 1) {
+        /* A card stood for by others takes the value of the strongest of them (none stands for a card
+         * with another under it, nor is stood for by one). */
+        uint32_t above = s.tops >> c & 1 ? 0 : reps & ~s.tops & s.same_points_above[c];
+        for (uint32_t a = above; a; a &= a - 1) {
             int d = __builtin_ctz(a);
             if (!(s.higher[c] & ~s.higher[d] & ~(1u << d) & others) && (rep == c || s.key[d] > s.key[rep])) rep = d;
         }
@@ -607,9 +774,11 @@ static PyObject *dds_stats(PyObject *module, PyObject *unused) {
 
 static PyMethodDef dds_methods[] = {
     {"value", (PyCFunction)(void (*)(void))dds_value, METH_FASTCALL,
-     "value(hands, mode, leader, trick, step, undertrump, tricks_won) -> the exact value for the side to move"},
+     "value(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under]) -> the exact value for the "
+     "side to move"},
     {"card_values", (PyCFunction)(void (*)(void))dds_card_values, METH_FASTCALL,
-     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won) -> {card: value} for the legal cards"},
+     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under]) -> {card: value} for "
+     "the legal cards"},
     {"stats", (PyCFunction)dds_stats, METH_NOARGS,
      "What the last solve did: {'nodes': ..., 'probes': ..., 'table_entries': ...}"},
     {NULL},

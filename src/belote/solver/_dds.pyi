@@ -1,21 +1,27 @@
 """Type stub: the C solver has the interface of ``belote.solver.alphabeta``."""
 
 def value(
-    hands: tuple[int, int, int, int],
+    hands: tuple[int, ...],
     mode: int,
     leader: int,
     trick: tuple[int, ...],
     step: int,
     undertrump: bool,
     tricks_won: tuple[int, int],
+    camps: tuple[int, ...] | None = None,
+    under: tuple[int, ...] | None = None,
+    /,
 ) -> int: ...
 def card_values(
-    hands: tuple[int, int, int, int],
+    hands: tuple[int, ...],
     mode: int,
     leader: int,
     trick: tuple[int, ...],
     step: int,
     undertrump: bool,
     tricks_won: tuple[int, int],
+    camps: tuple[int, ...] | None = None,
+    under: tuple[int, ...] | None = None,
+    /,
 ) -> dict[int, int]: ...
 def stats() -> dict[str, int]: ...

@@ -6,18 +6,24 @@ maximises, the other side minimises). What makes it fast enough:
 - a transposition table at trick boundaries. There, the cards still held and who leads decide the
   rest of the deal but for one thing the cards do not show: whether the side we count for has won
   every trick so far (capot still open). So the key is the mask of the cards left, the leader and
-  that bit; an entry holds a lower and an upper bound on the points still to come (whatever the
-  window that found them: bounds from every search add up), and the card to lead first next time.
+  that bit. (Each card stays with one seat for the whole search, and the cards still face down
+  under others, at two hands, are exactly those under the cards still held: a card under another
+  turns up when the trick with that card is taken, and at a boundary no trick is half played. So
+  the mask of the cards held tells them too, and the key stays exact.) An entry holds a lower and
+  an upper bound on the points still to come (whatever the window that found them: bounds from
+  every search add up), and the card to lead first next time.
   The last card of a trick looks up the boundaries its choices lead to before searching any of
   them (enhanced transposition cutoff);
 - bounds without search at a boundary: nothing below 0 or above the points left (and capot); and
   the master trumps (the strongest left, down to where the other side holds one) win their
   tricks for the side holding them, whoever plays them: their points are sure, and that side's
-  opponents cannot make capot;
+  opponents cannot make capot. The cards still face down count in both, with the side that will
+  turn them up: each will be played before the deal ends;
 - equivalent cards: two cards of one suit in one hand, with no card of another hand (or on the
-  table) between them, and the same points, lead to the same value: one of them is searched. The
-  points matter: the queen and seven of trumps may have only a played eight between them, and
-  losing the queen gives away three points where the seven gives none;
+  table, or face down) between them, and the same points, lead to the same value: one of them is
+  searched. The points matter: the queen and seven of trumps may have only a played eight between
+  them, and losing the queen gives away three points where the seven gives none. A card with
+  another under it stands for no other and none stands for it: each turns up a card of its own;
 - move ordering: the leader's masters first, winning cards before losing ones, points onto a
   partner's trick, cheap discards under the opponents';
 - exact values from null windows: MTD(f) asks "is it at least beta?", and each fail-soft answer
@@ -67,14 +73,22 @@ class Search:
 
     def __init__(
         self,
-        hands: tuple[int, int, int, int],
+        hands: tuple[int, ...],
         mode: int,
         leader: int,
         trick: tuple[int, ...],
         step: int,
         undertrump: bool,
         tricks_won: tuple[int, int],
+        camps: tuple[int, ...] | None = None,
+        under: tuple[int, ...] | None = None,
     ) -> None:
+        self.players = n = len(hands)
+        #: the side of each seat
+        self.camps = tuple(camps) if camps is not None else tuple(s & 1 for s in range(n))
+        #: the card under each card, or -1; ``tops``: the cards with one under them
+        self.under = tuple(under) if under is not None else (-1,) * 32
+        self.tops = sum(1 << c for c in range(32) if self.under[c] >= 0)
         self.mode = mode
         self.key = KEY[mode]
         self.points = POINTS[mode]
@@ -83,14 +97,15 @@ class Search:
         self.byte_points = BYTE_POINTS[mode]
         self.step = step
         self.undertrump = undertrump
-        self.hands = list(hands)
+        # Four hands always, the missing ones empty: the cards held are the union of four.
+        self.hands = [*hands, *(0,) * (4 - n)]
         self.leader = leader
         self.trick: list[int] = []
         self.on_table = 0
         self.best = self.best_seat = -1
         for i, c in enumerate(trick):
-            self.push(c, (leader + step * i) % 4)
-        self.side = self.seat_to_move() & 1
+            self.push(c, (leader + step * i) % n)
+        self.side = self.camps[self.seat_to_move()]
         # Capot is open for the side we count for while the other side has taken no trick.
         self.capot = tricks_won[1 - self.side] == 0
         #: key -> [lower bound, upper bound, card to try first]
@@ -111,31 +126,61 @@ class Search:
         return k > self.key[best] and (c >> 3 == best >> 3 or k >= TRUMP_BONUS)
 
     def seat_to_move(self) -> int:
-        return (self.leader + self.step * len(self.trick)) % 4
+        return (self.leader + self.step * len(self.trick)) % self.players
 
     def held(self) -> int:
         h = self.hands
         return h[0] | h[1] | h[2] | h[3]
+
+    def hidden(self, over: int) -> int:
+        """The cards face down under those of ``over``."""
+        m, under = over & self.tops, self.under
+        out = 0
+        while m:
+            low = m & -m
+            m ^= low
+            out |= 1 << under[low.bit_length() - 1]
+        return out
+
+    def turn_up(self, trick: list[int], leader: int) -> None:
+        """The trick ``leader`` led is taken: the cards under its cards join their players' hands
+        (``turn_down`` takes them back)."""
+        under, n, step = self.under, self.players, self.step
+        for i, c in enumerate(trick):
+            if under[c] >= 0:
+                self.hands[(leader + step * i) % n] |= 1 << under[c]
+
+    def turn_down(self, trick: list[int], leader: int) -> None:
+        under, n, step = self.under, self.players, self.step
+        for i, c in enumerate(trick):
+            if under[c] >= 0:
+                self.hands[(leader + step * i) % n] &= ~(1 << under[c])
 
     def legal(self, seat: int) -> int:
         hand = self.hands[seat]
         if not self.trick:
             return hand
         bs = self.best_seat
-        partner_winning = bs != seat and (bs - seat) & 1 == 0
+        partner_winning = bs != seat and self.camps[bs] == self.camps[seat]
         return legal_mask(self.mode, hand, self.best, partner_winning, self.undertrump, self.trick[0] >> 3)
 
     # ----------------------------------------------------------------- which cards to try, in which order
     def others(self, seat: int) -> int:
-        """The cards of another hand or on the table, as seen from ``seat``."""
-        return (self.held() | self.on_table) & ~self.hands[seat]
+        """The cards of another hand, on the table or face down, as seen from ``seat``."""
+        m = self.held() | self.on_table
+        if self.tops:
+            m |= self.hidden(m)
+        return m & ~self.hands[seat]
 
     def stood_for_by(self, c: int, legal: int, others: int) -> int:
-        """The strongest legal card equivalent to ``c`` (same suit and points, no card of another hand
-        or on the table between them), or ``c`` itself."""
+        """The strongest legal card equivalent to ``c`` (same suit and points, no card of another hand,
+        on the table or face down between them, neither with a card under it), or ``c`` itself."""
         rep = c
         higher = self.higher
-        m = legal & self.same_points_above[c]
+        tops = self.tops
+        if tops >> c & 1:
+            return c
+        m = legal & ~tops & self.same_points_above[c]
         while m:
             low = m & -m
             m ^= low
@@ -147,12 +192,13 @@ class Search:
     def representatives(self, legal: int, others: int) -> list[int]:
         """One card of each class of equivalent legal cards: the strongest."""
         out = []
+        plain = legal & ~self.tops
         m = legal
         while m:
             low = m & -m
             m ^= low
             c = low.bit_length() - 1
-            if not legal & self.same_points_above[c] or self.stood_for_by(c, legal, others) == c:
+            if not plain & self.same_points_above[c] or self.stood_for_by(c, legal, others) == c:
                 out.append(c)
         return out
 
@@ -167,10 +213,10 @@ class Search:
             if not others & self.higher[c]:
                 return 200 + points  # a master: cash it
             return 100 - points - rank  # else a low card, to keep the high ones
-        if self.best_seat & 1 == seat & 1:
+        if self.camps[self.best_seat] == self.camps[seat]:
             return 100 + points  # partner is winning: give them points
         if self.beats(c, self.best):
-            return 300 - rank if len(self.trick) == 3 else 300 + rank  # win: cheaply if last, else high
+            return 300 - rank if len(self.trick) == self.players - 1 else 300 + rank  # win: cheaply if last, else high
         return 100 - points - rank  # cannot win: the cheapest
 
     def ordered(self, seat: int, hint: int) -> list[int]:
@@ -188,14 +234,20 @@ class Search:
         """Enhanced transposition cutoff: the last card of a trick leads to a trick boundary, whose table
         entry (if any) may settle this node before any card is searched: (value, card) if so."""
         rest = self.held()
-        if rest.bit_count() == 5:
+        # The cards under those of the trick turn up when it is taken: they are in the key after it.
+        turned = self.hidden(self.on_table) if self.tops else 0
+        cards = rest.bit_count() + (self.hidden(rest).bit_count() + turned.bit_count() if self.tops else 0)
+        if cards == self.players + 1:
             return None  # the last trick follows: no table there
-        p, trick = self.points, self.trick
-        base = p[trick[0]] + p[trick[1]] + p[trick[2]]
+        p, trick, tops, under = self.points, self.trick, self.tops, self.under
+        base = 0
+        for x in trick:
+            base += p[x]
         for c in moves:
             winner = seat if self.beats(c, self.best) else self.best_seat
-            ours = winner & 1 == self.side
-            entry = self.table.get(rest & ~(1 << c) | winner << 32 | (self.capot and ours) << 34)
+            ours = self.camps[winner] == self.side
+            after = rest & ~(1 << c) | turned | (1 << under[c] if tops >> c & 1 else 0)
+            entry = self.table.get(after | winner << 32 | (self.capot and ours) << 34)
             if entry is None:
                 continue
             gain = base + p[c] if ours else 0
@@ -209,9 +261,9 @@ class Search:
         """The value for the side we count for, fail-soft, and the best card found."""
         self.nodes += 1
         seat = self.seat_to_move()
-        maximise = seat & 1 == self.side
+        maximise = self.camps[seat] == self.side
         moves = self.ordered(seat, hint)
-        if len(self.trick) == 3 and len(moves) > 1:
+        if len(self.trick) == self.players - 1 and len(moves) > 1:
             settled = self.etc(seat, maximise, moves, alpha, beta)
             if settled is not None:
                 return settled
@@ -235,7 +287,7 @@ class Search:
         hands[seat] ^= 1 << c
         saved = (self.best, self.best_seat, self.on_table)
         self.push(c, seat)
-        if len(self.trick) < 4:
+        if len(self.trick) < self.players:
             v = self.turn(alpha, beta)[0]
         else:
             v = self.trick_taken(alpha, beta)
@@ -248,8 +300,13 @@ class Search:
         """The trick on the table is complete: its points go to the winner, who leads next."""
         trick, leader, capot = self.trick, self.leader, self.capot
         p = self.points
-        points = p[trick[0]] + p[trick[1]] + p[trick[2]] + p[trick[3]]
-        ours = self.best_seat & 1 == self.side
+        points = 0
+        for x in trick:
+            points += p[x]
+        ours = self.camps[self.best_seat] == self.side
+        turned = self.tops and self.tops & self.on_table
+        if turned:
+            self.turn_up(trick, leader)
         if not self.held():
             if not ours:
                 return 0
@@ -260,33 +317,41 @@ class Search:
         self.best = self.best_seat = -1
         v = gain + self.boundary(alpha - gain, beta - gain)
         self.trick, self.leader, self.capot = trick, leader, capot
+        if turned:
+            self.turn_down(trick, leader)
         # The caller restores best, best_seat and on_table.
         return v
 
     def last_trick(self, top: int) -> int:
         """One card each: no choice is left; ``top`` is what the trick is worth to a side winning it."""
         self.nodes += 1
-        hands, step = self.hands, self.step
+        hands, step, n = self.hands, self.step, self.players
         seat = best_seat = self.leader
         best = hands[seat].bit_length() - 1
-        for _ in range(3):
-            seat = (seat + step) % 4
+        for _ in range(n - 1):
+            seat = (seat + step) % n
             c = hands[seat].bit_length() - 1
             if self.beats(c, best):
                 best, best_seat = c, seat
-        return top if best_seat & 1 == self.side else 0
+        return top if self.camps[best_seat] == self.side else 0
 
     def master_trumps(self, rest: int) -> tuple[int, int]:
         """The strongest trumps left, as far down as one side holds them all: (that side, their points).
 
         Whoever plays one of them wins that trick (only a stronger trump could take it), so their points
         are sure for that side, and the other side cannot make capot. The side is -1 with no trump left,
-        or no trump suit.
+        or no trump suit. ``rest`` is every card still in play, those face down included: each of them
+        is the side's that will turn it up.
         """
         mode = self.mode
         if mode >= 4:
             return -1, 0
-        ns = self.hands[0] | self.hands[2]
+        ns = 0  # the cards of side 0
+        for seat in range(self.players):
+            if not self.camps[seat]:
+                ns |= self.hands[seat]
+        if self.tops:
+            ns |= self.hidden(ns)
         side, points = -1, 0
         for c in SUIT_ORDER[mode][mode]:
             if not rest >> c & 1:
@@ -302,12 +367,16 @@ class Search:
     def boundary(self, alpha: int, beta: int) -> int:
         """A trick to lead: the value of the rest of the deal, through the table."""
         rest = self.held()
+        # Every card still in play: the key needs only those held (see the docstring of the module).
+        cards = rest | self.hidden(rest) if self.tops else rest
         bp = self.byte_points
-        every = bp[0][rest & 255] + bp[1][rest >> 8 & 255] + bp[2][rest >> 16 & 255] + bp[3][rest >> 24] + LAST_TRICK
+        every = (
+            bp[0][cards & 255] + bp[1][cards >> 8 & 255] + bp[2][cards >> 16 & 255] + bp[3][cards >> 24] + LAST_TRICK
+        )
         capot = self.capot
-        if rest.bit_count() == 4:
+        if cards.bit_count() == self.players:
             return self.last_trick(every + (CAPOT_BONUS if capot else 0))
-        master, sure = self.master_trumps(rest)
+        master, sure = self.master_trumps(cards)
         top, low = every, 0
         if master == self.side:
             low = sure
@@ -338,7 +407,7 @@ class Search:
             entry[0] = entry[1] = g
         # The card that refuted the window (or reached into it) is worth trying first next time; when
         # every card failed, the one found is no better than the others.
-        if (g > alpha) if self.leader & 1 == self.side else (g < beta):
+        if (g > alpha) if self.camps[self.leader] == self.side else (g < beta):
             entry[2] = card
         return g
 
@@ -370,32 +439,38 @@ class Search:
 
 
 def value(
-    hands: tuple[int, int, int, int],
+    hands: tuple[int, ...],
     mode: int,
     leader: int,
     trick: tuple[int, ...],
     step: int,
     undertrump: bool,
     tricks_won: tuple[int, int],
+    camps: tuple[int, ...] | None = None,
+    under: tuple[int, ...] | None = None,
+    /,
 ) -> int:
-    """The exact value for the side to move (see ``belote.solver.value``)."""
-    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won)
+    """The exact value for the camp to move (see ``belote.solver.value``)."""
+    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under)
     v = s.mtd(s.root, GUESS) if s.legal(s.seat_to_move()) else 0
     _last.update(nodes=s.nodes, probes=s.probes)
     return v
 
 
 def card_values(
-    hands: tuple[int, int, int, int],
+    hands: tuple[int, ...],
     mode: int,
     leader: int,
     trick: tuple[int, ...],
     step: int,
     undertrump: bool,
     tricks_won: tuple[int, int],
+    camps: tuple[int, ...] | None = None,
+    under: tuple[int, ...] | None = None,
+    /,
 ) -> dict[int, int]:
-    """The exact value for the side to move after each of its legal cards (one table for all)."""
-    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won)
+    """The exact value for the camp to move after each of its legal cards (one table for all)."""
+    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under)
     seat = s.seat_to_move()
     legal, others = s.legal(seat), s.others(seat)
     values: dict[int, int] = {}
