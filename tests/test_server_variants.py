@@ -512,7 +512,7 @@ def test_bids_of_another_game_and_a_defenders_surcoinche_are_refused(tmp_path: P
             assert error(me) == "110H is a Coinche bid: take, pass or name a suit"
 
 
-def test_the_lobby_refuses_a_game_with_fewer_seats_than_the_people_seated_need(tmp_path: Path) -> None:
+def test_a_game_of_fewer_seats_moves_the_people_beyond_them_or_is_refused_when_too_many_sit(tmp_path: Path) -> None:
     with app_client(tmp_path / "r.sqlite3") as client:
         host = client.post("/api/tables", json={"name": "Ann", "settings": QUICK}).json()
         assert host["seat"] == "S"
@@ -523,27 +523,56 @@ def test_the_lobby_refuses_a_game_with_fewer_seats_than_the_people_seated_need(t
         with client.websocket_connect("/ws") as h, client.websocket_connect("/ws") as g:
             join(h, host["table"], host["token"])
             join(g, host["table"], guest.json()["token"])
+            # Three hands: no W, Bob moves to the first free seat of S, N, E; his page is told.
             h.send_json({"type": "settings", "settings": {"variant": "three-handed"}})
+            moved = until(g, lambda m: m["settings"]["variant"] == "three-handed")
             assert (
-                error(h) == "three-handed has 3 seats, N, E and S: whoever sits at W moves to a free one of them first"
+                moved["seat"] == "N" and moved["players"]["N"]["name"] == "Bob" and set(moved["players"]) == {"S", "N"}
             )
-            h.send_json({"type": "settings", "settings": {"variant": "two-handed"}})
-            assert "whoever sits at S and W" in error(h)
-            g.send_json({"type": "seat", "seat": "E"})
-            assert until(g, lambda m: m["seat"] == "E")["players"]["E"]["name"] == "Bob"
-            h.send_json({"type": "settings", "settings": {"variant": "three-handed", "deals": 1}})
-            assert until(h, lambda m: m["settings"]["variant"] == "three-handed")["players"].keys() == {"S", "E"}
             g.send_json({"type": "seat", "seat": "W"})
             assert error(g) == "this game has 3 seats, N, E and S: there is no W"
-            full = client.post(f"/api/tables/{host['table']}/sit", json={"invite": host["invite"], "name": "Cy"})
-            assert full.json()["seat"] == "N"
-            late = client.post(f"/api/tables/{host['table']}/sit", json={"invite": host["invite"], "name": "Di"})
-            assert late.status_code == 409 and "3 people" in late.json()["error"]
+            # Two hands: the host leaves South for East, and stays the host.
             h.send_json({"type": "settings", "settings": {"variant": "two-handed"}})
-            assert "3 people sit here, 1 must leave first" in error(h)
+            two = until(h, lambda m: m["settings"]["variant"] == "two-handed")
+            assert two["seat"] == "E" and two["host"] == "E" and set(two["players"]) == {"N", "E"}
+            full = client.post(f"/api/tables/{host['table']}/sit", json={"invite": host["invite"], "name": "Cy"})
+            assert full.status_code == 409 and full.json()["error"] == "the table is full: 2 people sit there"
+            h.send_json({"type": "settings", "settings": {"variant": "three-handed", "deals": 1}})
+            until(h, lambda m: m["settings"]["variant"] == "three-handed")
+            assert (
+                client.post(f"/api/tables/{host['table']}/sit", json={"invite": host["invite"], "name": "Cy"}).json()[
+                    "seat"
+                ]
+                == "S"
+            )
+            h.send_json({"type": "settings", "settings": {"variant": "two-handed"}})
+            assert error(h) == "two-handed has 2 seats, N and E: 3 people sit here, 1 must leave first"
             h.send_json({"type": "start"})
             started = until(h, lambda m: m["status"] == "playing")
             assert set(started["players"]) == {"N", "E", "S"} and len(started["view"]["hand"]) == 5
+            assert not any(p["bot"] for p in started["players"].values())
+
+
+def test_a_new_match_of_another_game_at_a_private_table(tmp_path: Path) -> None:
+    with app_client(tmp_path / "r.sqlite3") as client:
+        host = client.post("/api/tables", json={"name": "Ann", "settings": {**QUICK, "deals": 1}}).json()
+        with client.websocket_connect("/ws") as h:
+            join(h, host["table"], host["token"])
+            h.send_json({"type": "start"})
+            state = until(h, lambda m: m["status"] == "playing")
+            h.send_json({"type": "new_game", "settings": {**QUICK, "variant": "two-handed"}})
+            assert "not over" in error(h)
+            while not state["view"]["match_over"]:
+                if state["waiting"] == "continue":
+                    h.send_json({"type": "continue"})
+                elif state["view"]["legal"]:
+                    h.send_json({"type": "act", "action": state["view"]["legal"][-1]})
+                state = receive(h)
+            h.send_json({"type": "new_game", "settings": {**QUICK, "variant": "two-handed"}})
+            two = until(h, lambda m: m["settings"]["variant"] == "two-handed")
+            assert two["seat"] == two["host"] == "N" and set(two["players"]) == {"N", "E"}
+            assert two["players"]["E"]["bot"] and two["view"]["rules"]["variant"] == "two-handed"
+            assert two["events"][0][0] == 0 and two["view"]["score"] == {"N": 0, "E": 0}
 
 
 def test_a_solo_table_changes_game_and_the_person_follows_their_seat(tmp_path: Path) -> None:

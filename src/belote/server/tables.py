@@ -135,10 +135,9 @@ def new_match(settings: dict[str, Any], seed: int) -> Match:
     return Match(rules, seed=seed, first_dealer=seed % rules.players)
 
 
-def seat_list(seats: list[int] | int) -> str:
-    """The seats named, ``N, E and S``; a number is the seats of a game of that many players."""
-    names = list(SEATS[:seats]) if isinstance(seats, int) else [SEATS[s] for s in seats]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def seat_list(players: int) -> str:
+    """The seats of a game of ``players``: ``N, E, S and W``, ``N, E and S``, ``N and E``."""
+    return f"{', '.join(SEATS[: players - 1])} and {SEATS[players - 1]}"
 
 
 def person_seat(players: int) -> int:
@@ -266,18 +265,24 @@ class Meta:
         return rules_of(self.settings).players
 
     def fit(self, settings: dict[str, Any]) -> None:
-        """Seat the table for the game of ``settings``: bots leave the seats it has not; a person
-        sitting beyond them refuses it (they move or leave first)."""
+        """Seat the table for the game of ``settings``: bots leave the seats it has not, and a person
+        sitting in one of those moves to a free seat of the game (South, North, East first); refused
+        when more people sit than the game has seats."""
         players = rules_of(settings).players
-        beyond = [s for s in self.people() if s >= players]
-        if beyond:
-            game = f"{settings['variant']} has {players} seats, {seat_list(players)}"
-            people = len(self.people())
-            if people > players:
-                raise IllegalAction(f"{game}: {people} people sit here, {people - players} must leave first")
-            raise IllegalAction(f"{game}: whoever sits at {seat_list(beyond)} moves to a free one of them first")
-        for s in [s for s in self.seats if s >= players]:
+        people = self.people()
+        if len(people) > players:
+            raise IllegalAction(
+                f"{settings['variant']} has {players} seats, {seat_list(players)}: "
+                f"{len(people)} people sit here, {len(people) - players} must leave first"
+            )
+        for s in [s for s in self.seats if s >= players and self.seats[s].bot is not None]:
             del self.seats[s]
+        free = [s for s in SEAT_ORDER if s < players and (s not in self.seats or self.seats[s].bot is not None)]
+        for s in sorted(s for s in people if s >= players):
+            to = free.pop(0)
+            self.seats[to] = self.seats.pop(s)
+            if self.host == s:
+                self.host = to
 
 
 Send = Callable[[dict[str, Any] | str], Awaitable[None]]  # a message, or one already in JSON
