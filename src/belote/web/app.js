@@ -30,6 +30,7 @@ const BUBBLE_MS = 2600;
 const BANNER_MS = 2400;
 const CHAT_BUBBLE_MS = 4000;
 const TURNED_UP_MS = 2500; // how long a card just turned up on the table (two hands) is marked
+const FLIP_MS = 450; // and how long it takes to turn
 
 // The settings forms are built before anything looks their fields up.
 for (const box of document.querySelectorAll("[data-fields]")) {
@@ -138,7 +139,7 @@ const S = {
   n: 4, // players at this table
   bidLevel: null, // Coinche: the level chosen in the bid panel
   bidKey: "", // the legal bids the level was chosen for
-  fresh: {}, // two hands: card -> until when it is marked as just turned up
+  fresh: {}, // two hands: card -> when it was turned up
 };
 const chat = new Chat(el.chatLines);
 
@@ -450,6 +451,8 @@ function onError(msg) {
     return;
   }
   showError(msg.message);
+  // A change of rules the server refused: the lobby shows the table's rules again.
+  if (S.status === "lobby") fillSettingsForm(el.lobbyForm, tableSettings());
   render();
 }
 
@@ -664,7 +667,7 @@ function applyEvent(e, live) {
       // Two hands: the card under a table card played to the trick is turned face up.
       log(esc(tsSeat("turnedUp", e.seat, { seat: seatName(e.seat), card: cardText(e.card, getLang()) })));
       if (live) {
-        S.fresh[e.card] = Date.now() + TURNED_UP_MS;
+        S.fresh[e.card] = Date.now();
         setTimeout(render, TURNED_UP_MS + 30);
       }
       break;
@@ -1215,19 +1218,31 @@ function renderPlace(pos, v, now, betweenDeals) {
   if (!seat) {
     box.dataset.seat = "";
     box.dataset.testid = `place-${pos}`;
-    setHtml(box, "");
+    for (const part of seatParts(box)) setHtml(part, "");
     box.classList.remove("to-move");
     return;
   }
   renderSeat(seat, box, v, now, betweenDeals);
 }
 
+/**
+ * A place's two parts: the player (name, backs, bubble) and the cards on its table (two hands).
+ * Each is drawn on its own, so that a bubble coming and going leaves the table cards (and a card
+ * being turned up) alone. Both are laid out as the place's own children (display: contents).
+ */
+function seatParts(box) {
+  if (!box.firstElementChild) box.innerHTML = `<div class="seat-body"></div><div class="seat-table"></div>`;
+  return [box.firstElementChild, box.lastElementChild];
+}
+
 /** One seat: the name, marks, the cards held (backs), the cards on its table (two hands), a bubble. */
 function renderSeat(seat, box, v, now, betweenDeals) {
   box.dataset.seat = seat;
   box.dataset.testid = `seat-${seat}`;
+  const [body, table] = seatParts(box);
   if (!v) {
-    setHtml(box, "");
+    setHtml(body, "");
+    setHtml(table, "");
     box.classList.remove("to-move");
     return;
   }
@@ -1237,21 +1252,24 @@ function renderSeat(seat, box, v, now, betweenDeals) {
     const backs = Array.from({ length: n }, () => `<div class="back">${cardBack()}</div>`).join("");
     html += `<div class="backs" data-count="${n}">${backs}</div>`;
   }
+  html += seatBubbleHtml(seat, v, now, betweenDeals);
+  setHtml(body, html);
+  let piles = "";
   if (v.table && v.table[seat] && !betweenDeals) {
     const turn = isMe(seat) && myTurn("play");
-    html += pilesHtml({
+    piles = pilesHtml({
       seat,
       piles: v.table[seat],
       own: isMe(seat),
       turn,
       legal: new Set(turn ? v.legal : []),
       sending: S.sending,
-      fresh: new Set(Object.keys(S.fresh).filter((c) => S.fresh[c] > now)),
+      fresh: new Set(Object.keys(S.fresh).filter((c) => now - S.fresh[c] < TURNED_UP_MS)),
+      flipping: new Set(Object.keys(S.fresh).filter((c) => now - S.fresh[c] < FLIP_MS)),
       lang: getLang(),
     });
   }
-  html += seatBubbleHtml(seat, v, now, betweenDeals);
-  setHtml(box, html);
+  setHtml(table, piles);
   box.classList.toggle("to-move", !betweenDeals && v.to_move === seat && !v.match_over);
 }
 

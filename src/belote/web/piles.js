@@ -14,9 +14,9 @@ export function tableCount(piles) {
 /**
  * A seat's piles as HTML. One's own face-up cards are buttons, played as the cards of the hand
  * are: `legal` holds the cards that may be played now (only when `mine` is this page's turn).
- * `fresh` holds the cards just turned up, drawn with a turning animation.
+ * `fresh` holds the cards just turned up, marked for a moment; `flipping` those still turning over.
  */
-export function pilesHtml({ seat, piles, own, turn, legal, sending, fresh, lang }) {
+export function pilesHtml({ seat, piles, own, turn, legal, sending, fresh, flipping, lang }) {
   return (
     `<div class="piles" data-testid="piles-${seat}" data-seat="${seat}">` +
     piles
@@ -26,6 +26,7 @@ export function pilesHtml({ seat, piles, own, turn, legal, sending, fresh, lang 
         if (up) {
           const cls = ["pile-card", "card"];
           if (fresh.has(up)) cls.push("fresh");
+          if (flipping.has(up)) cls.push("flip");
           if (own && turn) cls.push(legal.has(up) ? "legal" : "illegal");
           if (sending === up) cls.push("sending");
           const attrs =
