@@ -60,12 +60,15 @@ def chat_lines(page: Any) -> list[str]:
 
 
 # ---------------------------------------------------------------------- steps
-def create_table(page: Any, url: str, name: str) -> dict[str, str]:
-    """From the home screen: Create a table; the page shows the lobby. Returns its two links."""
+def create_table(page: Any, url: str, name: str, variant: str | None = None) -> dict[str, str]:
+    """From the home screen: Create a table (of ``variant``, else the game the form shows); the page
+    shows the lobby. Returns its two links."""
     page.goto(url)
     expect(page.get_by_test_id("settings-dialog")).to_be_visible()
     page.get_by_test_id("mode-create").click()
     page.get_by_test_id("create-name").fill(name)
+    if variant is not None:
+        page.get_by_test_id(f"create-variant-{variant}").click()
     page.get_by_test_id("create-go").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
     invite = page.get_by_test_id("invite-link")
