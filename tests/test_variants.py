@@ -197,14 +197,18 @@ def test_coinched_and_surcoinched_contracts() -> None:
 
 
 def test_capot_and_generale_contracts() -> None:
-    assert points(*coinche(CAPOT), (252, 0), tricks=(8, 0)) == (502, 0)
+    # Every trick: 162 in the tricks, 252 made.
+    assert points(*coinche(CAPOT), (162, 0), tricks=(8, 0)) == (502, 0)
     assert points(*coinche(CAPOT), (152, 10), tricks=(7, 1)) == (0, 410)
-    assert points(*coinche(CAPOT, multiplier=2), (252, 0), tricks=(8, 0)) == (820, 0)
+    assert points(*coinche(CAPOT, multiplier=2), (162, 0), tricks=(8, 0)) == (820, 0)
     # A capot made on a number contract is 252 points made.
-    assert points(*coinche(120), (252, 0), tricks=(8, 0)) == (372, 0)
+    assert points(*coinche(120), (162, 0), tricks=(8, 0)) == (372, 0)
+    assert points(*coinche(120, coinche_made="bid"), (162, 0), tricks=(8, 0)) == (120, 0)
+    # The defenders taking every trick: the contract fails.
+    assert points(*coinche(80), (0, 162), tricks=(0, 8)) == (0, 240)
     rules, gen = coinche(GENERALE, generale=True)
-    assert points(rules, gen, (252, 0), tricks=(8, 0), bidder_took_all=True) == (752, 0)
-    assert points(rules, gen, (252, 0), tricks=(8, 0), bidder_took_all=False) == (0, 660)
+    assert points(rules, gen, (162, 0), tricks=(8, 0), bidder_took_all=True) == (752, 0)
+    assert points(rules, gen, (162, 0), tricks=(8, 0), bidder_took_all=False) == (0, 660)
 
 
 def test_declarations_and_belote_towards_the_contract() -> None:
@@ -388,11 +392,13 @@ def check_deal(rules: Rules, deal: Deal) -> None:
             assert (loser is not None and r.points[loser] == r.belote[loser]) or rules.rounding
         elif r.outcome == "made" and rules.coinche_made == "points" and not rules.rounding:
             t = c.bidder & 1
-            assert r.points[t] == r.cards[t] + c.level + r.declarations[t] + r.belote[t]
+            capot = 90 if r.capot == t else 0
+            assert r.points[t] == r.cards[t] + capot + c.level + r.declarations[t] + r.belote[t]
             assert r.points[1 - t] == r.cards[1 - t] + r.declarations[1 - t] + r.belote[1 - t]
     elif not rules.rounding and r.outcome == "made":
-        # Made: everybody scores what they took.
-        assert all(r.points[i] == r.cards[i] + r.declarations[i] + r.belote[i] for i in range(teams))
+        # Made: everybody scores what they took; the takers also what an earlier tie left waiting.
+        waiting = [deal.pending if i == r.winner else 0 for i in range(teams)]
+        assert all(r.points[i] == r.cards[i] + r.declarations[i] + r.belote[i] + waiting[i] for i in range(teams))
 
 
 @settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
@@ -467,3 +473,15 @@ def test_same_variant_games_under_c_and_pure_python() -> None:
         [sys.executable, "-c", code], env=env, cwd=tests_dir, capture_output=True, text=True, check=True
     )
     assert json.loads(done.stdout) == json.loads(json.dumps(_variant_games()))
+
+
+def test_two_handed_refusal_never_tells_where_a_face_down_card_lies() -> None:
+    deal = Deal(TWO, dealer=0, deck=range(32))
+    act(deal, "pass", "take")
+    face_down, elsewhere = CARDS[12], CARDS[3]  # under E's KD; in N's hand
+    with pytest.raises(IllegalPlay) as down:
+        deal.apply(face_down)
+    with pytest.raises(IllegalPlay) as other:
+        deal.apply(elsewhere)
+    assert str(down.value) == f"you have no {face_down.pretty()} in your hand or face up on your side of the table"
+    assert str(other.value) == str(down.value).replace(face_down.pretty(), elsewhere.pretty())

@@ -512,6 +512,9 @@ class Deal(PlayState):
     def explain(self, card: int) -> str:
         """Why ``card`` may not be played now."""
         seat = self.to_move
+        if self.table_cards and not self.hand_mask(seat) >> card & 1:
+            # Never say where a face-down card lies: its owner does not know either.
+            return f"you have no {CARDS[card].pretty()} in your hand or face up on your side of the table"
         bs = self.best_seat
         on_table = bool(self.trick)
         partner = on_table and bs != seat and self.camps[bs] == self.camps[seat]
@@ -645,7 +648,7 @@ class Deal(PlayState):
             self._bid(b)
         return last
 
-    def to_record(self, score_before: tuple[int, int] | None = None) -> dict[str, Any]:
+    def to_record(self, score_before: Sequence[int] | None = None) -> dict[str, Any]:
         """The deal record (format ``belote-deal/1``) of this deal as it stands."""
         from belote.record import to_record
 

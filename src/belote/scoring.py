@@ -147,7 +147,8 @@ def score_contract(
 ) -> DealResult:
     """A deal of Coinche: the bidding side must make its contract (docs/rules.md).
 
-    ``cards`` count the last trick (252 with a capot); ``declarations`` are those that score.
+    ``cards`` count the last trick; a side that takes every trick has made 252 (90 more than its
+    162). ``declarations`` are those that score.
     A contract is made when the takers' points (cards, their declarations, and their belote if
     ``belote_counts``) reach the bid; capot needs every trick, a générale every trick to the
     bidder alone (``bidder_took_all``). Made: the takers score their points and the bid (or the
@@ -164,7 +165,10 @@ def score_contract(
     t = contract.bidder & 1
     d = 1 - t
     capot = t if tricks[d] == 0 else d if tricks[t] == 0 else None
-    made_points = cards[t] + declarations[t] + (belote[t] if rules.belote_counts else 0)
+    made_cards = [cards[0], cards[1]]
+    if capot is not None:
+        made_cards[capot] += CAPOT_POINTS - DEAL_POINTS
+    made_points = made_cards[t] + declarations[t] + (belote[t] if rules.belote_counts else 0)
     if contract.level == GENERALE:
         made = bidder_took_all
     elif contract.level == CAPOT:
@@ -179,8 +183,8 @@ def score_contract(
     elif made:
         points[t] += contract.level + declarations[t]
         if rules.coinche_made == "points":
-            points[t] += cards[t]
-        points[d] += cards[d] + declarations[d]
+            points[t] += made_cards[t]
+        points[d] += made_cards[d] + declarations[d]
     else:
         points[d] += rules.coinche_failed + contract.level + all_declarations
     if rules.rounding:
