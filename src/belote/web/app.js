@@ -18,6 +18,7 @@ import {
   settingsFieldsHtml,
   syncSettingsForm,
   variantPickerHtml,
+  VARIANTS,
 } from "./settings.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
@@ -941,7 +942,9 @@ function openSit(link) {
 }
 
 function rematch() {
-  send({ type: "new_game" });
+  const pick = el.panelBody.querySelector('[data-testid="rematch-variant"]');
+  const variant = pick ? pick.value : S.variant;
+  send(variant === S.variant ? { type: "new_game" } : { type: "new_game", settings: { ...tableSettings(), variant } });
 }
 
 function playAgain() {
@@ -1618,7 +1621,16 @@ function panelButtonsHtml(v) {
   if (!v.match_over) return "";
   if (S.kind === "solo") return button("new-game", "panel-new-game", esc(t("newGame")));
   if (S.kind === "online") return button("play-again", "play-again", esc(t("playAgain")));
-  if (isMe(S.host)) return button("rematch", "panel-rematch", esc(t("newMatch")));
+  if (isMe(S.host)) {
+    // The host may play the next match at another game: the server seats the people for it.
+    const games = VARIANTS.map(
+      (g) => `<option value="${g}"${g === S.variant ? " selected" : ""}>${esc(t(`variant_${g}`))}</option>`,
+    ).join("");
+    return (
+      `<label class="rematch-game"><span>${esc(t("nextGame"))}</span><select data-testid="rematch-variant">${games}</select></label>` +
+      button("rematch", "panel-rematch", esc(t("newMatch")))
+    );
+  }
   return `<p class="note" data-testid="wait-host">${esc(t("waitHostNewMatch"))}</p>`;
 }
 
