@@ -404,3 +404,61 @@ def test_a_two_handed_deal_table_cards_played_and_turned_up(
     check_panel(page, match)
     assert panel_columns(page) == [me, other]
     assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- Play online, and the next match
+def test_play_online_seats_a_person_at_the_game_chosen(open_tab: OpenTab, server: tuple[str, Path]) -> None:
+    url, _ = server
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    page.goto(url)
+    page.get_by_test_id("mode-online").click()
+    page.get_by_test_id("online-variant-two-handed").click()
+    page.get_by_test_id("online-name").fill("Zoé")
+    page.get_by_test_id("online-go").click()
+    expect(page.get_by_test_id("queue-status")).to_contain_text("Two players")
+    wait_js(page, "() => window.__belote.kind === 'online' && window.__belote.view !== null", timeout=20_000)
+    found = state(page)
+    assert found["view"]["rules"]["variant"] == "two-handed"
+    assert sorted(found["players"]) == ["E", "N"]
+    other = "E" if found["seat"] == "N" else "N"
+    expect(page.locator(".felt .seat-S")).to_have_attribute("data-seat", found["seat"])
+    expect(page.locator(".felt .seat-N")).to_have_attribute("data-seat", other)
+    expect(page.get_by_test_id(f"bot-{other}")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('belote.online')") == "two-handed"  # chosen again next time
+    assert not tab.unexpected_errors()
+
+
+def test_the_host_plays_the_next_match_at_another_game(open_tab: OpenTab, server: tuple[str, Path]) -> None:
+    url, _ = server
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    create_table(page, url, "Alice", variant="three-handed")
+    page.get_by_test_id("lobby-strength").select_option("easy")
+    page.get_by_test_id("lobby-target").select_option("deals")
+    page.get_by_test_id("lobby-deals").fill("1")
+    page.get_by_test_id("lobby-deals").blur()
+    wait_js(page, "() => { const s = window.__belote.state.settings; return s.deals === 1 && s.strength === 'easy'; }")
+    page.get_by_test_id("lobby-start").click()
+    wait_js(page, "() => window.__belote.status === 'playing' && window.__belote.view !== null")
+    while True:
+        st = ready(page)
+        view = st["view"]
+        if view["match_over"]:
+            break
+        if st["waiting"] == "continue":
+            page.get_by_test_id("continue").click()
+            continue
+        if view["phase"] == "bidding":
+            bid(page, next((b for b in view["legal"] if b != "pass"), "pass"))
+        else:
+            play_card(page, next(c for c, legal in shown_cards(page, '[data-testid="hand-card"]') if legal))
+    expect(page.get_by_test_id("match-winner")).to_be_visible()
+    page.get_by_test_id("rematch-variant").select_option("coinche")
+    page.get_by_test_id("panel-rematch").click()
+    wait_js(page, "() => window.__belote.variant === 'coinche' && !window.__belote.view.match_over")
+    for seat in "NESW":
+        expect(page.get_by_test_id(f"seat-{seat}")).to_have_count(1)
+    expect(page.get_by_test_id("score-NS")).to_have_text("0")
+    assert state(page)["seat"] == "S"
+    assert not tab.unexpected_errors()
