@@ -139,6 +139,11 @@ def test_coinche_refusals_name_the_rule() -> None:
         deal.apply(contract_action(170, 1))
     with pytest.raises(IllegalBid, match="the générale is not played at this table"):
         deal.apply(contract_action(GENERALE, 1))
+    with pytest.raises(IllegalBid, match="the générale is not played at this table"):
+        deal.apply(contract_action(GENERALE, ALL_TRUMP))
+    suits_only = Deal(Rules(variant="coinche", no_trump_all_trump=False), dealer=3, deck=range(32))
+    with pytest.raises(IllegalBid, match="no-trumps and all-trumps are not played at this table"):
+        suits_only.apply(contract_action(90, NO_TRUMP))
     act(deal, "120C")
     with pytest.raises(IllegalBid, match="a bid must be higher than 120C"):
         deal.apply(parse_action("110H"))

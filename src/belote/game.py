@@ -502,10 +502,10 @@ class Deal(PlayState):
                 return "the bidding is closed by the coinche: the bidding side may surcoinche or pass"
             if c is not None and level <= c.level:
                 return f"a bid must be higher than {c.name}"
-            if mode >= 4:
-                return "no-trumps and all-trumps are not played at this table"
-            if level == GENERALE:
+            if level == GENERALE and not self.rules.generale:
                 return "the générale is not played at this table"
+            if mode >= 4 and not self.rules.no_trump_all_trump:
+                return "no-trumps and all-trumps are not played at this table"
             return f"bids go from 80 to {self.rules.coinche_max_bid}, then capot"
         return f"{action_str(action)} is not a bid"
 
