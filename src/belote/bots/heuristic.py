@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.bots.base import register
-from belote.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, mask_of
+from belote.bots.coinche import choose_bid
+from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, mask_of
 from belote.declarations import POINTS_BY_NAME
 from belote.game import NAME_SUIT, PASS, TAKE, Action, PlayerView
-from belote.knowledge import Knowledge
-from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, beats
+from belote.knowledge import Knowledge, view_camps
+from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMPS, beats
+from belote.rules import Rules
 from belote.scoring import DEAL_POINTS
 
-PLAYERS = 4
 BELOTE = 20
 TEN_POINTS = 10  # a ten or an ace: the cards worth feeding to a partner
 
@@ -58,6 +59,9 @@ TAKE_AT = 0
 LATE_POSITION = 5
 #: Name a suit in the second round at this worth (and only with its jack or nine and length).
 NAME_AT = 0
+#: The worth needed to take beyond ``TAKE_AT`` in the other games with a turned card: at three hands the
+#: taker plays alone against two; at two hands ten of the taker's cards are still unseen.
+VARIANT_TAKE_AT = {"three-handed": 60, "two-handed": 20}
 
 
 def trump_worth(hand: int, trump: int) -> int:
@@ -118,8 +122,13 @@ def take_the_turned_card(view: PlayerView) -> Action:
     trump = view.turned.suit
     hand = mask_of(view.hand) | 1 << view.turned
     worth = hand_worth(hand, trump) + (ORDINARY_TAKING_HAND if is_ordinary_taking_hand(hand, trump) else 0)
-    bar = TAKE_AT - (LATE_POSITION if len(view.bids) == PLAYERS - 1 else 0)
+    bar = take_at(view.rules) - (LATE_POSITION if len(view.bids) == view.rules.players - 1 else 0)
     return TAKE if worth >= bar else PASS
+
+
+def take_at(rules: Rules) -> int:
+    """The worth a hand needs to take: alone against two at three hands, far more."""
+    return TAKE_AT + VARIANT_TAKE_AT.get(rules.variant, 0)
 
 
 def has_jack_or_nine_with_length(hand: int, suit: int) -> bool:
@@ -135,7 +144,7 @@ def name_a_suit(view: PlayerView) -> Action:
     """ "Going down costs the whole 162, where passing costs nothing": name only a suit worth it."""
     assert view.turned is not None
     hand = mask_of(view.hand) | 1 << view.turned  # the turned card comes to whoever names a suit
-    best: tuple[int, Action] = (NAME_AT - 1, PASS)
+    best: tuple[int, Action] = (NAME_AT + VARIANT_TAKE_AT.get(view.rules.variant, 0) - 1, PASS)
     for bid in view.legal:
         suit = bid - NAME_SUIT
         if 0 <= suit < 4 and has_jack_or_nine_with_length(hand, suit):
@@ -150,25 +159,53 @@ def name_a_suit(view: PlayerView) -> Action:
 
 @dataclass(frozen=True)
 class Table:
-    """The play as a careful player sees it: the cards out, who may hold them, and the count."""
+    """The play as a careful player sees it: the cards out, who may hold them, and the count.
+
+    Sides are camps (``belote.knowledge.view_camps``): partners at four hands, the two defenders
+    against the taker at three, each player alone at two. At two hands ``hand`` is every card this
+    seat may play: its hand and its face-up table cards.
+    """
 
     seat: int
-    trump: int
+    trump: int  # the trump mode: a suit, NO_TRUMP or ALL_TRUMP
     taker: int
     hand: int
     unseen: int  # every card neither in this hand nor played yet
     may_hold: tuple[int, ...]  # for each seat, the unseen cards it may hold
-    count: tuple[int, int]  # each side's points so far: cards won, declarations, belote
+    count: tuple[int, int]  # each camp's points so far: cards won, declarations, belote
     remaining: int  # card points not yet won, with the last trick's ten
     tricks_left: int  # counting the trick on the table
+    camps: tuple[int, ...] = (0, 1, 0, 1)
+    #: Coinche: the points the takers must make (cards, declarations, belote); None: more than the defenders.
+    goal: int | None = None
+    #: Two hands: this seat's face-up table cards with a card face down under them.
+    covering: int = 0
 
     @property
-    def partner(self) -> int:
-        return (self.seat + 2) % PLAYERS
+    def players(self) -> int:
+        return len(self.camps)
+
+    @property
+    def camp(self) -> int:
+        return self.camps[self.seat]
+
+    @property
+    def partners(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.players) if s != self.seat and self.camps[s] == self.camp)
+
+    @property
+    def partner(self) -> int | None:
+        p = self.partners
+        return p[0] if p else None
 
     @property
     def takers(self) -> bool:
-        return (self.seat - self.taker) % 2 == 0
+        return self.camps[self.taker] == self.camp
+
+    @property
+    def trumps(self) -> int:
+        """The mask of the trump suit (none at no-trumps and all-trumps, where nobody cuts)."""
+        return TRUMPS[self.trump]
 
     def key(self, c: int) -> int:
         return KEY[self.trump][c]
@@ -180,8 +217,11 @@ class Table:
         return c >> 3 == self.trump
 
     @property
-    def opponents(self) -> tuple[int, int]:
-        return ((self.seat + 1) % PLAYERS, (self.seat + 3) % PLAYERS)
+    def opponents(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.players) if self.camps[s] != self.camp)
+
+    def same_camp(self, a: int, b: int) -> bool:
+        return self.camps[a] == self.camps[b]
 
 
 @dataclass(frozen=True)
@@ -204,13 +244,35 @@ def read_table(view: PlayerView) -> Table:
     assert view.seat is not None and view.trump is not None and view.taker is not None
     knowledge = Knowledge.from_view(view)
     me, trump = view.seat, view.trump
+    n = view.rules.players
+    camps = view_camps(view)
     hand = mask_of(view.hand)
-    unseen = ~hand & ~mask_of(view.played) & ((1 << 32) - 1)
+    covering = 0
+    if view.table:
+        for up, down in view.table[me]:
+            if up is not None:
+                hand |= 1 << up
+                covering |= down << up
+    played = mask_of(view.played)
+    unseen = ~hand & ~played & FULL_PACK
     may_hold = tuple(
-        hand if s == me else (knowledge.hands[s] | knowledge.unknown) & unseen & ~knowledge.excluded[s]
-        for s in range(PLAYERS)
+        hand if s == me else (knowledge.hands[s] | knowledge.unknown & ~knowledge.excluded[s]) & unseen
+        for s in range(n)
     )
-    remaining = DEAL_POINTS - view.won[0] - view.won[1]
+    in_play = DEAL_POINTS - sum(view.won)
+    if n == 3:
+        # Eight cards lie out of play: count their share of the points not seen.
+        points = POINTS[trump]
+        out_of_sight = unseen & ~(knowledge.hands[0] | knowledge.hands[1] | knowledge.hands[2])
+        hidden = sum(points[c] for c in _bits(out_of_sight))
+        held = sum(knowledge.counts[s] for s in range(n) if s != me) - sum(
+            knowledge.hands[s].bit_count() for s in range(n) if s != me
+        )
+        share = 8 / (8 + held) if held + 8 else 0.0
+        in_play -= round(hidden * share)
+    goal = None
+    if view.rules.coinche and view.contract is not None:
+        goal = min(view.contract.level, DEAL_POINTS)
     return Table(
         seat=me,
         trump=trump,
@@ -218,16 +280,20 @@ def read_table(view: PlayerView) -> Table:
         hand=hand,
         unseen=unseen,
         may_hold=may_hold,
-        count=_count(view, hand),
-        remaining=remaining,
-        tricks_left=32 // PLAYERS - len(view.tricks),
+        count=_count(view, hand, camps),
+        remaining=in_play,
+        tricks_left=view.rules.tricks - len(view.tricks),
+        camps=camps,
+        goal=goal,
+        covering=covering,
     )
 
 
 def read_trick(view: PlayerView, table: Table) -> OnTable:
     """The trick on the table (``led`` is -1 when this seat leads)."""
     step = view.rules.step
-    to_come = tuple((table.seat + step * i) % PLAYERS for i in range(1, PLAYERS - len(view.trick)))
+    n = table.players
+    to_come = tuple((table.seat + step * i) % n for i in range(1, n - len(view.trick)))
     if not view.trick:
         return OnTable(-1, -1, -1, 0, to_come)
     best_seat, best = view.trick[0]
@@ -238,21 +304,37 @@ def read_trick(view: PlayerView, table: Table) -> OnTable:
     return OnTable(view.trick[0][1] >> 3, best, best_seat, points, to_come)
 
 
-def _count(view: PlayerView, hand: int) -> tuple[int, int]:
-    """ "Keep a rough count as the tricks fall": each side's card points, declarations and belote."""
+def _count(view: PlayerView, hand: int, camps: tuple[int, ...]) -> tuple[int, int]:
+    """ "Keep a rough count as the tricks fall": each camp's card points, declarations and belote."""
     assert view.seat is not None and view.trump is not None
-    count = [view.won[0], view.won[1]]
-    # After the first trick the side whose declarations score shows their cards: all of that side's count.
-    scoring = {seat & 1 for seat, _, shown in view.declarations if shown}
+    rules = view.rules
+    if rules.players == 4:
+        count = [view.won[0], view.won[1]]
+    else:  # a score per player: add up each camp's
+        count = [0, 0]
+        for s in range(rules.players):
+            count[camps[s]] += view.won[s]
+    # After the first trick the camp whose declarations score shows their cards: all of that camp's count.
+    scoring = {camps[seat] for seat, _, shown in view.declarations if shown}
     for seat, name, _ in view.declarations:
-        if seat & 1 in scoring:
-            count[seat & 1] += POINTS_BY_NAME.get(name, 0)
-    pair = 1 << (8 * view.trump + QUEEN) | 1 << (8 * view.trump + KING)
-    if view.belote:
-        count[view.belote[0][0] & 1] += BELOTE
-    elif hand & pair == pair:
-        count[view.seat & 1] += BELOTE
+        if camps[seat] in scoring:
+            count[camps[seat]] += POINTS_BY_NAME.get(name, 0)
+    if view.trump < 4:
+        pair = 1 << (8 * view.trump + QUEEN) | 1 << (8 * view.trump + KING)
+        if view.belote:
+            count[camps[view.belote[0][0]]] += BELOTE
+        elif hand & pair == pair:
+            count[camps[view.seat]] += BELOTE
     return (count[0], count[1])
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 # ----------------------------------------------------------------- reading the cards out
@@ -272,24 +354,24 @@ def can_take(table: Table, seat: int, led: int, best: int) -> bool:
     if follows or led == table.trump:
         return False
     # Shown out of the suit led (or every card of it is accounted for): it may trump, or overtrump.
-    trumps = cards & SUIT_MASKS[table.trump]
+    trumps = cards & table.trumps
     return bool(trumps & HIGHER[table.trump][best]) if table.is_trump(best) else bool(trumps)
 
 
 def keeps_trick(table: Table, trick: OnTable, card: int, winner: int) -> bool:
     """Would ``card``, winning for ``winner``, hold the trick against the opponents still to play?"""
-    return not any(can_take(table, s, trick.led, card) for s in trick.to_come if (s - winner) % 2)
+    return not any(can_take(table, s, trick.led, card) for s in trick.to_come if not table.same_camp(s, winner))
 
 
 def ruffable(table: Table, suit: int) -> bool:
     """Has an opponent shown out of ``suit`` while it may still hold a trump?"""
-    trumps = SUIT_MASKS[table.trump]
+    trumps = table.trumps
     return any(not table.may_hold[s] & SUIT_MASKS[suit] and table.may_hold[s] & trumps for s in table.opponents)
 
 
 def opponents_hold_trumps(table: Table) -> bool:
     """May either opponent still hold a trump?"""
-    return any(table.may_hold[s] & SUIT_MASKS[table.trump] for s in table.opponents)
+    return any(table.may_hold[s] & table.trumps for s in table.opponents)
 
 
 # ----------------------------------------------------------------- counting to 82
@@ -297,19 +379,27 @@ def opponents_hold_trumps(table: Table) -> bool:
 
 def _made(table: Table, mine: int, theirs: int, remaining: int) -> bool:
     """Is the deal won for this seat's side whatever happens to the ``remaining`` points?"""
+    if table.goal is not None:  # Coinche: the takers must reach their contract
+        return mine >= table.goal if table.takers else theirs + remaining < table.goal
     return mine > theirs + remaining if table.takers else mine >= theirs + remaining
+
+
+def _lost(table: Table, mine: int, theirs: int, remaining: int) -> bool:
+    """Is the deal lost for this seat's side whatever happens to the ``remaining`` points?"""
+    if table.goal is not None:
+        return mine + remaining < table.goal if table.takers else theirs >= table.goal
+    return theirs >= mine + remaining if table.takers else theirs > mine + remaining
 
 
 def deal_in_balance(table: Table) -> bool:
     """ "Keep a rough count as the tricks fall": can either side still win the deal?"""
-    mine, theirs = table.count[table.seat & 1], table.count[(table.seat + 1) & 1]
-    lost = theirs > mine + table.remaining if not table.takers else theirs >= mine + table.remaining
-    return not _made(table, mine, theirs, table.remaining) and not lost
+    mine, theirs = table.count[table.camp], table.count[1 - table.camp]
+    return not _made(table, mine, theirs, table.remaining) and not _lost(table, mine, theirs, table.remaining)
 
 
 def trick_decides_deal(table: Table, trick: OnTable, card: int) -> bool:
     """ "When you are defending and close to 82 ... make sure of the one that gets you there." """
-    mine, theirs = table.count[table.seat & 1], table.count[(table.seat + 1) & 1]
+    mine, theirs = table.count[table.camp], table.count[1 - table.camp]
     if _made(table, mine, theirs, table.remaining):
         return False
     value = trick.points + table.points(card) + (LAST_TRICK if table.tricks_left == 1 else 0)
@@ -322,7 +412,7 @@ LAST_TRICKS_TO_WATCH = 3
 
 def hold_a_trump_for_the_last_trick(table: Table) -> bool:
     """ "When you are taking and short, the last trick's ten is often the difference, so hold a trump for it." """
-    trumps = table.hand & SUIT_MASKS[table.trump]
+    trumps = table.hand & table.trumps
     endgame = 1 < table.tricks_left <= LAST_TRICKS_TO_WATCH
     return trumps.bit_count() == 1 and endgame and deal_in_balance(table)
 
@@ -385,7 +475,7 @@ def win_cheaply(table: Table, trick: OnTable, winners: list[Card], legal: Sequen
 
 def follow(table: Table, trick: OnTable, legal: Sequence[Card]) -> Card:
     """Play to a trick someone else has led."""
-    if trick.best_seat == table.partner:
+    if trick.best_seat in table.partners:
         if keeps_trick(table, trick, trick.best, trick.best_seat):
             return feed_partner(table, trick, legal)
         # "Never trump or overtrump a partner's winning card when you are free not to."
@@ -469,6 +559,8 @@ class HeuristicBot:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
+            if view.rules.coinche:
+                return choose_bid(view, mask_of(view.hand))
             return take_the_turned_card(view) if TAKE in view.legal else name_a_suit(view)
         table = read_table(view)
         trick = read_trick(view, table)

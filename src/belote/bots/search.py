@@ -1,13 +1,23 @@
 """The search bot: deals drawn consistent with what its seat knows, each solved double dummy.
 
-For a card: draw worlds (every hidden hand placed consistently with the view, ``belote.knowledge``),
-value every legal card in each world with the double-dummy solver, turn the card points into the
-score of the deal (made or dedans at the line, capot, declarations, belote), and play the card
-with the best mean score for its side. For a bid: draw the hidden hands and the rest of the pack,
-solve the whole deal with each trump it may choose, blend the mean score as takers with the
-heuristic's fitted count of the hand (a dozen solved worlds alone are too few for so wide a spread),
-and take when the result clears a margin. Every draw is seeded from the bot's seed and the view, so
-a game replays exactly and two views that are the same give the same decision.
+For a card: draw worlds (every hidden card placed consistently with the view, ``belote.knowledge``:
+at three hands the eight cards out of play aside, at two hands the face-down table cards laid under
+their cards), value every legal card in each world with the double-dummy solver (camps: partners,
+or the two defenders together against the taker), turn the card points into the score of the deal
+(made or dedans at the line, or the Coinche contract with its coinche; capot, declarations,
+belote), and play the card with the best mean score for its seat: its score less the mean of the
+others'.
+
+For a bid of the game with a turned card: draw the hidden hands and the rest of the pack, solve the
+whole deal with each trump it may choose, blend the mean score as takers with the heuristic's
+fitted count of the hand (a dozen solved worlds alone are too few for so wide a spread), and take
+when the result clears a margin. At three and two hands it bids as the heuristic does. In Coinche:
+draw whole deals weighted by what the bids said, solve each in the modes worth a look, and value
+every contract (each level, made or failed, coinched or not, ``score_contract``) by its mean score
+over the worlds blended with the heuristic's count; bid, pass, coinche or surcoinche by the best.
+
+Every draw is seeded from the bot's seed and the view, so a game replays exactly and two views
+that are the same give the same decision.
 """
 
 from __future__ import annotations
@@ -17,18 +27,45 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from belote.bots import coinche
 from belote.bots.base import register
 from belote.bots.heuristic import HeuristicBot, hand_worth
 from belote.cards import SUIT_MASKS, mask_of
+from belote.contracts import Contract
 from belote.declarations import POINTS_BY_NAME, belote_holder, best_side, find_declarations, name_key
 from belote.game import NAMES, PASS, TAKE, Action, PlayerView
-from belote.knowledge import Knowledge, Plausibility
+from belote.knowledge import Knowledge, Plausibility, played_by_seat, view_camps
 from belote.play import LAST_TRICK, POINTS
 from belote.rules import Rules
-from belote.scoring import score_deal
+from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult, score_contract, score_deal, score_three
 from belote.solver import Position, card_values, value
 
 PLAYERS = 4
+CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
+
+
+def _position(
+    hands: list[int],
+    mode: int,
+    leader: int,
+    trick: tuple[int, ...],
+    rules: Rules,
+    tricks_won: tuple[int, int],
+    camps: tuple[int, ...],
+    under: tuple[int, ...] | None,
+) -> Position:
+    four = len(hands) == PLAYERS
+    return Position(
+        tuple(hands),
+        mode,
+        leader,
+        trick,
+        rules.step,
+        rules.undertrump,
+        tricks_won,
+        camps=None if four else camps,
+        under=under,
+    )
 
 
 class SearchBot:
@@ -46,15 +83,24 @@ class SearchBot:
         bidding: str = "search",
         tie_margin: float = 2.0,
         bid_blend: float = 0.5,
+        contract_worlds: int = 8,
+        contract_modes: int = 2,
+        two_handed_from: int = 4,
         **_: Any,
     ) -> None:
         self.seed = 0 if seed is None else seed
         self.worlds = max(1, round(worlds * think))
         self.bid_worlds = max(1, round(bid_worlds * think))
+        self.contract_worlds = max(1, round(contract_worlds * think))
+        self.contract_modes = contract_modes
+        #: At two hands, the first tricks (sixteen cards each, half of them hidden) take the solver
+        #: seconds a world: they are played as the heuristic plays them.
+        self.two_handed_from = two_handed_from
         self.take_margin = take_margin
         if bidding not in ("search", "heuristic"):
             raise ValueError("bidding is 'search' or 'heuristic'")
         self._heuristic = HeuristicBot(seed) if bidding == "heuristic" else None
+        self._fallback = HeuristicBot(seed)
         self.tie_margin = tie_margin
         self.bid_blend = bid_blend
         self._tiebreak = HeuristicBot(seed) if tie_margin > 0 else None
@@ -71,6 +117,7 @@ class SearchBot:
                 [(s, str(b)) for s, b in view.bids],
                 None if view.turned is None else str(view.turned),
                 view.dealer,
+                view.table,
             )
         )
         return random.Random(int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big"))
@@ -79,52 +126,56 @@ class SearchBot:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
-            return self._heuristic.act(view) if self._heuristic is not None else self._bid(view)
+            if self._heuristic is not None:
+                return self._heuristic.act(view)
+            if view.rules.coinche:
+                return self._contract_bid(view)
+            if view.rules.players != PLAYERS:
+                return self._fallback.act(view)
+            return self._bid(view)
+        if view.rules.players == 2 and len(view.tricks) < self.two_handed_from:
+            return self._fallback.act(view)
         return self._card(view)
 
     # ----------------------------------------------------------------- play
     def _card(self, view: PlayerView) -> Action:
         assert view.seat is not None and view.trump is not None and view.taker is not None
         me = view.seat
-        side = me & 1
         rules = view.rules
+        camps = view_camps(view)
+        side = camps[me]
         rng = self._rng(view)
         knowledge = Knowledge.from_view(view)
         leader = view.trick[0][0] if view.trick else _next_leader(view)
-        trick = tuple(c for _, c in view.trick)
+        trick = tuple(int(c) for _, c in view.trick)
         tricks_won = [0, 0]
         for t in view.tricks:
-            tricks_won[t.winner & 1] += 1
+            tricks_won[camps[t.winner]] += 1
         totals = {c: 0.0 for c in view.legal}
         raw = {c: 0.0 for c in view.legal}
         points = POINTS[view.trump]
         on_table = sum(points[c] for c in trick)
-        public = _public_declarations(view)
-        plausible = Plausibility(view)
+        score = _DealScore(view, camps)
+        plausible = Plausibility(view, evaluate=coinche.count)
         # Late in the deal a world is cheap to solve and fewer cards are hidden: draw more of them.
-        worlds = self.worlds + self.worlds * len(view.tricks) // 3
+        worlds = self.worlds + self.worlds * len(view.tricks) // (3 * rules.tricks // 8)
         for _ in range(worlds):
-            hands = plausible.draw(knowledge, rng)
-            remaining = on_table + sum(points[c] for h in hands for c in _bits(h)) + LAST_TRICK
-            pos = Position(
-                hands=(hands[0], hands[1], hands[2], hands[3]),
-                mode=view.trump,
-                leader=leader,
-                trick=trick,
-                step=rules.step,
-                undertrump=rules.undertrump,
-                tricks_won=(tricks_won[0], tricks_won[1]),
-            )
-            belote = _world_belote(view, hands)
+            hands, under = plausible.draw_world(knowledge, rng)
+            in_play = 0
+            for h in hands:
+                in_play |= h
+            if under is not None:
+                for c in (*_bits(in_play), *trick):
+                    if under[c] >= 0:
+                        in_play |= 1 << under[c]
+            remaining = on_table + sum(points[c] for c in _bits(in_play)) + LAST_TRICK
+            pos = _position(hands, view.trump, leader, trick, rules, (tricks_won[0], tricks_won[1]), camps, under)
+            belote = score.belote(hands, under)
             for c, v in card_values(pos).items():
                 mine_capot = v > remaining
-                mine = v - 90 if mine_capot else v
+                mine = v - CAPOT_BONUS if mine_capot else v
                 theirs_capot = tricks_won[side] == 0 and v == 0
-                cards = [0, 0]
-                cards[side] = view.won[side] + mine
-                cards[1 - side] = view.won[1 - side] + remaining - mine
-                capots = (mine_capot, theirs_capot)
-                totals[c] += _utility(rules, side, view.taker & 1, cards, capots, public, belote, view.pending)
+                totals[c] += score.utility(mine, remaining - mine, mine_capot, theirs_capot, belote)
                 raw[c] += v
         best = max(totals.values())
         close = [c for c in view.legal if totals[c] >= best - self.tie_margin * worlds]
@@ -136,7 +187,7 @@ class SearchBot:
                 return choice
         return max(close, key=lambda c: (totals[c], raw[c], -points[c], -c))
 
-    # ----------------------------------------------------------------- bidding
+    # ----------------------------------------------------------------- bidding with a turned card
     def _bid(self, view: PlayerView) -> Action:
         assert view.seat is not None and view.turned is not None
         rng = self._rng(view)
@@ -195,31 +246,231 @@ class SearchBot:
                 undertrump=rules.undertrump,
             )
         )
-        leader_capot = v > 162
-        leader_cards = v - 90 if leader_capot else v
-        other_capot = v == 0
-        cards = [0, 0]
-        cards[leader & 1] = leader_cards
-        cards[1 - (leader & 1)] = 162 - leader_cards
-        mine_capot = leader_capot if leader & 1 == side else other_capot
-        theirs_capot = other_capot if leader & 1 == side else leader_capot
-        declarations = [0, 0]
-        if rules.declarations:
-            declared = [find_declarations(h, trump, rules.declaration_card_reuse) for h in hands]
-            best = best_side(declared, order, [s & 1 for s in range(PLAYERS)], rules.declaration_tie)
-            if best is not None:
-                declarations[best] = sum(d.points for s in range(PLAYERS) if s & 1 == best for d in declared[s])
-        belote = [0, 0]
-        holder = belote_holder(hands, trump)
-        if holder is not None:
-            belote[holder & 1] = 20
-        tricks = (8, 0) if mine_capot else (0, 8) if theirs_capot else (4, 4)
-        if side == 1:
-            tricks = (tricks[1], tricks[0])
+        cards, capots = _split(v, leader & 1)
+        declarations, belote = _world_extras(rules, hands, trump, order)
+        tricks = (8, 0) if capots[0] else (0, 8) if capots[1] else (4, 4)
         r = score_deal(
             rules, side, (cards[0], cards[1]), tricks, (declarations[0], declarations[1]), (belote[0], belote[1])
         )
         return r.points[side] - r.points[1 - side]
+
+    # ----------------------------------------------------------------- Coinche
+    def _contract_bid(self, view: PlayerView) -> Action:
+        """Bid, pass, coinche or surcoinche: each contract valued over solved worlds and by the count."""
+        assert view.seat is not None
+        hand = mask_of(view.hand)
+        valuer = _SolvedValuer(self, view, hand)
+        return coinche.choose_bid(view, hand, valuer)
+
+
+class _SolvedValuer(coinche.CountValuer):
+    """Contracts valued over whole deals drawn from the view and solved double dummy, blended with the count."""
+
+    def __init__(self, bot: SearchBot, view: PlayerView, hand: int) -> None:
+        super().__init__(view, hand)
+        self.bot = bot
+        self.worlds: list[list[int]] | None = None
+        #: mode -> for each world: each side's card points, each side's capot, declarations and belote
+        self.solved: dict[int, list[tuple[list[int], tuple[bool, bool], tuple[int, int], tuple[int, int]]]] = {}
+        self.wanted = self._modes_worth_solving()
+
+    def _modes_worth_solving(self) -> set[int]:
+        rules = self.view.rules
+        modes = range(6) if rules.no_trump_all_trump else range(4)
+        ranked = sorted(modes, key=lambda m: -self.side(m)[0])
+        wanted = set(ranked[: self.bot.contract_modes])
+        if self.auction.current is not None:
+            wanted.add(self.auction.current[1])
+        return wanted
+
+    def _draw(self) -> list[list[int]]:
+        if self.worlds is None:
+            view = self.view
+            rng = self.bot._rng(view)
+            knowledge = Knowledge.from_view(view)
+            plausible = Plausibility(view, evaluate=coinche.count)
+            self.worlds = [plausible.draw(knowledge, rng) for _ in range(self.bot.contract_worlds)]
+        return self.worlds
+
+    def _solve(self, mode: int) -> list[tuple[list[int], tuple[bool, bool], tuple[int, int], tuple[int, int]]]:
+        if mode not in self.solved:
+            rules = self.view.rules
+            order = [(self.view.dealer + rules.step * (i + 1)) % PLAYERS for i in range(PLAYERS)]
+            leader = order[0]
+            out = []
+            for hands in self._draw():
+                v = value(
+                    Position((hands[0], hands[1], hands[2], hands[3]), mode, leader, (), rules.step, rules.undertrump)
+                )
+                cards, capots = _split(v, leader & 1)
+                declarations, belote = _world_extras(rules, hands, mode, order)
+                out.append((cards, capots, declarations, belote))
+            self.solved[mode] = out
+        return self.solved[mode]
+
+    def value(self, mode: int, level: int, multiplier: int, ours: bool, coinched: bool = False) -> float:
+        counted = super().value(mode, level, multiplier, ours, coinched)
+        if mode not in self.wanted:
+            return counted
+        view = self.view
+        assert view.seat is not None
+        side = view.seat & 1
+        bidder = view.seat if ours else (view.seat + 1) % PLAYERS
+        contract = Contract(level, mode, bidder, multiplier)
+        total = 0.0
+        worlds = self._solve(mode)
+        for cards, capots, declarations, belote in worlds:
+            tricks = (0 if capots[1] else 4, 0 if capots[0] else 4)
+            r = score_contract(
+                view.rules,
+                contract,
+                (cards[0], cards[1]),
+                tricks,
+                declarations,
+                belote,
+                bidder_took_all=capots[bidder & 1],
+            )
+            total += r.points[side] - r.points[1 - side]
+        blend = self.bot.bid_blend
+        return (1 - blend) * total / len(worlds) + blend * counted
+
+
+class _DealScore:
+    """Turns the card points of a world's end into the seat's score less the others' mean."""
+
+    def __init__(self, view: PlayerView, camps: tuple[int, ...]) -> None:
+        assert view.seat is not None and view.trump is not None and view.taker is not None
+        self.view = view
+        self.rules = view.rules
+        self.camps = camps
+        self.me = view.seat
+        self.side = camps[view.seat]
+        self.players = view.rules.players
+        self.public = _public_declarations(view, camps)
+        if self.players == PLAYERS:
+            self.won = [view.won[0], view.won[1]]
+        else:  # a score per player: each camp's
+            self.won = [0, 0]
+            for s in range(self.players):
+                self.won[camps[s]] += view.won[s]
+        self.declared = _public_declarations_by_seat(view, camps)
+        self.start_by_seat = played_by_seat(view)
+        self.won_by_seat = [0] * self.players
+        self.tricks_by_seat = [0] * self.players
+        for t in view.tricks:
+            self.won_by_seat[t.winner] += t.points
+            self.tricks_by_seat[t.winner] += 1
+        self.taker_camp = camps[view.taker]
+
+    def belote(self, hands: list[int], under: tuple[int, ...] | None) -> int | None:
+        """The camp holding the king and queen of trumps in this world (from the cards it started with)."""
+        trump = self.view.trump
+        assert trump is not None
+        if trump >= 4:
+            return None
+        start = [h | p for h, p in zip(hands, self.start_by_seat, strict=True)]
+        if under is not None:  # two hands: the face-down cards under a seat's cards are that seat's
+            for s in range(self.players):
+                for c in _bits(start[s]):
+                    if under[c] >= 0:
+                        start[s] |= 1 << under[c]
+        holder = belote_holder(start, trump)
+        return None if holder is None else holder
+
+    def utility(self, mine: int, theirs: int, mine_capot: bool, theirs_capot: bool, holder: int | None) -> float:
+        """The seat's score less the mean of the others' when its camp ends with ``mine`` more card points."""
+        rules = self.rules
+        side = self.side
+        cards = [0, 0]
+        cards[side] = self.won[side] + mine
+        cards[1 - side] = self.won[1 - side] + theirs
+        tricks = [4, 4]
+        if mine_capot:
+            tricks[1 - side] = 0
+        elif theirs_capot:
+            tricks[side] = 0
+        teams = rules.teams
+        belote = [0] * teams
+        if holder is not None:
+            belote[rules.team(holder)] = 20
+        if self.players == 3:
+            r = self._three(cards, tricks, belote)
+        elif rules.coinche:
+            contract = self.view.contract
+            assert contract is not None
+            r = score_contract(
+                rules,
+                contract,
+                (cards[0], cards[1]),
+                (tricks[0], tricks[1]),
+                self.public,
+                (belote[0], belote[1]),
+                bidder_took_all=mine_capot if side == self.taker_camp else False,
+            )
+        else:
+            r = score_deal(
+                rules,
+                self.taker_camp,
+                (cards[0], cards[1]),
+                (tricks[0], tricks[1]),
+                self.public,
+                (belote[0], belote[1]),
+                self.view.pending,
+                rules.team_names,
+            )
+        team = rules.team(self.me)
+        others = [p for i, p in enumerate(r.points) if i != team]
+        return r.points[team] - sum(others) / len(others)
+
+    def _three(self, cards: list[int], tricks: list[int], belote: list[int]) -> DealResult:
+        """Three hands: the defenders' card points split between them, what each took so far and half the rest."""
+        view = self.view
+        assert view.taker is not None
+        taker = view.taker
+        defenders = [s for s in range(3) if s != taker]
+        by_seat = [0, 0, 0]
+        by_seat[taker] = cards[self.taker_camp]
+        future = cards[1 - self.taker_camp] - sum(self.won_by_seat[s] for s in defenders)
+        for i, s in enumerate(defenders):
+            by_seat[s] = self.won_by_seat[s] + (future + (1 - i)) // 2
+        trick_counts = [1, 1, 1]
+        if tricks[self.taker_camp] == 0:
+            trick_counts[taker] = 0
+        if tricks[1 - self.taker_camp] == 0:
+            for s in defenders:
+                trick_counts[s] = 0
+        declarations = self.declared
+        order = [(view.dealer + view.rules.step * (i + 1)) % 3 for i in range(3)]
+        return score_three(view.rules, taker, by_seat, trick_counts, declarations, belote, view.pending, order)
+
+
+def _split(v: int, leader_side: int) -> tuple[list[int], tuple[bool, bool]]:
+    """A whole deal's value for the leader's side turned into each side's card points (of 162) and capots."""
+    leader_capot = v > DEAL_POINTS
+    leader_cards = v - CAPOT_BONUS if leader_capot else v
+    other_capot = v == 0
+    cards = [0, 0]
+    cards[leader_side] = leader_cards
+    cards[1 - leader_side] = DEAL_POINTS - leader_cards
+    capots = (leader_capot, other_capot) if leader_side == 0 else (other_capot, leader_capot)
+    return cards, capots
+
+
+def _world_extras(
+    rules: Rules, hands: list[int], trump: int, order: list[int]
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The declarations that score and the belote, by side, in a whole world."""
+    declarations = [0, 0]
+    if rules.declarations:
+        declared = [find_declarations(h, trump, rules.declaration_card_reuse) for h in hands]
+        best = best_side(declared, order, [s & 1 for s in range(PLAYERS)], rules.declaration_tie)
+        if best is not None:
+            declarations[best] = sum(d.points for s in range(PLAYERS) if s & 1 == best for d in declared[s])
+    belote = [0, 0]
+    holder = belote_holder(hands, trump)
+    if holder is not None:
+        belote[holder & 1] = 20
+    return (declarations[0], declarations[1]), (belote[0], belote[1])
 
 
 def _worth_trying(hand: int, suit: int) -> bool:
@@ -240,57 +491,32 @@ def _bits(mask: int) -> list[int]:
 def _next_leader(view: PlayerView) -> int:
     if view.tricks:
         return view.tricks[-1].winner
-    return (view.dealer + view.rules.step) % PLAYERS
+    return (view.dealer + view.rules.step) % view.rules.players
 
 
-def _public_declarations(view: PlayerView) -> tuple[int, int]:
-    """The declaration points each side will score, as far as the table has heard."""
+def _public_declarations_by_seat(view: PlayerView, camps: tuple[int, ...]) -> list[int]:
+    """The declaration points each seat will score, as far as the table has heard."""
+    out = [0] * view.rules.players
+    total = _public_declarations(view, camps)
+    for s, n, _c in view.declarations:
+        if total[camps[s]]:
+            out[s] += POINTS_BY_NAME[n]
+    return out
+
+
+def _public_declarations(view: PlayerView, camps: tuple[int, ...]) -> tuple[int, int]:
+    """The declaration points each camp will score, as far as the table has heard."""
     if not view.rules.declarations or not view.declarations:
         return (0, 0)
-    shown = {s & 1 for s, _n, cards in view.declarations if cards}
+    shown = {camps[s] for s, _n, cards in view.declarations if cards}
     if shown:
         side = shown.pop()
     else:  # before the cards are shown: the best name said (equal sequences cannot be told apart)
-        side = max(view.declarations, key=lambda d: name_key(d[1]))[0] & 1
-    total = sum(POINTS_BY_NAME[n] for s, n, _c in view.declarations if s & 1 == side)
+        side = camps[max(view.declarations, key=lambda d: name_key(d[1]))[0]]
+    total = sum(POINTS_BY_NAME[n] for s, n, _c in view.declarations if camps[s] == side)
     return (total, 0) if side == 0 else (0, total)
 
 
-def _world_belote(view: PlayerView, hands: list[int]) -> tuple[int, int]:
-    """Belote in this world: the king and queen of trumps in one hand, from the cards it started with."""
-    assert view.trump is not None
-    start = list(hands)
-    step = view.rules.step
-    for t in view.tricks:
-        for i, c in enumerate(t.cards):
-            start[(t.leader + i * step) % PLAYERS] |= 1 << c
-    for s, c in view.trick:
-        start[s] |= 1 << c
-    holder = belote_holder(start, view.trump)
-    if holder is None:
-        return (0, 0)
-    return (20, 0) if holder & 1 == 0 else (0, 20)
-
-
-def _utility(
-    rules: Rules,
-    side: int,
-    takers: int,
-    cards: list[int],
-    capots: tuple[bool, bool],
-    declarations: tuple[int, int],
-    belote: tuple[int, int],
-    pending: int,
-) -> float:
-    """What the deal will be worth to ``side`` (its points less the other side's) with these card points.
-
-    ``capots`` says whether ``side`` takes every trick of the deal, and whether the other side does.
-    """
-    tricks = (8, 0) if capots[0] else (0, 8) if capots[1] else (4, 4)
-    if side == 1:
-        tricks = (tricks[1], tricks[0])
-    r = score_deal(rules, takers, (cards[0], cards[1]), tricks, declarations, belote, pending)
-    return r.points[side] - r.points[1 - side]
-
-
 register("search", SearchBot)
+
+__all__ = ["SearchBot"]
