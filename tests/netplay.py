@@ -160,8 +160,10 @@ class Player:
         view = state["view"]
         if view is None or self.token is None:
             return None
-        position = (view["deal_number"], len(view["bids"]), len(view["tricks"]), len(view["trick"]))
+        position = (view["deal_number"], len(view["bids"]), len(view["tricks"]), len(view["trick"]), state["waiting"])
         move: str | None = None
+        if state["waiting"] == "others":
+            return None
         if state["waiting"] == "continue":
             move = "continue"
         elif view["to_move"] == state["seat"] and view["legal"]:

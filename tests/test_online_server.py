@@ -326,15 +326,23 @@ def test_the_next_deal_waits_for_everybody_to_read_the_score(client: TestClient)
 
         play_until(ws, states, deal_over)
         assert states["S"]["view"]["deal_number"] == 2 and states["S"]["view"]["bids"] == []
-        for i, s in enumerate("SNE"):
+        first = states["S"]["view"]["to_move"]  # the next deal's first bidder
+        last = "W" if first != "W" else "N"  # who reads the score last
+        for i, s in enumerate(x for x in "SNEW" if x != last):
             ws[s].send_json({"type": "continue"})
             states = {x: receive(ws[x]) for x in ws}
-            assert states[s]["waiting"] is None
-            assert states["W"]["waiting"] == "continue", "the next deal waits for West"
+            assert states[s]["waiting"] == "others"
+            assert states[last]["waiting"] == "continue", f"the next deal waits for {last}"
             assert all(st["timer"] and st["timer"]["seat"] is None for st in states.values()), i
-        ws["W"].send_json({"type": "continue"})
+        # The first bidder has read the score, but may not bid before the last reader has.
+        ws[first].send_json({"type": "act", "action": "pass"})
+        assert error(ws[first]) == f"the next deal starts when everybody has read the score: waiting for {last}"
+        ws[last].send_json({"type": "continue"})
         states = {x: receive(ws[x]) for x in ws}
         assert all(st["waiting"] is None for st in states.values())
+        ws[first].send_json({"type": "act", "action": "pass"})
+        states = {x: receive(ws[x]) for x in ws}
+        assert states["S"]["view"]["bids"] == [[first, "pass"]]
 
 
 def test_an_absent_player_gets_a_stand_in_bot_and_takes_the_seat_back(client: TestClient) -> None:

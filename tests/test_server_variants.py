@@ -588,3 +588,15 @@ def test_a_solo_table_changes_game_and_the_person_follows_their_seat(tmp_path: P
             me.send_json({"type": "new_game", "settings": {**QUICK, "variant": "coinche"}})
             four = until(me, lambda m: m["settings"]["variant"] == "coinche")
             assert four["seat"] == "S" and len(four["players"]) == 4 and len(four["view"]["hand"]) == 8
+
+
+def test_an_invitation_says_the_game_and_its_free_seats(tmp_path: Path) -> None:
+    with app_client(tmp_path / "i.sqlite3") as client:
+        host = client.post("/api/tables", json={"name": "Ann", "settings": {**QUICK, "variant": "three-handed"}}).json()
+        url = f"/api/tables/{host['table']}"
+        seen = client.get(url, params={"invite": host["invite"]}).json()
+        assert seen["variant"] == "three-handed" and seen["seats"] == ["N", "E", "S"] and seen["status"] == "lobby"
+        assert seen["people"] == {host["seat"]: "Ann"} and host["seat"] not in seen["free"] and len(seen["free"]) == 2
+        assert client.get(url, params={"invite": "wrong"}).status_code == 404
+        assert client.get(url).status_code == 404
+        assert client.get("/api/tables/nope", params={"invite": host["invite"]}).status_code == 404

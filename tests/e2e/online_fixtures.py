@@ -96,6 +96,6 @@ def my_turn(page: Any) -> bool:
     return bool(
         page.evaluate(
             """() => { const b = window.__belote; const v = b.view;
-               return !!v && b.connected && !v.match_over && b.waiting !== 'continue' && v.to_move === b.seat; }"""
+               return !!v && b.connected && !v.match_over && !b.waiting && v.to_move === b.seat; }"""
         )
     )

@@ -71,7 +71,9 @@ def check_highlight(page: Any, view: dict[str, Any]) -> None:
 def play_card(page: Any, card: str) -> None:
     """Clicks a card, in hand or on one's table, and waits for the table to move on."""
     last = state(page)["last"]
-    page.locator(f'[data-testid="hand-card"][data-card="{card}"], button[data-testid="table-card"][data-card="{card}"]').click()
+    page.locator(
+        f'[data-testid="hand-card"][data-card="{card}"], button[data-testid="table-card"][data-card="{card}"]'
+    ).click()
     wait_js(page, "n => window.__belote.last > n", last)
 
 
@@ -115,7 +117,9 @@ def start_solo(page: Any, url: str, variant: str) -> None:
     page.get_by_test_id("settings-deals").fill("1")
     page.get_by_test_id("settings-start").click()
     expect(page.get_by_test_id("settings-dialog")).to_be_hidden()
-    wait_js(page, "v => window.__belote.joined && window.__belote.variant === v && window.__belote.view !== null", variant)
+    wait_js(
+        page, "v => window.__belote.joined && window.__belote.variant === v && window.__belote.view !== null", variant
+    )
 
 
 def ready(page: Any) -> dict[str, Any]:
@@ -137,7 +141,9 @@ def next_to_move(tabs: dict[str, Tab], timeout: float = 20.0) -> str | None:
     raise AssertionError("nobody's turn came")
 
 
-def test_a_coinche_deal_with_a_coinche_and_a_surcoinche(open_tab: OpenTab, server: tuple[str, Path], artifacts: Path) -> None:
+def test_a_coinche_deal_with_a_coinche_and_a_surcoinche(
+    open_tab: OpenTab, server: tuple[str, Path], artifacts: Path
+) -> None:
     url, db = server
     alice = open_tab(**DESKTOP)
     links = create_table(alice.page, url, "Alice", variant="coinche")
@@ -287,6 +293,27 @@ def test_coinche_bid_panel_words_and_the_lobby_of_each_game(open_tab: OpenTab, s
     assert not tab.unexpected_errors()
 
 
+def test_an_invitation_offers_the_game_and_its_free_seats(open_tab: OpenTab, server: tuple[str, Path]) -> None:
+    url, _ = server
+    host = open_tab(**DESKTOP).page
+    links = create_table(host, url, "Ann", variant="three-handed")
+    guest = open_tab(**PHONE).page
+    guest.goto(links["invite"])
+    expect(guest.get_by_test_id("sit-dialog")).to_be_visible()
+    expect(guest.get_by_test_id("sit-help")).to_contain_text("Three players")
+    free = [s for s in "NES" if s != state(host)["seat"]]
+    wait_js(guest, """() => [...document.querySelectorAll('[data-testid="sit-seat"] option')].some(o => o.disabled)""")
+    offered = guest.eval_on_selector_all(
+        '[data-testid="sit-seat"] option', "os => os.filter(o => !o.disabled).map(o => o.value)"
+    )
+    assert offered == ["", *free]  # the first free seat, or one of the two the host left; never W
+    guest.get_by_test_id("sit-name").fill("Bob")
+    guest.get_by_test_id("sit-seat").select_option(free[-1])
+    guest.get_by_test_id("sit-submit").click()
+    expect(guest.get_by_test_id("lobby")).to_be_visible()
+    wait_js(guest, f"() => window.__belote.seat === '{free[-1]}'")
+
+
 # ---------------------------------------------------------------------- three hands
 def test_a_three_handed_deal_against_bots(open_tab: OpenTab, server: tuple[str, Path], artifacts: Path) -> None:
     url, db = server
@@ -318,7 +345,9 @@ def test_a_three_handed_deal_against_bots(open_tab: OpenTab, server: tuple[str, 
         held = 8 - len(view["tricks"])
         for seat in "NE":
             done = any(s == seat for s, _ in view["trick"])
-            expect(page.get_by_test_id(f"seat-{seat}").locator(".backs")).to_have_attribute("data-count", str(held - done))
+            expect(page.get_by_test_id(f"seat-{seat}").locator(".backs")).to_have_attribute(
+                "data-count", str(held - done)
+            )
         # The cards of the trick, or the last trick's three until the next card is led.
         on_table = len(view["trick"]) or (3 if view["tricks"] else 0)
         expect(page.get_by_test_id("trick").get_by_test_id("trick-card")).to_have_count(on_table)
@@ -382,7 +411,9 @@ def test_a_two_handed_deal_table_cards_played_and_turned_up(
             pile = mine[choice][0]
             tricks = len(view["tricks"])
             page.locator(f'button[data-testid="table-card"][data-card="{choice}"]').click()
-            wait_js(page, "n => window.__belote.view.tricks.length > n || window.__belote.waiting === 'continue'", tricks)
+            wait_js(
+                page, "n => window.__belote.view.tricks.length > n || window.__belote.waiting === 'continue'", tricks
+            )
             after = state(page)["view"]
             up, down = after["table"][me][pile]
             assert up is not None and up != choice and down == 0, after["table"][me][pile]
@@ -394,7 +425,9 @@ def test_a_two_handed_deal_table_cards_played_and_turned_up(
             turned_up = True
             from_table += 1
             continue
-        lit = [c for c, legal in shown_cards(page, '[data-testid="hand-card"], button[data-testid="table-card"]') if legal]
+        lit = [
+            c for c, legal in shown_cards(page, '[data-testid="hand-card"], button[data-testid="table-card"]') if legal
+        ]
         if any(c in mine for c in lit):
             from_table += 1
         play_card(page, lit[0])

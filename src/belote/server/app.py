@@ -119,6 +119,15 @@ async def create_private(request: Request) -> Response:
     )
 
 
+async def invitation(request: Request) -> Response:
+    """``GET /api/tables/{id}?invite=CODE``: the game and the free seats, for the page to offer."""
+    manager: TableManager = request.app.state.tables
+    found = await manager.invitation(request.path_params["table"], request.query_params.get("invite"))
+    if found is None:
+        return JSONResponse({"error": "no such table, or the invitation is wrong"}, status_code=404)
+    return JSONResponse(found)
+
+
 async def sit(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
@@ -320,6 +329,7 @@ def create_app(
         Route("/api/health", health),
         Route("/api/solo", create_solo, methods=["POST"]),
         Route("/api/tables", create_private, methods=["POST"]),
+        Route("/api/tables/{table}", invitation, methods=["GET"]),
         Route("/api/tables/{table}/sit", sit, methods=["POST"]),
         WebSocketRoute("/ws", play_socket),
     ]

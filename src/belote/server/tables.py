@@ -448,10 +448,26 @@ class Table:
                 raise IllegalAction("the game has not started: the host starts it")
             if self.match.over:
                 raise IllegalAction("the match is over: start a new game")
+            if self.waiting_continue:
+                # Acting is reading the score; the next deal starts once every person has.
+                unread = self._unread(exclude=seat)
+                if unread:
+                    who = " and ".join(SEATS[s] for s in unread)
+                    raise IllegalAction(f"the next deal starts when everybody has read the score: waiting for {who}")
+                self.match.apply(action, seat=seat)
+                self.meta.continued = len(self.match.deals) - 1
+                self.meta.acks = []
+                self._back(seat)
+                return True
             self.match.apply(action, seat=seat)
             return self._back(seat)
 
         await self.mutate(change)
+
+    def _unread(self, exclude: int | None = None) -> list[int]:
+        """The people (not played by a bot) who have not read the last deal's score."""
+        meta = self.meta
+        return [s for s in meta.people() if s != exclude and s not in meta.standin and s not in meta.acks]
 
     def _back(self, seat: int) -> bool:
         if seat in self.meta.standin:
@@ -473,7 +489,7 @@ class Table:
                 return changed
             if seat is not None and seat not in self.meta.acks:
                 self.meta.acks.append(seat)
-            waiting_for = [s for s in self.meta.people() if s not in self.meta.standin and s not in self.meta.acks]
+            waiting_for = self._unread()
             if seat is None or not waiting_for:
                 self.meta.continued = len(self.match.deals) - 1
                 self.meta.acks = []
@@ -788,7 +804,7 @@ class Table:
                     "events": [[n, e] for n, e in shown],
                     "last": last,
                     "gap": gap,
-                    "waiting": "continue" if waiting and client.seat not in meta.acks else None,
+                    "waiting": None if not waiting else "continue" if client.seat not in meta.acks else "others",
                     "invite": meta.invite if seated else None,
                     "watch": meta.watch if seated else None,
                 }
@@ -867,6 +883,25 @@ class TableManager:
         fill_with_bots(seats, players, settings["strength"])
         table = await self._create(Meta("online", secrets.randbelow(2**31), settings, seats))
         return table, given
+
+    async def invitation(self, table_id: str, invite: Any) -> dict[str, Any] | None:
+        """What an invitation opens on, before sitting: the game, its seats, the free ones, who sits
+        where (names only); None for a wrong table or code."""
+        table = await self.get(table_id)
+        if table is None or table.meta.invite is None or not isinstance(invite, str):
+            return None
+        if not secrets.compare_digest(table.meta.invite, invite):
+            return None
+        meta = table.meta
+        seats = [SEATS[s] for s in range(meta.players)]
+        taken = {SEATS[s]: seat.name for s, seat in meta.seats.items() if seat.bot is None}
+        return {
+            "variant": meta.settings["variant"],
+            "status": meta.status,
+            "seats": seats,
+            "free": [s for s in seats if s not in taken] if meta.status == "lobby" else [],
+            "people": taken,
+        }
 
     async def sit(self, table_id: str, invite: Any, name: str, seat: int | None) -> tuple[Table, str, int] | None:
         """A person takes a seat through a private table's invitation; None for a wrong table or code."""

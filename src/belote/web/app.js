@@ -770,7 +770,8 @@ function act(action) {
 
 function myTurn(phase) {
   const v = S.view;
-  return Boolean(v && S.seat && v.to_move === S.seat && v.phase === phase && !v.match_over);
+  // "others": this player has read the score and the next deal waits for the rest of the table
+  return Boolean(v && S.seat && v.to_move === S.seat && v.phase === phase && !v.match_over && S.waiting !== "others");
 }
 
 function playIndex(i) {
@@ -938,7 +939,29 @@ function openSit(link) {
   el.sitWatch.hidden = true;
   el.sitDialog.dataset.table = link.table;
   el.sitDialog.dataset.invite = link.invite;
+  const help = el.sitDialog.querySelector('[data-testid="sit-help"]');
+  help.textContent = t("sitHelp");
+  for (const option of f.seat.options) option.hidden = option.disabled = false;
   if (!el.sitDialog.open) el.sitDialog.showModal();
+  offerFreeSeats(link, help);
+}
+
+/** Ask the server what the invitation opens on: name the game and offer only its free seats. */
+async function offerFreeSeats(link, help) {
+  let found;
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(link.table)}?invite=${encodeURIComponent(link.invite)}`);
+    if (!r.ok) return; // sitting down will say what is wrong
+    found = await r.json();
+  } catch {
+    return;
+  }
+  if (el.sitDialog.dataset.table !== link.table) return;
+  help.textContent = t("sitHelpGame", { game: t(`variant_${found.variant}`) });
+  for (const option of el.sitForm.elements.seat.options) {
+    const free = option.value === "" || found.free.includes(option.value);
+    option.hidden = option.disabled = !free;
+  }
 }
 
 function rematch() {
@@ -1466,7 +1489,9 @@ function turnText(v, betweenDeals) {
   if (S.status === "lobby") return { text: "" }; // the lobby says who starts the game
   if (!v) return { text: S.table ? t("connecting") : t("pressNew") };
   if (betweenDeals || v.match_over) return { text: "" };
-  if (S.seat && !S.waiting && S.timer && S.timer.seat === null) return { text: t("waitingOthers") };
+  if (S.seat && (S.waiting === "others" || (!S.waiting && S.timer && S.timer.seat === null))) {
+    return { text: t("waitingOthers") };
+  }
   if (isMe(v.to_move)) {
     let key;
     if (v.phase === "play") key = "yourTurnPlay";

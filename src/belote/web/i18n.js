@@ -179,6 +179,7 @@ const WORDS = {
     // sitting through an invitation
     sitTitle: "Join the table",
     sitHelp: "You are invited to a private table of Belote.",
+    sitHelpGame: "You are invited to a private table: {game}.",
     sitSeat: "Seat",
     anySeat: "the first free seat",
     sitDown: "Sit down",
@@ -465,6 +466,7 @@ const WORDS = {
     // invitation
     sitTitle: "Rejoindre la table",
     sitHelp: "Vous êtes invité à une table privée de Belote.",
+    sitHelpGame: "Vous êtes invité à une table privée : {game}.",
     sitSeat: "Place",
     anySeat: "la première place libre",
     sitDown: "S'asseoir",
