@@ -147,16 +147,36 @@ def spread(mode: int) -> float:
 
 #: What an average hand counts: a side's half of the deal.
 AVERAGE = 81.0
-#: A contract of L promises a count of about L + PROMISE (one opens at 80 on counts from about 92 to 150).
-PROMISE = 25.0
-#: How much of what the opponents' bids promised is taken from this side's count.
-OPPOSED = 0.8
-#: How much of a hand's count above the average adds to partner's promise (the rest overlaps it).
-SUPPORT = 0.8
 #: When partner's count is known, the spread of the side's points narrows to this share.
 KNOWN_SPREAD = 0.8
-#: What a coinche says of the coincher's hand: the bidders' count falls by this much.
-COINCHE_SAYS = 45.0
+
+
+@dataclass(frozen=True)
+class Style:
+    """How boldly to bid: the margins a bid must clear, and what passing with no contract is worth."""
+
+    #: A bid must be worth this much more than passing: the counts are rough.
+    bid_margin: float = 5.0
+    #: Passing with no contract standing lets the other side open: it costs about this much. A bid
+    #: over the other side's contract is made when worth more than letting it play, even if it
+    #: is expected to lose too (tried in self-play: bolder than this, or only bids expected to win,
+    #: lose points).
+    open_pass: float = -30.0
+    #: Coinche only with this much to gain: the other side knows its own hands.
+    coinche_margin: float = 20.0
+    #: Surcoinche only when sure: the coincher has seen its own hand.
+    surcoinche_margin: float = 60.0
+    #: A contract of L promises a count of about L + promise (one opens at 80 on counts from about 92 to 150).
+    promise: float = 25.0
+    #: How much of what the opponents' bids promised is taken from this side's count.
+    opposed: float = 0.8
+    #: How much of a hand's count above the average adds to partner's promise (the rest overlaps it).
+    support: float = 0.8
+    #: What a coinche says of the coincher's hand: the bidders' count falls by this much.
+    coinche_says: float = 45.0
+
+
+STYLE = Style()
 
 
 # ----------------------------------------------------------------- what a contract is worth
@@ -230,12 +250,12 @@ def read_auction(view: PlayerView) -> Auction:
     return Auction(view.seat, current, promised, c is not None and c.multiplier > 1, first & 1 == view.seat & 1)
 
 
-def promised_excess(level: int) -> float:
+def promised_excess(level: int, style: Style = STYLE) -> float:
     """What a contract of ``level`` says its side holds beyond an average deal's half."""
-    return min(level, 160) + PROMISE - AVERAGE
+    return min(level, 160) + style.promise - AVERAGE
 
 
-def side_count(hand: int, mode: int, auction: Auction) -> tuple[float, float]:
+def side_count(hand: int, mode: int, auction: Auction, style: Style = STYLE) -> tuple[float, float]:
     """The points this seat's side may expect in ``mode``, and their spread, from its hand and the bids.
 
     Partner's contract in the mode replaces the average partner of the count by what it promised;
@@ -247,21 +267,21 @@ def side_count(hand: int, mode: int, auction: Auction) -> tuple[float, float]:
     partner = auction.promised.get(auction.partner)
     if partner is not None and partner[1] == mode:
         own = auction.promised.get(auction.seat)
-        already = own[0] + PROMISE if own is not None and own[1] == mode else AVERAGE
-        mine = min(partner[0], 160) + PROMISE + SUPPORT * (mine - already)
+        already = own[0] + style.promise if own is not None and own[1] == mode else AVERAGE
+        mine = min(partner[0], 160) + style.promise + style.support * (mine - already)
         sd *= KNOWN_SPREAD
     against = 0.0
     for o in ((auction.seat + 1) % 4, (auction.seat + 3) % 4):
         if o in auction.promised:
             level, their_mode = auction.promised[o]
-            against = max(against, OPPOSED * promised_excess(level) * (1.0 if their_mode == mode else 0.5))
+            against = max(against, style.opposed * promised_excess(level, style) * (1.0 if their_mode == mode else 0.5))
     return mine - against, sd
 
 
-def their_count(hand: int, auction: Auction) -> tuple[float, float]:
+def their_count(hand: int, auction: Auction, style: Style = STYLE) -> tuple[float, float]:
     """The opponents' expected points in their contract, and the spread: what this side does not take."""
     assert auction.current is not None
-    mean, sd = side_count(hand, auction.current[1], auction)
+    mean, sd = side_count(hand, auction.current[1], auction, style)
     return 162 - mean, sd
 
 
@@ -272,25 +292,18 @@ def levels(rules: Rules) -> list[int]:
     return [*range(80, rules.coinche_max_bid + 10, 10), CAPOT]
 
 
-#: A bid must be worth this much more than passing: the counts are rough.
-BID_MARGIN = 5.0
-#: Coinche and surcoinche only with this much to gain: the other side knows its own hands.
-COINCHE_MARGIN = 20.0
-#: Surcoinche only when sure: the coincher has seen its own hand.
-SURCOINCHE_MARGIN = 60.0
-
-
 class CountValuer:
     """Values contracts by the counts: the side's points spread around its count (``contract_value``)."""
 
-    def __init__(self, view: PlayerView, hand: int) -> None:
+    def __init__(self, view: PlayerView, hand: int, style: Style = STYLE) -> None:
         self.view = view
         self.hand = hand
+        self.style = style
         self.auction = read_auction(view)
 
     def side(self, mode: int) -> tuple[float, float]:
         """This seat's side's expected points in ``mode`` and their spread."""
-        return side_count(self.hand, mode, self.auction)
+        return side_count(self.hand, mode, self.auction, self.style)
 
     def value(self, mode: int, level: int, multiplier: int, ours: bool, coinched: bool = False) -> float:
         """This side's expected score less the other's for the contract of ``level`` in ``mode``,
@@ -300,29 +313,29 @@ class CountValuer:
         if ours:
             mean, sd = self.side(mode)
             if coinched:
-                mean -= COINCHE_SAYS
+                mean -= self.style.coinche_says
             return contract_value(rules, level, mean, sd, multiplier)
-        mean, sd = their_count(self.hand, self.auction)
+        mean, sd = their_count(self.hand, self.auction, self.style)
         return -contract_value(rules, level, mean, sd, multiplier)
 
 
-def choose_bid(view: PlayerView, hand: int, valuer: CountValuer | None = None) -> Action:
+def choose_bid(view: PlayerView, hand: int, valuer: CountValuer | None = None, style: Style = STYLE) -> Action:
     """The Coinche bid worth most to this seat's side: pass, a contract, coinche or surcoinche."""
     rules = view.rules
-    valuer = valuer or CountValuer(view, hand)
+    valuer = valuer or CountValuer(view, hand, style)
     auction = valuer.auction
     legal = set(view.legal)
     cur = auction.current
     if SURCOINCHE in legal and cur is not None:
         stay = valuer.value(cur[1], cur[0], cur[3], True, coinched=True)
         double = valuer.value(cur[1], cur[0], rules.surcoinche, True, coinched=True)
-        return SURCOINCHE if double > stay + SURCOINCHE_MARGIN else PASS
-    # What passing is worth: the contract standing plays (or, with none yet, nothing).
-    pass_value = 0.0 if cur is None else valuer.value(cur[1], cur[0], cur[3], auction.ours)
-    best: tuple[float, Action] = (pass_value + BID_MARGIN, PASS)
+        return SURCOINCHE if double > stay + style.surcoinche_margin else PASS
+    # What passing is worth: the contract standing plays (or, with none yet, the other side may open).
+    pass_value = style.open_pass if cur is None else valuer.value(cur[1], cur[0], cur[3], auction.ours)
+    best: tuple[float, Action] = (pass_value + style.bid_margin, PASS)
     if COINCHE in legal and cur is not None:
         v = valuer.value(cur[1], cur[0], 2, False)
-        if v > pass_value + COINCHE_MARGIN and v > best[0]:
+        if v > pass_value + style.coinche_margin and v > best[0]:
             best = (v, COINCHE)
     floor = 0 if cur is None else cur[0]
     modes = range(6) if rules.no_trump_all_trump else range(4)
@@ -334,6 +347,6 @@ def choose_bid(view: PlayerView, hand: int, valuer: CountValuer | None = None) -
             if action not in legal:
                 continue
             v = valuer.value(mode, level, 1, True)
-            if v > best[0] and v > BID_MARGIN:  # no bid expected to lose, even to stop the other side
+            if v > best[0]:
                 best = (v, action)
     return best[1]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.bots.base import register
-from belote.bots.coinche import choose_bid
+from belote.bots.coinche import Style, choose_bid
 from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, mask_of
 from belote.declarations import POINTS_BY_NAME
 from belote.game import NAME_SUIT, PASS, TAKE, Action, PlayerView
@@ -552,15 +552,18 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, **_: Any) -> None:
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
         self.seed = seed  # the play is a pure function of the view: the seed changes nothing
+        #: Coinche: how boldly to bid (``belote.bots.coinche.Style``'s fields as options)
+        fields = {f for f in Style.__dataclass_fields__}
+        self.style = Style(**{k: float(v) for k, v in options.items() if k in fields})
 
     def act(self, view: PlayerView) -> Action:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
             if view.rules.coinche:
-                return choose_bid(view, mask_of(view.hand))
+                return choose_bid(view, mask_of(view.hand), style=self.style)
             return take_the_turned_card(view) if TAKE in view.legal else name_a_suit(view)
         table = read_table(view)
         trick = read_trick(view, table)
