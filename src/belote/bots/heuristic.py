@@ -60,8 +60,9 @@ LATE_POSITION = 5
 #: Name a suit in the second round at this worth (and only with its jack or nine and length).
 NAME_AT = 0
 #: The worth needed to take beyond ``TAKE_AT`` in the other games with a turned card: at three hands the
-#: taker plays alone against two; at two hands ten of the taker's cards are still unseen.
-VARIANT_TAKE_AT = {"three-handed": 60, "two-handed": 20}
+#: taker plays alone against two; at two hands ten of the taker's cards are still unseen (each chosen
+#: in self-play over 1,000 duplicate deals: 0, 15, 30, 45, 60, 90 at three hands, 0, 20, 40 at two).
+VARIANT_TAKE_AT = {"three-handed": 25, "two-handed": 20}
 
 
 def trump_worth(hand: int, trump: int) -> int:
@@ -116,19 +117,20 @@ def is_ordinary_taking_hand(hand: int, trump: int) -> bool:
     return bool((jack and (nine or n >= 3)) or (n >= 3 and outside_ace) or n >= 4)
 
 
-def take_the_turned_card(view: PlayerView) -> Action:
+def take_the_turned_card(view: PlayerView, extra: int | None = None) -> Action:
     """ "Remember that you will be dealt only two more cards ... so take on what you can see." """
     assert view.turned is not None
     trump = view.turned.suit
     hand = mask_of(view.hand) | 1 << view.turned
     worth = hand_worth(hand, trump) + (ORDINARY_TAKING_HAND if is_ordinary_taking_hand(hand, trump) else 0)
-    bar = take_at(view.rules) - (LATE_POSITION if len(view.bids) == view.rules.players - 1 else 0)
+    bar = take_at(view.rules, extra) - (LATE_POSITION if len(view.bids) == view.rules.players - 1 else 0)
     return TAKE if worth >= bar else PASS
 
 
-def take_at(rules: Rules) -> int:
-    """The worth a hand needs to take: alone against two at three hands, far more."""
-    return TAKE_AT + VARIANT_TAKE_AT.get(rules.variant, 0)
+def take_at(rules: Rules, extra: int | None = None) -> int:
+    """The worth a hand needs to take: alone against two at three hands, far more. ``extra``
+    replaces the game's own addition to ``TAKE_AT``."""
+    return TAKE_AT + (VARIANT_TAKE_AT.get(rules.variant, 0) if extra is None else extra)
 
 
 def has_jack_or_nine_with_length(hand: int, suit: int) -> bool:
@@ -140,11 +142,12 @@ def has_jack_or_nine_with_length(hand: int, suit: int) -> bool:
     return bool((jack and held.bit_count() >= 3) or (nine and held.bit_count() >= 4 and outside_ace))
 
 
-def name_a_suit(view: PlayerView) -> Action:
+def name_a_suit(view: PlayerView, extra: int | None = None) -> Action:
     """ "Going down costs the whole 162, where passing costs nothing": name only a suit worth it."""
     assert view.turned is not None
     hand = mask_of(view.hand) | 1 << view.turned  # the turned card comes to whoever names a suit
-    best: tuple[int, Action] = (NAME_AT + VARIANT_TAKE_AT.get(view.rules.variant, 0) - 1, PASS)
+    more = VARIANT_TAKE_AT.get(view.rules.variant, 0) if extra is None else extra
+    best: tuple[int, Action] = (NAME_AT + more - 1, PASS)
     for bid in view.legal:
         suit = bid - NAME_SUIT
         if 0 <= suit < 4 and has_jack_or_nine_with_length(hand, suit):
@@ -557,6 +560,9 @@ class HeuristicBot:
         #: Coinche: how boldly to bid (``belote.bots.coinche.Style``'s fields as options)
         fields = {f for f in Style.__dataclass_fields__}
         self.style = Style(**{k: float(v) for k, v in options.items() if k in fields})
+        #: The worth needed to take beyond ``TAKE_AT`` (by default the game's ``VARIANT_TAKE_AT``)
+        take = options.get("take_extra")
+        self.take_extra = None if take is None else int(take)
 
     def act(self, view: PlayerView) -> Action:
         if len(view.legal) == 1:
@@ -564,7 +570,9 @@ class HeuristicBot:
         if view.phase == "bidding":
             if view.rules.coinche:
                 return choose_bid(view, mask_of(view.hand), style=self.style)
-            return take_the_turned_card(view) if TAKE in view.legal else name_a_suit(view)
+            if TAKE in view.legal:
+                return take_the_turned_card(view, self.take_extra)
+            return name_a_suit(view, self.take_extra)
         table = read_table(view)
         trick = read_trick(view, table)
         cards = [a for a in view.legal if isinstance(a, Card)]
