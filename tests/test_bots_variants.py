@@ -223,3 +223,53 @@ def test_the_contract_bid_is_one_of_the_legal_actions_from_every_seat() -> None:
             action = bot.act(view) if rng.random() < 0.8 else view.legal[rng.randrange(len(view.legal))]
             assert action in view.legal
             deal.apply(action)
+
+
+# ----------------------------------------------------------------- no cheating in Coinche
+
+
+def _coinche_redeal(deal: Deal, seat: int, rng: random.Random) -> Deal:
+    """The same Coinche deal with the cards hidden from ``seat`` dealt again among the others, consistently."""
+    view = deal.view(seat)
+    hands = Knowledge.from_view(view).sample(rng)
+    played = [0, 0, 0, 0]
+    for i, c in enumerate(deal.plays):
+        played[deal.seat_of_play(i)] |= 1 << c
+    deck = list(deal.deck)
+    order = [(deal.dealer + 1 + i) % 4 for i in range(4)]
+    for k, s in enumerate(order):
+        cards = [c for c in range(32) if (hands[s] | played[s]) >> c & 1]
+        for place, c in zip(_COINCHE_PLACES[k], cards, strict=True):
+            deck[place] = c
+    twin = Deal(deal.rules, deal.dealer, deck)
+    for a in deal.actions:
+        twin.apply(a)
+    return twin
+
+
+@pytest.mark.parametrize("name", ["heuristic", "search"])
+def test_a_coinche_decision_does_not_depend_on_hidden_cards(name: str) -> None:
+    rng = random.Random(7)
+    bidder = make_bot("heuristic")
+    checked = 0
+    for seed in range(6):
+        deal = Deal.from_seed(seed, Rules(variant="coinche"), dealer=seed % 4)
+        steps = rng.randrange(0, 24)
+        while deal.phase != "done" and steps:
+            view = deal.view(deal.to_move)
+            deal.apply(bidder.act(view) if deal.phase == "bidding" else view.legal[0])
+            steps -= 1
+        if deal.phase == "done":
+            continue
+        seat = deal.to_move
+        for _ in range(200):  # the declarations announced must come out the same
+            twin = _coinche_redeal(deal, seat, rng)
+            if twin.view(seat) == deal.view(seat):
+                break
+        assert twin.view(seat) == deal.view(seat)
+        options = bot_options(name)
+        a = make_bot(name, seed=3, **options).act(deal.view(seat))
+        b = make_bot(name, seed=3, **options).act(twin.view(seat))
+        assert a == b
+        checked += 1
+    assert checked >= 3

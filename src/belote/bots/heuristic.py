@@ -448,8 +448,21 @@ def shed_lowest(table: Table, legal: Sequence[Card]) -> Card:
     """ "When an opponent is winning and you cannot win, play your lowest-value legal card." """
     return min(
         legal,
-        key=lambda c: (table.is_trump(c), is_master(table, c), table.points(c), bares_a_ten(table, c), table.key(c)),
+        key=lambda c: (
+            table.is_trump(c),
+            is_master(table, c),
+            table.points(c),
+            bares_a_ten(table, c),
+            uncovers_nothing(table, c),
+            table.key(c),
+        ),
     )
+
+
+def uncovers_nothing(table: Table, c: int) -> bool:
+    """Two hands: a face-up table card with one face down under it turns that one up once played:
+    among cards of equal use, play it first (one more card to choose from, and one fewer unknown)."""
+    return not table.covering >> c & 1
 
 
 def bares_a_ten(table: Table, c: int) -> bool:
@@ -529,7 +542,10 @@ def lead_low(table: Table, options: Sequence[Card]) -> Card:
     if not plain:  # only trumps: a master wins, a small one goes cheap
         masters = [c for c in options if is_master(table, c)]
         return max(masters, key=table.key) if masters else min(options, key=table.key)
-    return min(plain, key=lambda c: (dies_under_its_ace(table, c), table.points(c), table.key(c), c))
+    return min(
+        plain,
+        key=lambda c: (dies_under_its_ace(table, c), table.points(c), uncovers_nothing(table, c), table.key(c), c),
+    )
 
 
 LEADS: tuple[Callable[[Table, Sequence[Card]], Card | None], ...] = (draw_trumps, cash_masters, lead_long_suit)
