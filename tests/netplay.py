@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -296,3 +297,48 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
             self.proc = None
+
+
+# ----------------------------------------------------------------- scanning messages for cards
+CARD = re.compile(r"^(?:10|[789TJQKA])[SHDC]$")
+CARD_IN_TEXT = re.compile(r"(?:10|[789TJQKA])[♠♥♦♣]")
+
+
+def cards_in(value: Any, skip: tuple[str, ...] = ()) -> list[str]:
+    """Every card named anywhere in a JSON value (the keys in ``skip`` left out)."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k not in skip:
+                found += cards_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found += cards_in(v)
+    elif isinstance(value, str):
+        if CARD.match(value):
+            found.append(value)
+        found += CARD_IN_TEXT.findall(value)
+    return found
+
+
+# ----------------------------------------------------------------- a TestClient's websocket
+def receive(ws: Any, kind: str = "state") -> dict[str, Any]:
+    """The next message of ``kind``, those of other kinds skipped."""
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+
+
+def until(ws: Any, test: Any, limit: int = 200) -> dict[str, Any]:
+    """The first state message that passes ``test``."""
+    for _ in range(limit):
+        msg = receive(ws)
+        if test(msg):
+            return msg
+    raise AssertionError("the awaited state never came")
+
+
+def error(ws: Any) -> str:
+    text: str = receive(ws, "error")["message"]
+    return text

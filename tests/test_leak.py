@@ -12,7 +12,6 @@ declaration shown after the first trick. A card event names exactly the card tha
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,12 +22,10 @@ from belote.cards import cards_of
 from belote.game import SEATS, Match, parse_action
 from belote.server.store import SQLiteStore
 from belote.server.tables import rules_of
-from netplay import Player, Server, match_over, private_table, run
+from netplay import Player, Server, cards_in, match_over, private_table, run
 
 GAMES = 200
 AT_ONCE = 10
-CARD = re.compile(r"^(?:10|[789TJQKA])[SHDC]$")
-CARD_IN_TEXT = re.compile(r"(?:10|[789TJQKA])[♠♥♦♣]")
 
 
 @pytest.fixture(scope="module")
@@ -115,23 +112,6 @@ class Truth:
     def public(self, d: int, plays: int) -> set[str]:
         cards = {self.turned[d], *self.plays[d][:plays]}
         return cards | self.shown[d] if plays >= 4 else cards
-
-
-def cards_in(value: Any, skip: tuple[str, ...] = ()) -> list[str]:
-    """Every card named anywhere in a JSON value (the keys in ``skip`` left out)."""
-    found: list[str] = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k not in skip:
-                found += cards_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            found += cards_in(v)
-    elif isinstance(value, str):
-        if CARD.match(value):
-            found.append(value)
-        found += CARD_IN_TEXT.findall(value)
-    return found
 
 
 def check(truth: Truth, seat: str, messages: list[dict[str, Any]]) -> int:

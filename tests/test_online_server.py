@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from belote.server.app import create_app
 from belote.server.tables import ServerConfig
+from netplay import error, receive, until
 
 EASY = {"strength": "easy", "speed": "fast"}
 Sockets = dict[str, Any]
@@ -32,28 +33,6 @@ def app_client(db: Path, **config: Any) -> TestClient:
 def client(db: Path) -> Iterator[TestClient]:
     with app_client(db) as c:
         yield c
-
-
-def receive(ws: Any, kind: str = "state") -> dict[str, Any]:
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
-
-
-def until(ws: Any, test: Any, limit: int = 200) -> dict[str, Any]:
-    """The first state message that passes ``test``."""
-    for _ in range(limit):
-        msg = receive(ws)
-        if test(msg):
-            return msg
-    raise AssertionError("the awaited state never came")
-
-
-def error(ws: Any) -> str:
-    msg = receive(ws, "error")
-    text: str = msg["message"]
-    return text
 
 
 def create(client: TestClient, name: str = "Alice", **body: Any) -> dict[str, Any]:

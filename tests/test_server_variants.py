@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,11 +26,23 @@ from belote.game import SEATS, Match, parse_action
 from belote.server.app import create_app
 from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig, new_match
-from netplay import Player, Server, State, match_over, post, private_table, redis_server, run, serve_in_thread
+from netplay import (
+    Player,
+    Server,
+    State,
+    cards_in,
+    error,
+    match_over,
+    post,
+    private_table,
+    receive,
+    redis_server,
+    run,
+    serve_in_thread,
+    until,
+)
 
 QUICK = {"strength": "easy", "speed": "fast", "turn_timer": 600}
-CARD = re.compile(r"^(?:10|[789TJQKA])[SHDC]$")
-CARD_IN_TEXT = re.compile(r"(?:10|[789TJQKA])[♠♥♦♣]")
 
 
 @pytest.fixture(scope="module")
@@ -117,23 +128,6 @@ class Truth:
         if self.turned[d] is not None:
             cards.add(self.turned[d])  # type: ignore[arg-type]
         return cards | self.shown[d] if plays >= self.players else cards
-
-
-def cards_in(value: Any, skip: tuple[str, ...] = ()) -> list[str]:
-    """Every card named anywhere in a JSON value (the keys in ``skip`` left out)."""
-    found: list[str] = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k not in skip:
-                found += cards_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            found += cards_in(v)
-    elif isinstance(value, str):
-        if CARD.match(value):
-            found.append(value)
-        found += CARD_IN_TEXT.findall(value)
-    return found
 
 
 def check(truth: Truth, seat: str, messages: list[dict[str, Any]]) -> int:
@@ -314,24 +308,6 @@ def test_a_two_handed_solo_table_is_played_to_the_end_without_showing_a_face_dow
 
 
 # ----------------------------------------------------------------- the queue
-def receive(ws: Any, kind: str = "state") -> dict[str, Any]:
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
-
-
-def until(ws: Any, test: Any, limit: int = 200) -> dict[str, Any]:
-    for _ in range(limit):
-        msg = receive(ws)
-        if test(msg):
-            return msg
-    raise AssertionError("the awaited state never came")
-
-
-def error(ws: Any) -> str:
-    text: str = receive(ws, "error")["message"]
-    return text
 
 
 def app_client(db: Path, **config: Any) -> TestClient:

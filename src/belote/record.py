@@ -21,20 +21,13 @@ from belote.cards import CARDS, FULL_PACK, SUIT_SYMBOLS, CardError, cards_of, pa
 from belote.contracts import MODE_LETTERS, Contract
 from belote.game import SEATS, Deal, IllegalAction, parse_action
 from belote.play import MODE_NAMES
-from belote.rules import Rules, RulesError
+from belote.rules import COINCHE_OPTIONS, Rules, RulesError
 
 FORMAT = "belote-deal/1"
 REQUIRED = ("format", "dealer", "deck", "bids", "plays")
 OPTIONAL = ("rules", "score_before", "pending")
 #: Rule options that only Coinche reads; a record of another game may not carry them.
-COINCHE_RULE_KEYS = (
-    "coinche_max_bid",
-    "coinche_made",
-    "coinche_failed",
-    "surcoinche",
-    "no_trump_all_trump",
-    "generale",
-)
+COINCHE_RULE_KEYS = COINCHE_OPTIONS
 #: Record rule keys: the four of the spec, and the engine's other options of a deal as optional
 #: extensions. The match options (``target``, ``deals``) are not a deal's.
 RULE_KEYS = (

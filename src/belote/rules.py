@@ -40,6 +40,8 @@ TEAMS = {"classic": 2, "coinche": 2, "three-handed": 3, "two-handed": 2}
 ROUND_FIVE = ("down", "up")
 #: Coinche, a contract made: the takers score the points they made plus the bid, or the bid alone.
 COINCHE_MADE = ("points", "bid")
+#: The options only Coinche reads.
+COINCHE_OPTIONS = ("coinche_max_bid", "coinche_made", "coinche_failed", "surcoinche", "no_trump_all_trump", "generale")
 
 
 class RulesError(ValueError):

@@ -25,7 +25,7 @@ from typing import Any
 
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, IllegalAction, Match, action_str, parse_action
-from belote.rules import Rules, RulesError
+from belote.rules import COINCHE_OPTIONS, Rules, RulesError
 from belote.server.hub import Hub, Note
 
 log = logging.getLogger("belote.tables")
@@ -60,12 +60,7 @@ RULE_SETTINGS = (
     "round_five",
     "undertrump",
     "belote_counts",
-    "coinche_max_bid",
-    "coinche_made",
-    "coinche_failed",
-    "surcoinche",
-    "no_trump_all_trump",
-    "generale",
+    *COINCHE_OPTIONS,
 )
 DEFAULT_SETTINGS: dict[str, Any] = {
     **{name: getattr(Rules(), name) for name in RULE_SETTINGS},
