@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from belote.arena import ArenaResult, Team, UnknownBot, match_seed, play_match, run_arena, table_teams
+from belote.arena import ArenaResult, Team, UnknownBot, match_seed, play_match, run_arena, seatings, table_teams
 from belote.bots import bot_names, register
 from belote.game import PlayerView
 from belote.rules import Rules
@@ -114,3 +114,40 @@ def test_the_command_refuses_an_unknown_bot() -> None:
     assert out.returncode == 2
     assert "no bot named 'nobody'" in out.stderr and "random" in out.stderr
     assert out.stdout == ""
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "two-handed", "coinche"])
+def test_the_same_bot_ties_exactly_in_every_game(preset: str) -> None:
+    r = run_arena("heuristic", "heuristic", deals=30, seed=4, rules=preset, jobs=1)
+    assert r.mean == 0.0 and r.sd == 0.0 and r.ci95 == (0.0, 0.0)
+    assert r.means[0] == r.means[1] and r.means_ci95[0] == r.means_ci95[1]
+    assert r.deals_won[0] == r.deals_won[1] and r.matches_won[0] == r.matches_won[1]
+    assert r.tables == (6 if preset == "three-handed" else 2)
+    assert r.unpaired == 0 and r.pairs >= 30
+
+
+def test_three_hands_seat_each_bot_in_every_seat_alone_and_with_a_copy() -> None:
+    tables = seatings(3)
+    assert len(tables) == 6 and len(set(tables)) == 6
+    for seat in range(3):
+        assert {t[seat] for t in tables} == {0, 1}
+    assert sorted(sum(t) for t in tables) == [1, 1, 1, 2, 2, 2]
+    assert seatings(2) == ((0, 1), (1, 0)) and seatings(4) == ((0, 1, 0, 1), (1, 0, 1, 0))
+
+
+def test_three_hands_figures_do_not_depend_on_the_number_of_jobs() -> None:
+    one = run_arena("heuristic", "random", deals=20, seed=3, rules="three-handed", jobs=1)
+    two = run_arena("heuristic", "random", deals=20, seed=3, rules="three-handed", jobs=2)
+    assert one == two
+    assert one.mean > 0 and one.means[0] > one.means[1]
+    lo, hi = one.means_ci95[0]
+    assert lo <= one.means[0] <= hi
+    assert sum(one.deals_won) == sum(one.table_deals)
+    assert "per seat and deal" in one.report()
+
+
+def test_the_command_plays_the_other_games() -> None:
+    args = ("--ns", "heuristic", "--ew", "random", "--deals", "10", "--jobs", "1", "--rules", "two-handed")
+    out = belote("arena", *args)
+    assert out.returncode == 0, out.stderr
+    assert "A = heuristic: N at table 1, E at table 2" in out.stdout and "score per deal: A" in out.stdout

@@ -7,6 +7,13 @@ showed out of a suit, could not trump or could not go higher), and each side's c
 in order; the first that applies chooses the card. The play is a pure function of the view, so the
 bot is deterministic whatever its seed.
 
+The same advice plays every game. Sides are camps: at three hands the two defenders are partners
+against the taker; at two hands each player is alone and may play its face-up table cards too. At
+no-trumps and all-trumps nobody cuts, so the advice on trumps falls silent and the masters (aces,
+or jacks then nines) are cashed; in Coinche the count is towards the contract, not 82. Coinche
+bids come from ``belote.bots.coinche``: each mode's count of the hand and the expected score of
+each contract.
+
 >>> from belote.game import Deal
 >>> deal = Deal.from_seed(7)
 >>> bot = HeuristicBot(seed=1)
