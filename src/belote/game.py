@@ -229,6 +229,8 @@ class PlayerView:
         return out
 
 
+#: The side of each seat before anyone takes (at three hands the taker's camp is set when play starts).
+_CAMPS = {4: [0, 1, 0, 1], 3: [0, 1, 0], 2: [0, 1]}
 #: Coinche: three cards each, then two, then three, from the player next to the dealer.
 _COINCHE_PLACES = tuple(
     (*range(3 * k, 3 * k + 3), 12 + 2 * k, 13 + 2 * k, *range(20 + 3 * k, 23 + 3 * k)) for k in range(4)
@@ -281,8 +283,8 @@ class Deal(PlayState):
         self.players = players = rules.players
         self.step = step = rules.step
         self.undertrump = int(rules.undertrump)
-        self.ntricks = rules.tricks
-        self.camps = [s & 1 for s in range(players)]  # partners; at two hands each alone
+        self.ntricks = 16 if players == 2 else 8  # rules.tricks
+        self.camps = list(_CAMPS[players])  # partners; at two hands each alone
         self.dealer = dealer
         self.deck = deck
         self.pending = pending
