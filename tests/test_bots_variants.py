@@ -9,7 +9,7 @@ import pytest
 from belote.bots import make_bot
 from belote.bots.coinche import count
 from belote.cards import FULL_PACK, Card, mask_of, parse_card
-from belote.contracts import ALL_TRUMP, COINCHE, SURCOINCHE, contract_of, is_contract
+from belote.contracts import ALL_TRUMP, CAPOT, COINCHE, SURCOINCHE, contract_of, is_contract
 from belote.game import _COINCHE_PLACES, PASS, Deal, Match, PlayerView
 from belote.knowledge import OUT, Knowledge
 from belote.rules import PRESETS, Rules
@@ -163,6 +163,17 @@ def test_four_jacks_bid_all_trumps(name: str) -> None:
     view = bid_after({N: "JS JH JD JC 9S 7H 8D 7C"}, [])
     action = make_bot(name, seed=1).act(view)
     assert is_contract(action) and contract_of(action)[1] == ALL_TRUMP
+
+
+@pytest.mark.parametrize("name", BIDDERS)
+def test_a_hand_that_takes_every_trick_bids_capot(name: str) -> None:
+    view = bid_after({N: "JH 9H AH TH KH QH AS AD"}, [])
+    action = make_bot(name, seed=1).act(view)
+    assert is_contract(action) and contract_of(action) == (CAPOT, HEARTS)
+    # A king without its ten may lose a trick: no capot then.
+    view = bid_after({N: "JH 9H AH 7H 8H AS KS AD"}, [])
+    action = make_bot(name, seed=1).act(view)
+    assert is_contract(action) and contract_of(action)[0] < CAPOT
 
 
 @pytest.mark.parametrize("name", BIDDERS)

@@ -145,6 +145,32 @@ def spread(mode: int) -> float:
     return WEIGHTS[_kind(mode)][3]
 
 
+#: The ranks of a suit from the strongest down: as trumps, and outside trumps.
+TRUMP_RANKS = (JACK, NINE, ACE, TEN, KING, QUEEN, 8 - 7, 0)
+PLAIN_RANKS = (ACE, TEN, KING, QUEEN, JACK, NINE, 1, 0)
+
+
+def _top_run(held: int, ranks: tuple[int, ...]) -> int:
+    """How many of the strongest cards of a suit the hand holds without a gap."""
+    n = 0
+    for r in ranks:
+        if not held >> r & 1:
+            break
+        n += 1
+    return n
+
+
+def sure_capot(hand: int, mode: int) -> bool:
+    """Every trick is this hand's whoever leads: at least five trumps headed by the jack, nine and ace
+    (every other trump falls under them), and outside trumps only the top cards of their suits."""
+    if mode >= 4:
+        return False
+    trumps = _suit(hand, mode)
+    if trumps.bit_count() < 5 or _top_run(trumps, TRUMP_RANKS) < 3:
+        return False
+    return all(_top_run(_suit(hand, s), PLAIN_RANKS) == _suit(hand, s).bit_count() for s in range(4) if s != mode)
+
+
 #: What an average hand counts: a side's half of the deal.
 AVERAGE = 81.0
 #: When partner's count is known, the spread of the side's points narrows to this share.
@@ -310,6 +336,11 @@ class CountValuer:
         played by this side (``ours``) or by the other (the one standing); ``coinched``: the other
         side coinched this side's contract, so holds more than the count says."""
         rules = self.view.rules
+        if ours and sure_capot(self.hand, mode):
+            # Every trick taken: the bid and the 252 (or the bid alone), the other side nothing.
+            if multiplier > 1:
+                return (rules.coinche_failed + level) * multiplier
+            return level + (252 if rules.coinche_made == "points" else 0)
         if ours:
             mean, sd = self.side(mode)
             if coinched:
