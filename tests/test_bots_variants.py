@@ -284,3 +284,64 @@ def test_a_coinche_decision_does_not_depend_on_hidden_cards(name: str) -> None:
         assert a == b
         checked += 1
     assert checked >= 3
+
+
+def _three_handed_redeal(m: Match, seat: int, rng: random.Random) -> Match:
+    """The same three-handed match with the cards hidden from ``seat`` (the others' hands and the
+    eight out of play) dealt again consistently with its view."""
+    deal = m.deal
+    k = Knowledge.from_view(m.view(seat))
+    holdings = k.sample(rng)
+    played = [0, 0, 0]
+    for i, c in enumerate(deal.plays):
+        played[deal.seat_of_play(i)] |= 1 << c
+    new = [holdings[s] | played[s] for s in range(3)] + [holdings[OUT]]
+    start = [*deal.start_hands, FULL_PACK]
+    deck = list(deal.deck)
+    places: dict[int, list[int]] = {h: [] for h in range(4)}
+    for i, c in enumerate(deck):
+        if c == deal.turned:
+            continue
+        owner = next(h for h in range(4) if start[h] >> c & 1)
+        places[owner].append(i)
+    for h in range(4):
+        if h == seat:
+            continue
+        cards = [c for c in range(32) if new[h] >> c & 1 and c != deal.turned]
+        assert len(cards) == len(places[h])
+        for i, c in zip(places[h], cards, strict=True):
+            deck[i] = c
+    twin = Match(m.rules, seed=m.seed, first_dealer=m.first_dealer)
+    twin.deals[-1] = Deal(m.rules, deal.dealer, deck, deal.pending)
+    for a in deal.actions:
+        twin.apply(a)
+    return twin
+
+
+@pytest.mark.parametrize("name", ["heuristic", "search"])
+def test_a_three_handed_decision_does_not_depend_on_hidden_cards(name: str) -> None:
+    rng = random.Random(5)
+    bidder = make_bot("heuristic", take_extra=-200)  # someone takes at once
+    checked = 0
+    for seed in range(5):
+        m = Match(PRESETS["three-handed"], seed=seed)
+        while m.deal.phase == "bidding":
+            m.apply(bidder.act(m.view(m.to_move)))
+        for _ in range(rng.randrange(0, 18)):
+            m.apply(m.legal_actions()[0])
+        seat = m.to_move
+        assert seat is not None
+        for _ in range(300):  # the declarations announced must come out the same
+            twin = _three_handed_redeal(m, seat, rng)
+            if twin.view(seat) == m.view(seat):
+                break
+        assert twin.view(seat) == m.view(seat)
+        assert [twin.deal.hand_mask(s) for s in range(3)] != [m.deal.hand_mask(s) for s in range(3)] or len(
+            m.deal.plays
+        ) > 15
+        options = bot_options(name)
+        assert make_bot(name, seed=3, **options).act(m.view(seat)) == make_bot(name, seed=3, **options).act(
+            twin.view(seat)
+        )
+        checked += 1
+    assert checked == 5
