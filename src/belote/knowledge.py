@@ -90,6 +90,7 @@ class Knowledge:
     players: int = 4
     #: Two hands: for each seat, the face-up cards (in its hand mask or on the trick) with a card face down under them.
     slots: tuple[tuple[int, ...], ...] = ()
+
     @property
     def holders(self) -> int:
         return len(self.counts)
@@ -189,9 +190,7 @@ class Knowledge:
         holders = len(counts)
         need = [counts[s] - self.hands[s].bit_count() for s in range(holders)]
         cards = [c for c in range(32) if self.unknown >> c & 1]
-        allowed = {
-            c: [s for s in range(holders) if s != self.seat and not self.excluded[s] >> c & 1] for c in cards
-        }
+        allowed = {c: [s for s in range(holders) if s != self.seat and not self.excluded[s] >> c & 1] for c in cards}
         for _ in range(attempts):
             # The most constrained cards first; random order among equals.
             rng.shuffle(cards)
@@ -335,9 +334,7 @@ class Plausibility:
             first_trick_seats = {s for s, _ in view.trick}
         self.announced = {s: sorted(announced.get(s, [])) for s in first_trick_seats if s != view.seat}
         self.turned_suit = None if view.turned is None else view.turned.suit
-        self.round_one_passers = [
-            s for i, (s, b) in enumerate(view.bids) if i < self.players and str(b) == "pass"
-        ]
+        self.round_one_passers = [s for i, (s, b) in enumerate(view.bids) if i < self.players and str(b) == "pass"]
         self.coinche_bids = coinche_claims(view) if view.rules.coinche else []
 
     def weight(self, hands: Sequence[int]) -> float:
