@@ -27,6 +27,7 @@ from typing import Any
 
 from belote.cards import CARDS, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, cards_of, mask_of, parse_card
 from belote.contracts import (
+    CAPOT,
     COINCHE,
     GENERALE,
     LEVELS,
@@ -229,6 +230,14 @@ class PlayerView:
         return out
 
 
+@functools.cache
+def _contracts_above(level: int, max_bid: int, no_trump_all_trump: bool, generale: bool) -> tuple[Bid, ...]:
+    """The contracts a Coinche bid may name over ``level`` (0: none yet), lowest first."""
+    modes = range(6) if no_trump_all_trump else range(4)
+    levels = [lv for lv in LEVELS if lv > level and (lv <= max_bid or lv == CAPOT or (lv == GENERALE and generale))]
+    return tuple(Bid(contract_action(lv, m)) for lv in levels for m in modes)
+
+
 #: The side of each seat before anyone takes (at three hands the taker's camp is set when play starts).
 _CAMPS = {4: [0, 1, 0, 1], 3: [0, 1, 0], 2: [0, 1]}
 #: Coinche: three cards each, then two, then three, from the player next to the dealer.
@@ -425,15 +434,12 @@ class Deal(PlayState):
         if c is not None and c.multiplier > 1:
             return (PASS, Bid(SURCOINCHE))
         rules = self.rules
-        modes = range(6) if rules.no_trump_all_trump else range(4)
-        levels = [lv for lv in LEVELS if lv <= rules.coinche_max_bid or lv > 180]
-        if not rules.generale:
-            levels.remove(GENERALE)
-        out: list[Action] = [PASS]
-        out.extend(Bid(contract_action(lv, m)) for lv in levels if c is None or lv > c.level for m in modes)
+        higher = _contracts_above(
+            0 if c is None else c.level, rules.coinche_max_bid, rules.no_trump_all_trump, rules.generale
+        )
         if c is not None and self.camps[c.bidder] != self.camps[self.to_move]:
-            out.append(Bid(COINCHE))
-        return tuple(out)
+            return (PASS, *higher, Bid(COINCHE))
+        return (PASS, *higher)
 
     def is_legal(self, action: Action) -> bool:
         if self.phase == PLAY:
