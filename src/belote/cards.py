@@ -104,6 +104,16 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return _B0[mask & 255] + _B1[mask >> 8 & 255] + _B2[mask >> 16 & 255] + _B3[mask >> 24 & 255]
 
 
+def bits_of(mask: int) -> list[int]:
+    """The card numbers of a mask as plain ints, lowest first (``cards_of`` gives Cards)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def mask_of(cards: Iterable[int | str]) -> int:
     m = 0
     for c in cards:

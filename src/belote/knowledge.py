@@ -33,7 +33,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from belote.cards import FULL_PACK, SUIT_MASKS, mask_of
+from belote.cards import FULL_PACK, SUIT_MASKS, bits_of, mask_of
 from belote.game import PlayerView
 from belote.play import ALL_TRUMP, HIGHER, beats
 
@@ -178,7 +178,7 @@ class Knowledge:
             return hands[: self.players], None
         under = [-1] * 32
         for seat in range(self.players):
-            downs = _bits(hands[self.players + seat])
+            downs = bits_of(hands[self.players + seat])
             rng.shuffle(downs)
             for up, down in zip(slots[seat], downs, strict=True):
                 under[up] = down
@@ -457,12 +457,3 @@ def coinche_claims(view: PlayerView) -> list[Claim]:
         elif current[2] & 1 != seat & 1 and current[0] < 160:
             pass  # an opponent's pass says little: the contract may be too high to fight
     return claims
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -31,7 +31,7 @@ from typing import Any
 
 from belote.bots.base import register
 from belote.bots.coinche import Style, choose_bid
-from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, mask_of
+from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, bits_of, mask_of
 from belote.declarations import POINTS_BY_NAME
 from belote.game import NAME_SUIT, PASS, TAKE, Action, PlayerView
 from belote.knowledge import Knowledge, view_camps
@@ -274,7 +274,7 @@ def read_table(view: PlayerView) -> Table:
         # Eight cards lie out of play: count their share of the points not seen.
         points = POINTS[trump]
         out_of_sight = unseen & ~(knowledge.hands[0] | knowledge.hands[1] | knowledge.hands[2])
-        hidden = sum(points[c] for c in _bits(out_of_sight))
+        hidden = sum(points[c] for c in bits_of(out_of_sight))
         held = sum(knowledge.counts[s] for s in range(n) if s != me) - sum(
             knowledge.hands[s].bit_count() for s in range(n) if s != me
         )
@@ -336,15 +336,6 @@ def _count(view: PlayerView, hand: int, camps: tuple[int, ...]) -> tuple[int, in
         elif hand & pair == pair:
             count[camps[view.seat]] += BELOTE
     return (count[0], count[1])
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # ----------------------------------------------------------------- reading the cards out

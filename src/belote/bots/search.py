@@ -30,7 +30,7 @@ from typing import Any
 from belote.bots import coinche
 from belote.bots.base import register
 from belote.bots.heuristic import HeuristicBot, hand_worth
-from belote.cards import SUIT_MASKS, mask_of
+from belote.cards import SUIT_MASKS, bits_of, mask_of
 from belote.contracts import Contract
 from belote.declarations import POINTS_BY_NAME, belote_holder, best_side, find_declarations, name_key
 from belote.game import NAMES, PASS, TAKE, Action, PlayerView
@@ -165,10 +165,10 @@ class SearchBot:
             for h in hands:
                 in_play |= h
             if under is not None:
-                for c in (*_bits(in_play), *trick):
+                for c in (*bits_of(in_play), *trick):
                     if under[c] >= 0:
                         in_play |= 1 << under[c]
-            remaining = on_table + sum(points[c] for c in _bits(in_play)) + LAST_TRICK
+            remaining = on_table + sum(points[c] for c in bits_of(in_play)) + LAST_TRICK
             pos = _position(hands, view.trump, leader, trick, rules, (tricks_won[0], tricks_won[1]), camps, under)
             belote = score.belote(hands, under)
             for c, v in card_values(pos).items():
@@ -371,7 +371,7 @@ class _DealScore:
         start = [h | p for h, p in zip(hands, self.start_by_seat, strict=True)]
         if under is not None:  # two hands: the face-down cards under a seat's cards are that seat's
             for s in range(self.players):
-                for c in _bits(start[s]):
+                for c in bits_of(start[s]):
                     if under[c] >= 0:
                         start[s] |= 1 << under[c]
         holder = belote_holder(start, trump)
@@ -477,15 +477,6 @@ def _worth_trying(hand: int, suit: int) -> bool:
     """Second round: only a suit held with its jack or nine, or four long, is worth solving."""
     held = hand & SUIT_MASKS[suit]
     return bool(held >> (8 * suit + 4) & 1 or held >> (8 * suit + 2) & 1) or held.bit_count() >= 4
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _next_leader(view: PlayerView) -> int:

@@ -28,7 +28,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from belote.cards import CARDS, FULL_PACK
+from belote.cards import CARDS, FULL_PACK, bits_of
 
 if TYPE_CHECKING:
     from belote.playstate import PlayState
@@ -113,7 +113,7 @@ class Position:
             if h & (in_play | seen):
                 raise PositionError("a card lying face down is also in a hand, on the table or under another")
             seen |= h
-        if self.under is not None and any(self.under[u] >= 0 for u in _bits(seen)):
+        if self.under is not None and any(self.under[u] >= 0 for u in bits_of(seen)):
             raise PositionError("a card lying face down under another has another under it")
         left = self.tricks_left
         for i in range(n):
@@ -136,7 +136,7 @@ class Position:
         out = [0] * n
         if self.under is None:
             return out
-        tops = [(seat, c) for seat in range(n) for c in _bits(self.hands[seat])]
+        tops = [(seat, c) for seat in range(n) for c in bits_of(self.hands[seat])]
         tops += [((self.leader + self.step * i) % n, c) for i, c in enumerate(self.trick)]
         for seat, c in tops:
             u = self.under[c]
@@ -189,15 +189,6 @@ class Position:
             tuple(state.camps[:n]),
             state.under,
         )
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 class _Backend(Protocol):
