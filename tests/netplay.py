@@ -342,3 +342,29 @@ def until(ws: Any, test: Any, limit: int = 200) -> dict[str, Any]:
 def error(ws: Any) -> str:
     text: str = receive(ws, "error")["message"]
     return text
+
+
+def stored_table(db: Path, table_id: str) -> tuple[dict[str, Any], list[str]]:
+    """A table's meta and actions as the SQLite store at ``db`` holds them."""
+    from belote.server.store import SQLiteStore
+
+    store = SQLiteStore(db)
+    try:
+        loaded = store.load_table(table_id)
+    finally:
+        store.close()
+    assert loaded is not None, f"no table {table_id} in {db}"
+    meta, actions = loaded
+    return meta, actions
+
+
+def stored_match(db: Path, table_id: str) -> tuple[dict[str, Any], Any, list[str]]:
+    """The table's meta, its match replayed by a fresh engine from the store, and its actions."""
+    from belote.game import parse_action
+    from belote.server.tables import new_match
+
+    meta, actions = stored_table(db, table_id)
+    match = new_match(meta["settings"], int(meta["seed"]))
+    for a in actions:
+        match.apply(parse_action(a))
+    return meta, match, actions

@@ -20,9 +20,8 @@ import pytest
 
 from belote.cards import cards_of
 from belote.game import SEATS, Match, parse_action
-from belote.server.store import SQLiteStore
 from belote.server.tables import rules_of
-from netplay import Player, Server, cards_in, match_over, private_table, run
+from netplay import Player, Server, cards_in, match_over, private_table, run, stored_table
 
 GAMES = 200
 AT_ONCE = 10
@@ -73,13 +72,7 @@ class Truth:
     """The table as the store has it, replayed by a fresh engine: hands and public cards at every moment."""
 
     def __init__(self, db: Path, table_id: str) -> None:
-        store = SQLiteStore(db)
-        try:
-            loaded = store.load_table(table_id)
-        finally:
-            store.close()
-        assert loaded is not None
-        meta, actions = loaded
+        meta, actions = stored_table(db, table_id)
         seed = int(meta["seed"])
         match = Match(rules_of(meta["settings"]), seed=seed, first_dealer=seed % 4)
         self.moments: dict[tuple[int, int, int], dict[str, Any]] = {}

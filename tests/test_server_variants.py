@@ -24,7 +24,6 @@ from websockets.asyncio.client import connect
 from belote.cards import CARDS, cards_of
 from belote.game import SEATS, Match, parse_action
 from belote.server.app import create_app
-from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig, new_match
 from netplay import (
     Player,
@@ -39,6 +38,7 @@ from netplay import (
     redis_server,
     run,
     serve_in_thread,
+    stored_match,
     until,
 )
 
@@ -60,16 +60,8 @@ def ws_url(base: str) -> str:
 
 # ----------------------------------------------------------------- the truth, from the store
 def replay(db: Path, table_id: str) -> tuple[dict[str, Any], Match, list[str]]:
-    store = SQLiteStore(db)
-    try:
-        loaded = store.load_table(table_id)
-    finally:
-        store.close()
-    assert loaded is not None
-    meta, actions = loaded
-    match = new_match(meta["settings"], int(meta["seed"]))
-    for a in actions:
-        match.apply(parse_action(a))
+    meta, match, actions = stored_match(db, table_id)
+    assert isinstance(match, Match)
     return meta, match, actions
 
 

@@ -210,8 +210,34 @@ def _check_sides(
 
 
 # ---------------------------------------------------------------------------------- the classic game
+class _SideEntry:
+    """What an entry between two sides says of tricks and belote: ``capot`` and ``belote`` name a
+    side (0 or 1) or None."""
+
+    __slots__ = ()
+    capot: int | None
+    belote: int | None
+
+    @property
+    def tricks(self) -> tuple[int, int]:
+        """Tricks by side, as ``score_deal`` and ``score_contract`` read them.
+
+        They see a capot only in a side with no trick. Without one, each side took at least one
+        trick, and how many more changes nothing in the score.
+        """
+        if self.capot is None:
+            return (TRICKS // 2, TRICKS // 2)
+        return (TRICKS, 0) if self.capot == 0 else (0, TRICKS)
+
+    @property
+    def belote_points(self) -> tuple[int, int]:
+        if self.belote is None:
+            return (0, 0)
+        return (20, 0) if self.belote == 0 else (0, 20)
+
+
 @dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(_SideEntry):
     """One deal of the classic game (or of the two-handed one) as the table counted it.
 
     Sides are 0 (NS) and 1 (EW); at two hands, the two players. ``cards`` is the takers' card
@@ -241,23 +267,6 @@ class Entry:
         """Card points by side: the defenders have the rest of 162."""
         other = DEAL_POINTS - self.cards
         return (self.cards, other) if self.takers == 0 else (other, self.cards)
-
-    @property
-    def tricks(self) -> tuple[int, int]:
-        """Tricks by side, as ``score_deal`` reads them.
-
-        ``score_deal`` sees a capot only in a side with no trick. Without one, each side took at
-        least one trick, and how many more changes nothing in the score.
-        """
-        if self.capot is None:
-            return (TRICKS // 2, TRICKS // 2)
-        return (TRICKS, 0) if self.capot == 0 else (0, TRICKS)
-
-    @property
-    def belote_points(self) -> tuple[int, int]:
-        if self.belote is None:
-            return (0, 0)
-        return (20, 0) if self.belote == 0 else (0, 20)
 
     def score(self, rules: Rules, pending: int) -> DealResult:
         return score_deal(
@@ -311,7 +320,7 @@ class Entry:
 
 # ---------------------------------------------------------------------------------- Coinche
 @dataclass(frozen=True, slots=True)
-class ContractEntry:
+class ContractEntry(_SideEntry):
     """One deal of Coinche as the table counted it. Sides are 0 (NS) and 1 (EW).
 
     The contract: ``level`` (80 to 180, ``CAPOT`` 250 or ``GENERALE`` 500) and ``mode`` (0..3 a
@@ -365,19 +374,6 @@ class ContractEntry:
     def card_points(self) -> tuple[int, int]:
         other = DEAL_POINTS - self.cards
         return (self.cards, other) if self.bidder == 0 else (other, self.cards)
-
-    @property
-    def tricks(self) -> tuple[int, int]:
-        """Tricks by side, as ``score_contract`` reads them (only a side with none matters)."""
-        if self.capot is None:
-            return (TRICKS // 2, TRICKS // 2)
-        return (TRICKS, 0) if self.capot == 0 else (0, TRICKS)
-
-    @property
-    def belote_points(self) -> tuple[int, int]:
-        if self.belote is None:
-            return (0, 0)
-        return (20, 0) if self.belote == 0 else (0, 20)
 
     def check_rules(self, rules: Rules) -> None:
         """What this table's options do not allow."""

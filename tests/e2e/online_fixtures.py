@@ -7,6 +7,7 @@ through ``window.__belote`` (src/belote/web/app.js).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -99,3 +100,16 @@ def my_turn(page: Any) -> bool:
                return !!v && b.connected && !v.match_over && !b.waiting && v.to_move === b.seat; }"""
         )
     )
+
+
+def next_to_move(tabs: dict[str, Any], timeout: float = 20.0) -> str | None:
+    """The seat whose page may act now; None once every page shows the deal's score."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for seat, tab in tabs.items():
+            if my_turn(tab.page):
+                return seat
+        if all(tab.page.get_by_test_id("score-panel").is_visible() for tab in tabs.values()):
+            return None
+        time.sleep(0.05)
+    raise AssertionError("nobody's turn came")

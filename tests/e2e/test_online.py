@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from online_fixtures import (
     chat_lines,
     create_table,
     hand,
-    my_turn,
+    next_to_move,
     sit,
     state,
     wait_js,
@@ -75,19 +74,6 @@ def take_turn(page: Any) -> None:
         assert sorted(lit) == sorted(view["legal"]), "the highlighted cards are the legal ones"
         page.locator(f'[data-testid="hand-card"][data-card="{lit[0]}"]').click()
     wait_js(page, "n => window.__belote.last > n", before["last"])
-
-
-def next_to_move(tabs: dict[str, Tab], timeout: float = 20.0) -> str | None:
-    """The seat whose page may act now; None once every page shows the deal's score."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for seat, tab in tabs.items():
-            if my_turn(tab.page):
-                return seat
-        if all(tab.page.get_by_test_id("score-panel").is_visible() for tab in tabs.values()):
-            return None
-        time.sleep(0.05)
-    raise AssertionError("nobody's turn came")
 
 
 def check_spectator_sees_no_hand(spectator: Tab, tabs: dict[str, Tab]) -> None:

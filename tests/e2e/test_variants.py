@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,13 +16,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from belote.game import Match, parse_action
-from belote.server.store import SQLiteStore
-from belote.server.tables import new_match
+from belote.game import Match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from online_fixtures import app_server, create_table, my_turn, sit, state, wait_js
+from online_fixtures import app_server, create_table, next_to_move, sit, state, wait_js
 from table_fixtures import DESKTOP, PHONE
+
+from netplay import stored_match
 
 Tab = Any
 OpenTab = Callable[..., Tab]
@@ -42,16 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 def replay(db: Path, table: str) -> Match:
     """The table as the store has it, replayed through the engine."""
-    store = SQLiteStore(db)
-    try:
-        loaded = store.load_table(table)
-    finally:
-        store.close()
-    assert loaded is not None, f"table {table} is not in the store"
-    meta, actions = loaded
-    match = new_match(meta["settings"], int(meta["seed"]))
-    for a in actions:
-        match.apply(parse_action(a))
+    match: Match = stored_match(db, table)[1]
     return match
 
 
@@ -128,19 +118,6 @@ def ready(page: Any) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- Coinche
-def next_to_move(tabs: dict[str, Tab], timeout: float = 20.0) -> str | None:
-    """The seat whose page may act now; None once every page shows the deal's score."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for seat, tab in tabs.items():
-            if my_turn(tab.page):
-                return seat
-        if all(tab.page.get_by_test_id("score-panel").is_visible() for tab in tabs.values()):
-            return None
-        time.sleep(0.05)
-    raise AssertionError("nobody's turn came")
-
-
 def test_a_coinche_deal_with_a_coinche_and_a_surcoinche(
     open_tab: OpenTab, server: tuple[str, Path], artifacts: Path
 ) -> None:
