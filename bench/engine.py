@@ -20,12 +20,13 @@ from belote import game
 from belote.cards import SUIT_MASKS
 from belote.contracts import contract_action
 from belote.game import NAMES, PASS, PLAY, TAKE, Deal, shuffled_deck
-from belote.rules import VARIANTS, Rules
+from belote.rules import Rules
+from belote.variants import VARIANTS
 
 
 def simple_bid(deal: Deal) -> int:
     hand = deal.hand_mask(deal.to_move)
-    if deal.rules.coinche:
+    if deal.rules.game.contracts:
         if deal.bids:
             return PASS
         return contract_action(80, max(range(4), key=lambda s: (hand & SUIT_MASKS[s]).bit_count()))

@@ -12,6 +12,7 @@ import pytest
 from belote.arena import ArenaResult, Team, UnknownBot, match_seed, play_match, run_arena, seatings, table_teams
 from belote.bots import bot_names, register
 from belote.game import PlayerView
+from belote.record import to_record
 from belote.rules import Rules
 
 #: Deterministic bots that exist now: two copies of one must tie exactly.
@@ -68,7 +69,7 @@ def test_a_pair_is_the_same_deck_and_dealer_at_both_tables() -> None:
     for j in (0, 3):
         seed = match_seed(7, j)
         tables = [play_match(rules, seed, j % 4, *table_teams(a, b, t)) for t in (1, 2)]
-        first = [m.deals[0].to_record() for m in tables]
+        first = [to_record(m.deals[0]) for m in tables]
         assert first[0]["deck"] == first[1]["deck"]
         assert first[0]["dealer"] == first[1]["dealer"] == "NESW"[j % 4]
         for d1, d2 in zip(tables[0].deals, tables[1].deals, strict=False):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from belote.cards import CARDS
 from belote.game import SEATS, Deal, Match, shuffled_deck
-from belote.record import replay
+from belote.record import replay, to_record
 from belote.rules import Rules
 
 PACK = {str(c) for c in CARDS}
@@ -143,7 +143,7 @@ def test_apply_then_undo_restores_exactly(seed: int, rules: dict[str, Any], data
         return
 
     def state(deal: Deal) -> Any:
-        return ([deal.view(s).to_json() for s in (0, 1, 2, 3, None)], deal.events(), deal.hands, deal.to_record())
+        return ([deal.view(s).to_json() for s in (0, 1, 2, 3, None)], deal.events(), deal.hands, to_record(deal))
 
     before = state(rng_deal)
     for action in rng_deal.legal_actions():

@@ -216,7 +216,7 @@ def random_deal(seed: int, rules: Rules, pending: int = 0) -> Deal:
     deal = Deal(rules, rng.randrange(rules.players), shuffled_deck(rng), pending)
     while deal.phase != "done":
         legal = deal.legal_actions()
-        if rules.coinche and deal.phase == "bidding" and len(legal) > 1 and rng.random() < 0.5:
+        if rules.game.contracts and deal.phase == "bidding" and len(legal) > 1 and rng.random() < 0.5:
             action = legal[1] if rng.random() < 0.7 else legal[-1]  # the lowest contract, or coinche
         else:
             action = legal[rng.randrange(len(legal))]
@@ -235,7 +235,7 @@ def test_random_deals_replay_to_the_engine_result(game: str) -> None:
     )
     def check(seed: int, rules: dict[str, Any], score: list[int], pending: int) -> None:
         r = Rules.from_dict(rules)
-        pending = 0 if r.coinche else pending
+        pending = 0 if r.game.contracts else pending
         deal = random_deal(seed, r, pending)
         before = tuple(score[: r.teams])
         record = loads(dumps(to_record(deal, before)))
@@ -249,7 +249,7 @@ def test_random_deals_replay_to_the_engine_result(game: str) -> None:
         assert out["taker"] == (None if deal.taker is None else SEATS[deal.taker])
         assert [t["winner"] for t in out["tricks"]] == [SEATS[t.winner] for t in deal.tricks]
         assert sum(t["points"] for t in out["tricks"]) == sum(deal.result.cards)
-        if r.coinche:
+        if r.game.contracts:
             assert out["contract"] == (
                 None if deal.contract is None else {"bidder": SEATS[deal.contract.bidder], **deal.contract.to_json()}
             )

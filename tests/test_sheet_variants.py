@@ -378,7 +378,7 @@ def played(seed: int, rules: Rules) -> Deal:
     deal = Deal(rules, rng.randrange(rules.players), shuffled_deck(rng))
     while deal.phase != "done":
         legal = deal.legal_actions()
-        if deal.phase == "bidding" and rules.coinche and len(legal) > 1 and rng.random() < 0.6:
+        if deal.phase == "bidding" and rules.game.contracts and len(legal) > 1 and rng.random() < 0.6:
             action = legal[1] if rng.random() < 0.8 else legal[-1]
         else:
             action = legal[rng.randrange(len(legal))]
@@ -402,7 +402,7 @@ def entry_of(deal: Deal) -> Any:
         capot = "taker" if tricks[taker] == 8 else "defenders" if tricks[taker] == 0 else None
         return ThreeEntry(taker, deal.dealer, r.cards, r.declarations, holder(r.belote), capot)  # type: ignore[arg-type]
     side = r.takers
-    if rules.coinche:
+    if rules.game.contracts:
         c = deal.contract
         assert c is not None
         coinche = {1: None, 2: "coinche"}.get(c.multiplier, "surcoinche")

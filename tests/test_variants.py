@@ -389,7 +389,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
     assert sum(r.cards) == total + (90 if r.capot is not None or r.outcome == "capot" else 0) or sum(r.cards) == total
     if rules.players != 3:
         assert total == 162
-    if rules.coinche:
+    if rules.game.contracts:
         c = deal.contract
         assert c is not None and r.contract == c and deal.taker == c.bidder
         if c.multiplier > 1:

@@ -18,32 +18,35 @@ suit). An illegal action raises an ``IllegalAction`` that names the rule and cha
 
 from __future__ import annotations
 
-import functools
 import os
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from belote.cards import CARDS, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card, cards_of, mask_of, parse_card
-from belote.contracts import (
-    CAPOT,
-    COINCHE,
-    GENERALE,
-    LEVELS,
-    MODE_LETTERS,
-    SURCOINCHE,
-    Contract,
-    contract_action,
-    contract_of,
-    contract_str,
-    is_contract,
-    parse_contract,
+from belote.actions import (
+    NAME_SUIT,
+    NAMES,
+    PASS,
+    TAKE,
+    Action,
+    Bid,
+    GameOver,
+    IllegalAction,
+    IllegalBid,
+    IllegalPlay,
+    NotYourTurn,
+    action_str,
+    parse_action,
 )
+from belote.auctions import THROWN_IN
+from belote.cards import CARDS, Card, cards_of, mask_of
+from belote.contracts import MODE_LETTERS, Contract
 from belote.declarations import Declaration, belote_cards, belote_holder, best_side, find_declarations
-from belote.play import MODE_NAMES, explain_illegal
+from belote.play import explain_illegal
 from belote.playstate import BIDDING, DONE, PLAY, Trick
 from belote.rules import Rules
+from belote.variants import SEATS, Tally
+from belote.view import PlayerView
 
 if os.environ.get("BELOTE_PURE_PYTHON"):
     from belote.playstate import PlayState
@@ -52,206 +55,32 @@ else:
         from belote._playstate import PlayState
     except ImportError:  # no compiler where the package was built
         from belote.playstate import PlayState
-from belote.scoring import SIDES, DealResult, match_winner, score_contract, score_deal, score_three, thrown_in
+from belote.scoring import DealResult, match_winner, thrown_in
 
-SEATS = "NESW"
-
-
-class IllegalAction(ValueError):
-    """An action the rules refuse; the state is unchanged."""
-
-
-class IllegalBid(IllegalAction):
-    pass
-
-
-class IllegalPlay(IllegalAction):
-    pass
-
-
-class NotYourTurn(IllegalAction):
-    pass
-
-
-class GameOver(IllegalAction):
-    pass
-
-
-class Bid(int):
-    """A bidding action: ``pass``, ``take`` (the turned card), or a suit named in the second round;
-    in Coinche a contract (``110H``, ``90NT``, ``capotS``), ``coinche`` or ``surcoinche``."""
-
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        if self == PASS:
-            return "pass"
-        if self == TAKE:
-            return "take"
-        if NAME_SUIT <= self < NAME_SUIT + 4:
-            return SUIT_LETTERS[self - NAME_SUIT]
-        if is_contract(self) or self in (COINCHE, SURCOINCHE):
-            return contract_str(self)
-        return f"bid {int(self)}"
-
-    def __repr__(self) -> str:
-        return f"Bid('{self}')"
-
-    def pretty(self) -> str:
-        if NAME_SUIT <= self < NAME_SUIT + 4:
-            return f"{SUIT_NAMES[self - NAME_SUIT]} {SUIT_SYMBOLS[self - NAME_SUIT]}"
-        if is_contract(self):
-            mode = contract_of(self)[1]
-            return f"{str(self)[: -len(MODE_LETTERS[mode])]} {MODE_NAMES[mode]}"
-        return str(self)
-
-
-PASS = Bid(32)
-TAKE = Bid(33)
-NAME_SUIT = 34
-NAMES = tuple(Bid(NAME_SUIT + s) for s in range(4))
-
-Action = int
-
-
-_NOT_AN_ACTION = (
-    "is not an action: say pass, take, a suit letter, a contract such as 110H or 90NT, or a card such as JH"
-)
-
-
-def parse_action(text: str) -> Action:
-    """``pass``, ``take``, a suit letter (naming it in the second round), a Coinche bid, or a card."""
-    if not isinstance(text, str):
-        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}")
-    t = text.strip().lower()
-    if t == "pass":
-        return PASS
-    if t == "take":
-        return TAKE
-    if len(t) == 1 and t.upper() in SUIT_LETTERS:
-        return NAMES[SUIT_LETTERS.index(t.upper())]
-    contract = parse_contract(t) if len(t) > 2 else None
-    if contract is not None:
-        return Bid(contract)
-    try:
-        return parse_card(text)
-    except ValueError:
-        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}") from None
-
-
-def action_str(action: Action) -> str:
-    """``JH``, ``pass``, ``take``, ``H``, ``110H``, ``coinche``; anything else as its number."""
-    if 0 <= action < 32:
-        return str(CARDS[action])
-    if PASS <= action <= SURCOINCHE:
-        return str(Bid(action))
-    return str(int(action))
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What one seat may know: its own hand and everything public. Never another hand."""
-
-    seat: int | None  # None: a spectator
-    rules: Rules
-    phase: str
-    dealer: int
-    to_move: int | None
-    hand: tuple[Card, ...]
-    turned: Card | None
-    bids: tuple[tuple[int, Bid], ...]
-    taker: int | None
-    trump: int | None
-    trick: tuple[tuple[int, Card], ...]
-    tricks: tuple[Trick, ...]
-    declarations: tuple[tuple[int, str, tuple[Card, ...]], ...]
-    belote: tuple[tuple[int, str], ...]
-    legal: tuple[Action, ...]
-    won: tuple[int, ...]  # points taken so far, by score (side, or player at three hands)
-    result: DealResult | None
-    score: tuple[int, ...] = (0, 0)
-    pending: int = 0
-    deal_number: int = 1
-    match_over: bool = False
-    match_winner: int | None = None
-    played: tuple[Card, ...] = field(default=())
-    #: Coinche: the highest bid so far (then the contract played), with its multiplier.
-    contract: Contract | None = None
-    #: Two hands: each seat's cards on the table, a pile each: (the face-up card or None, how many
-    #: face down under it). Face-down cards are known to nobody, their owner included.
-    table: tuple[tuple[tuple[Card | None, int], ...], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        def seat(s: int | None) -> str | None:
-            return None if s is None else SEATS[s]
-
-        names = self.rules.team_names
-        out = {
-            "seat": seat(self.seat),
-            "rules": self.rules.to_dict(),
-            "phase": self.phase,
-            "dealer": seat(self.dealer),
-            "to_move": seat(self.to_move),
-            "hand": [str(c) for c in self.hand],
-            "turned": None if self.turned is None else str(self.turned),
-            "bids": [[SEATS[s], str(b)] for s, b in self.bids],
-            "taker": seat(self.taker),
-            "trump": None if self.trump is None else MODE_LETTERS[self.trump],
-            "trick": [[SEATS[s], str(c)] for s, c in self.trick],
-            "tricks": [
-                {
-                    "leader": SEATS[t.leader],
-                    "cards": [str(CARDS[c]) for c in t.cards],
-                    "winner": SEATS[t.winner],
-                    "points": t.points,
-                }
-                for t in self.tricks
-            ],
-            "declarations": [
-                {"seat": SEATS[s], "name": n, "cards": [str(c) for c in cs]} for s, n, cs in self.declarations
-            ],
-            "belote": [[SEATS[s], w] for s, w in self.belote],
-            "legal": [action_str(a) for a in self.legal],
-            "won": dict(zip(names, self.won, strict=True)),
-            "result": None if self.result is None else self.result.to_json(),
-            "score": dict(zip(names, self.score, strict=True)),
-            "pending": self.pending,
-            "deal_number": self.deal_number,
-            "match_over": self.match_over,
-            "match_winner": None if self.match_winner is None else names[self.match_winner],
-        }
-        if self.contract is not None:
-            out["contract"] = {"bidder": SEATS[self.contract.bidder], **self.contract.to_json()}
-        if self.table:
-            out["table"] = {
-                SEATS[s]: [[None if up is None else str(up), down] for up, down in piles]
-                for s, piles in enumerate(self.table)
-            }
-        return out
-
-
-@functools.cache
-def _contracts_above(level: int, max_bid: int, no_trump_all_trump: bool, generale: bool) -> tuple[Bid, ...]:
-    """The contracts a Coinche bid may name over ``level`` (0: none yet), lowest first."""
-    modes = range(6) if no_trump_all_trump else range(4)
-    levels = [lv for lv in LEVELS if lv > level and (lv <= max_bid or lv == CAPOT or (lv == GENERALE and generale))]
-    return tuple(Bid(contract_action(lv, m)) for lv in levels for m in modes)
-
-
-#: The side of each seat before anyone takes (at three hands the taker's camp is set when play starts).
-_CAMPS = {4: [0, 1, 0, 1], 3: [0, 1, 0], 2: [0, 1]}
-#: Coinche: three cards each, then two, then three, from the player next to the dealer.
-_COINCHE_PLACES = tuple(
-    (*range(3 * k, 3 * k + 3), 12 + 2 * k, 13 + 2 * k, *range(20 + 3 * k, 23 + 3 * k)) for k in range(4)
-)
-
-
-@functools.cache
-def _first_places(players: int) -> tuple[tuple[int, ...], ...]:
-    """Which places of the deck each player takes in the first distribution (3 each, then 2 each)."""
-    return tuple(
-        (*range(3 * k, 3 * k + 3), *range(3 * players + 2 * k, 3 * players + 2 * k + 2)) for k in range(players)
-    )
+__all__ = [
+    "BIDDING",
+    "DONE",
+    "NAMES",
+    "NAME_SUIT",
+    "PASS",
+    "PLAY",
+    "SEATS",
+    "TAKE",
+    "Action",
+    "Bid",
+    "Deal",
+    "GameOver",
+    "IllegalAction",
+    "IllegalBid",
+    "IllegalPlay",
+    "Match",
+    "NotYourTurn",
+    "PlayerView",
+    "Trick",
+    "action_str",
+    "parse_action",
+    "shuffled_deck",
+]
 
 
 def shuffled_deck(rng: random.Random) -> tuple[Card, ...]:
@@ -261,12 +90,17 @@ def shuffled_deck(rng: random.Random) -> tuple[Card, ...]:
 
 
 class Deal(PlayState):
-    """One deal, from the shuffled deck to the score, of any game of ``rules.variant``."""
+    """One deal of any game, from the shuffled deck to the score: a switch between its phases.
+
+    ``bidding`` asks the game's auction (``rules.game.auction``), ``play`` the play state (the
+    base class, in C when built), and the end of the last trick the game's scoring. The game
+    (``belote.variants``) deals the cards and says who plays with whom.
+    """
 
     __slots__ = (
+        "auction",
         "bid_seats",
         "bids",
-        "coinche",
         "contract",
         "dealer",
         "deck",
@@ -280,6 +114,7 @@ class Deal(PlayState):
         "taker",
         "trump",
         "turned",
+        "variant",
     )
 
     def __init__(self, rules: Rules, dealer: int, deck: Sequence[int], pending: int = 0) -> None:
@@ -288,46 +123,36 @@ class Deal(PlayState):
         if len(deck) != 32 or len(set(deck)) != 32 or min(deck) < 0 or max(deck) > 31:
             raise ValueError("the deck must hold each of the 32 cards once")
         self.rules = rules
-        self.coinche = rules.variant == "coinche"
-        self.players = players = rules.players
+        self.variant = variant = rules.game
+        self.auction = variant.auction
+        self.players = variant.players
         self.step = step = rules.step
         self.undertrump = int(rules.undertrump)
-        self.ntricks = 16 if players == 2 else 8  # rules.tricks
-        self.camps = list(_CAMPS[players])  # partners; at two hands each alone
+        self.ntricks = variant.tricks
         self.dealer = dealer
         self.deck = deck
         self.pending = pending
-        #: the seats in playing order, starting with the player next to the dealer
-        self.order = [(dealer + step * (i + 1)) % players for i in range(players)]
+        self.order = list(variant.order(dealer, step))
+        # Until someone takes, the play state's sides are the seats by parity: only Coinche's auction
+        # asks (partners), and at three hands nobody plays with anyone yet (the view says so).
+        self.camps = [s & 1 for s in range(self.players)]
         self._first_distribution()
 
     @classmethod
     def from_seed(cls, seed: int, rules: Rules | None = None, dealer: int = 0) -> Deal:
         return cls(rules or Rules(), dealer, shuffled_deck(random.Random(seed)))
 
-    # ----------------------------------------------------------------- dealing
+    # ----------------------------------------------------------------- the phases
     def _first_distribution(self) -> None:
-        """Three cards each then two, from the player next to the dealer; the next card is turned.
-
-        Coinche deals all eight at once, three, two, then three each, and turns no card.
-        """
-        deck = self.deck
-        hands = [0] * self.players
-        coinche = self.coinche
-        places = _COINCHE_PLACES if coinche else _first_places(self.players)
-        for seat, seat_places in zip(self.order, places, strict=True):
-            m = 0
-            for i in seat_places:
-                m |= 1 << deck[i]
-            hands[seat] = m
+        """The game's first distribution; the bidding starts with the player next to the dealer."""
+        hands, self.turned = self.variant.first_distribution(self.deck, self.order)
         self.reset_play(hands, -1, self.order[0])
-        if self.players == 2:  # no card lies under another before the table is dealt
+        if self.under is not None:  # no card lies under another before the table is dealt
             self.set_under(None)
         self.phase = BIDDING
         self.bids: list[Bid] = []
         self.bid_seats: list[int] = []
         self.contract: Contract | None = None
-        self.turned: Card | None = None if coinche else CARDS[deck[5 * self.players]]
         self.taker: int | None = None
         self.trump: int | None = None
         self.start_hands: list[int] = []
@@ -335,54 +160,47 @@ class Deal(PlayState):
         self.declared: list[list[Declaration]] = []
         self.result: DealResult | None = None
 
-    def _second_distribution(self, taker: int, trump: int) -> None:
-        """Three more each from the player next to the dealer, but two and the turned card to the taker.
+    def _bid(self, bid: Bid) -> None:
+        seat = self.to_move
+        self.bids.append(bid)
+        self.bid_seats.append(seat)
+        outcome = self.auction.bid(self, seat, bid)
+        if outcome == THROWN_IN:
+            self.phase = DONE
+            self.result = thrown_in(self.pending, self.rules.teams, self.rules.team_names)
+        elif outcome is not None:
+            self._start_play(*outcome)
 
-        At two hands the taker gets the turned card and the other player one more; then each
-        gets ten cards on the table, five face down with five face up on them (docs/rules.md).
-        """
-        assert self.turned is not None
-        deck = self.deck
-        hands = self.hands
-        pos = 5 * self.players + 1
-        under = None
-        if self.rules.variant == "two-handed":
-            other = 1 - taker
-            hands[other] |= 1 << deck[pos]
-            under = [-1] * 32
-            self.table_cards = [0, 0]
-            for k, seat in enumerate(self.order):
-                for i in range(5):
-                    down, up = deck[pos + 1 + 5 * k + i], deck[pos + 11 + 5 * k + i]
-                    under[up] = down
-                    hands[seat] |= 1 << up
-                    self.table_cards[seat] |= 1 << up | 1 << down
-        else:
-            for seat in self.order:
-                end = pos + (2 if seat == taker else 3)
-                m = hands[seat]
-                for i in range(pos, end):
-                    m |= 1 << deck[i]
-                hands[seat] = m
-                pos = end
-        hands[taker] |= 1 << self.turned
-        self._start_play(taker, trump, hands, under)
-
-    def _start_play(self, taker: int, mode: int, hands: list[int], under: list[int] | None = None) -> None:
+    def _start_play(self, taker: int, mode: int) -> None:
+        """The auction is over: the game's second distribution, the camps, declarations, then play."""
+        variant = self.variant
+        hands, under, self.table_cards = variant.second_distribution(self.deck, self.hands, self.order, taker)
         self.taker = taker
         self.trump = mode
         self.reset_play(hands, mode, self.order[0])
         if under is not None:
             self.set_under(under)
-        if self.players == 3:  # the taker against the two others together
-            self.camps = [0 if s == taker else 1 for s in range(3)]
+        self.camps = list(variant.camps(taker))
         tables = self.table_cards
         self.start_hands = [h | t for h, t in zip(hands, tables, strict=True)] if tables else list(hands)
         self.phase = PLAY
         rules = self.rules
-        if rules.declarations and rules.variant != "two-handed":
+        if rules.declarations and variant.has_declarations:
             reuse = rules.declaration_card_reuse
             self.declared = [find_declarations(h, mode, reuse) for h in hands]
+
+    def _score(self) -> None:
+        """Called by the play state once the last trick is taken: the game's scoring."""
+        assert self.taker is not None
+        n = self.players
+        cards, tricks = [0] * n, [0] * n
+        for t in self.tricks:
+            cards[t.winner] += t.points
+            tricks[t.winner] += 1
+        declarations = self.variant.scoring_declarations(self.rules, self.declared, self.order, self.camps)
+        belote = belote_holder(self.start_hands, self.mode)
+        tally = Tally(self.taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract)
+        self.result = self.variant.score(self.rules, tally)
 
     # ----------------------------------------------------------------- queries
     def hand(self, seat: int) -> tuple[Card, ...]:
@@ -420,26 +238,7 @@ class Deal(PlayState):
     def _bid_actions(self) -> tuple[Action, ...]:
         if self.phase != BIDDING:
             return ()
-        if self.coinche:
-            return self._contract_actions()
-        assert self.turned is not None
-        if len(self.bids) < self.players:
-            return (PASS, TAKE)
-        return (PASS, *(b for b in NAMES if b - NAME_SUIT != self.turned.suit))
-
-    def _contract_actions(self) -> tuple[Action, ...]:
-        """Coinche: pass, a higher contract, or coinche (the other side's contract); after a
-        coinche, the bidding side may surcoinche or pass."""
-        c = self.contract
-        if c is not None and c.multiplier > 1:
-            return (PASS, Bid(SURCOINCHE))
-        rules = self.rules
-        higher = _contracts_above(
-            0 if c is None else c.level, rules.coinche_max_bid, rules.no_trump_all_trump, rules.generale
-        )
-        if c is not None and self.camps[c.bidder] != self.camps[self.to_move]:
-            return (PASS, *higher, Bid(COINCHE))
-        return (PASS, *higher)
+        return self.auction.legal(self)
 
     def is_legal(self, action: Action) -> bool:
         if self.phase == PLAY:
@@ -471,51 +270,9 @@ class Deal(PlayState):
                 raise IllegalPlay(self.explain(action))
             return
         if 0 <= action < 32:
-            what = "bid a contract or pass" if self.coinche else "take, pass or name a suit"
-            raise IllegalBid(f"the bidding is not over: {what} before playing {CARDS[action]}")
-        if action in self.legal_actions():
-            return
-        if self.coinche:
-            raise IllegalBid(self._explain_contract(action))
-        if is_contract(action) or action in (COINCHE, SURCOINCHE):
-            raise IllegalBid(f"{action_str(action)} is a Coinche bid: take, pass or name a suit")
-        assert self.turned is not None
-        if action == TAKE:
-            raise IllegalBid("in the second round you name a suit or pass; the turned card can no longer be taken")
-        if NAME_SUIT <= action < NAME_SUIT + 4:
-            if self.bid_round == 0:
-                raise IllegalBid(
-                    "in the first round you take the turned suit or pass; other suits are named in the second"
-                )
-            raise IllegalBid(f"the turned suit {SUIT_SYMBOLS[self.turned.suit]} cannot be named in the second round")
-        raise IllegalBid(f"{action_str(action)} is not a bid")
-
-    def _explain_contract(self, action: int) -> str:
-        c = self.contract
-        if action in (TAKE,) or NAME_SUIT <= action < NAME_SUIT + 4:
-            return "in Coinche you bid a contract such as 80H, 100NT or capotS, or pass; no card is turned"
-        if action == SURCOINCHE:
-            if c is None or c.multiplier == 1:
-                return "surcoinche answers a coinche: nobody has coinched"
-            return "only the bidding side may surcoinche"
-        if action == COINCHE:
-            if c is None:
-                return "there is no contract to coinche yet"
-            if c.multiplier > 1:
-                return f"{c.name} is already coinched"
-            return "you coinche the other side's contract, not your own side's"
-        if is_contract(action):
-            level, mode = contract_of(action)
-            if c is not None and c.multiplier > 1:
-                return "the bidding is closed by the coinche: the bidding side may surcoinche or pass"
-            if c is not None and level <= c.level:
-                return f"a bid must be higher than {c.name}"
-            if level == GENERALE and not self.rules.generale:
-                return "the générale is not played at this table"
-            if mode >= 4 and not self.rules.no_trump_all_trump:
-                return "no-trumps and all-trumps are not played at this table"
-            return f"bids go from 80 to {self.rules.coinche_max_bid}, then capot"
-        return f"{action_str(action)} is not a bid"
+            raise IllegalBid(f"the bidding is not over: {self.auction.what_to_bid} before playing {CARDS[action]}")
+        if action not in self.legal_actions():
+            raise IllegalBid(self.auction.explain(self, action))
 
     def explain(self, card: int) -> str:
         """Why ``card`` may not be played now."""
@@ -536,112 +293,6 @@ class Deal(PlayState):
             card,
         )
 
-    def _bid(self, bid: Bid) -> None:
-        seat = self.to_move
-        self.bids.append(bid)
-        self.bid_seats.append(seat)
-        if self.coinche:
-            self._contract_bid(seat, bid)
-            return
-        assert self.turned is not None
-        if bid == TAKE:
-            self._second_distribution(seat, self.turned.suit)
-        elif bid != PASS:
-            self._second_distribution(seat, bid - NAME_SUIT)
-        elif len(self.bids) == 2 * self.players:
-            self._throw_in()
-        else:
-            self.to_move = (seat + self.step) % self.players
-
-    def _throw_in(self) -> None:
-        self.phase = DONE
-        self.result = thrown_in(self.pending, self.rules.teams, self.rules.team_names)
-
-    def _contract_bid(self, seat: int, bid: Bid) -> None:
-        """Coinche: the auction ends after three passes behind a contract, four passes with none
-        (thrown in), a surcoinche, or a coinche that both bidders let stand."""
-        c = self.contract
-        step, n = self.step, self.players
-        if is_contract(bid):
-            level, mode = contract_of(bid)
-            self.contract = Contract(level, mode, seat)
-        elif bid == COINCHE:
-            assert c is not None
-            self.contract = c = Contract(c.level, c.mode, c.bidder, 2)
-            self.to_move = (seat + step) % n  # a player of the bidding side
-            return
-        elif bid == SURCOINCHE:
-            assert c is not None
-            self.contract = Contract(c.level, c.mode, c.bidder, self.rules.surcoinche)
-            self._contract_play()
-            return
-        elif c is not None and c.multiplier > 1:  # a bidder lets the coinche stand
-            if self.bids[-2] == COINCHE:
-                self.to_move = (seat + 2 * step) % n  # the bidder's partner may still surcoinche
-            else:
-                self._contract_play()
-            return
-        elif c is None and len(self.bids) == n:
-            self._throw_in()
-            return
-        elif c is not None and self.bids[-3:] == [PASS] * 3:
-            self._contract_play()
-            return
-        self.to_move = (seat + step) % n
-
-    def _contract_play(self) -> None:
-        c = self.contract
-        assert c is not None
-        self._start_play(c.bidder, c.mode, self.hands)
-
-    def _score(self) -> None:
-        """Called by the play state once the last trick is taken."""
-        assert self.taker is not None
-        rules = self.rules
-        players = self.players
-        team = self.camps if players != 3 else range(3)  # whose score each seat's points go to
-        declarations = [0] * (3 if players == 3 else 2)
-        best = self.scoring_declarations_side()
-        if best is not None:
-            for s in range(players):
-                if self.camps[s] == best:
-                    declarations[team[s]] += sum(d.points for d in self.declared[s])
-        belote = [0] * len(declarations)
-        holder = belote_holder(self.start_hands, self.mode)
-        if holder is not None:
-            belote[team[holder]] = 20
-        if players == 3:
-            cards, tricks = [0] * 3, [0] * 3
-            for t in self.tricks:
-                cards[t.winner] += t.points
-                tricks[t.winner] += 1
-            self.result = score_three(rules, self.taker, cards, tricks, declarations, belote, self.pending, self.order)
-            return
-        won, won_tricks = self.won, self.won_tricks
-        if self.coinche:
-            assert self.contract is not None
-            bidder = self.contract.bidder
-            self.result = score_contract(
-                rules,
-                self.contract,
-                won,
-                won_tricks,
-                (declarations[0], declarations[1]),
-                (belote[0], belote[1]),
-                bidder_took_all=all(t.winner == bidder for t in self.tricks),
-            )
-            return
-        self.result = score_deal(
-            rules,
-            team[self.taker],
-            won,
-            won_tricks,
-            (declarations[0], declarations[1]),
-            (belote[0], belote[1]),
-            self.pending,
-            SIDES if players == 4 else rules.team_names,
-        )
-
     def undo(self) -> Action:
         """Take back the last action; returns it. The state is exactly as before it."""
         if self.phase != BIDDING and self.plays:
@@ -655,12 +306,6 @@ class Deal(PlayState):
         for b in bids:
             self._bid(b)
         return last
-
-    def to_record(self, score_before: Sequence[int] | None = None) -> dict[str, Any]:
-        """The deal record (format ``belote-deal/1``) of this deal as it stands."""
-        from belote.record import to_record
-
-        return to_record(self, score_before)
 
     def copy(self) -> Deal:
         new = Deal.__new__(Deal)
@@ -713,12 +358,20 @@ class Deal(PlayState):
                 words.append((holder, "belote" if not words else "rebelote"))
         return words
 
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds in hand (at two hands, not its table cards)."""
+        tables = self.table_cards
+        return tuple(
+            (self.hand_mask(s) & ~tables[s] if tables else self.hand_mask(s)).bit_count() for s in range(self.players)
+        )
+
     def view(self, seat: int | None) -> PlayerView:
         shown_side = self.scoring_declarations_side() if self.tricks else None
         declarations = tuple(
             (s, d.name, cards_of(d.cards) if shown_side == self.camps[s] else ()) for s, d in self.announced()
         )
-        trick_seats = [(self.leader + self.step * i) % self.players for i in range(len(self.trick))]
+        n = self.players
+        trick_seats = [(self.leader + self.step * i) % n for i in range(len(self.trick))]
         return PlayerView(
             seat=seat,
             rules=self.rules,
@@ -737,25 +390,26 @@ class Deal(PlayState):
             legal=self.legal_actions() if seat is not None and seat == self.to_move else (),
             won=self.team_points(),
             score=(0,) * self.rules.teams,
+            pending=self.pending,
             result=self.result,
             played=tuple(CARDS[c] for c in self.plays),
             contract=self.contract,
             table=self.table(),
+            order=tuple(self.order),
+            camps=self.variant.camps(self.taker),
+            played_by=tuple(self.play_seats()),
+            hand_sizes=self.hand_sizes(),
         )
 
     def team_points(self) -> tuple[int, ...]:
         """Points taken so far by each score (each side; at three hands each player)."""
-        if self.players != 3:
-            return self.won
-        won = [0, 0, 0]
+        by_seat = [0] * self.players
         for t in self.tricks:
-            won[t.winner] += t.points
-        return tuple(won)
+            by_seat[t.winner] += t.points
+        return tuple(self.variant.by_team(by_seat))
 
     def _camp_name(self, camp: int) -> str:
-        """A side's name; at three hands the taker's seat, or the two defenders' seats."""
-        if self.players == 4:
-            return SIDES[camp]
+        """A camp's name: its seats (``NS``, ``EW``; at three hands the taker's seat or the defenders')."""
         return "".join(SEATS[s] for s in range(self.players) if self.camps[s] == camp)
 
     def _turned_played(self) -> bool:

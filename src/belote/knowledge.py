@@ -113,7 +113,7 @@ class Knowledge:
         mine = mask_of(view.hand)
         played = mask_of(view.played)
         if view.phase == "bidding":
-            dealt = 8 if rules.coinche else FIRST_DISTRIBUTION
+            dealt = 8 if rules.game.contracts else FIRST_DISTRIBUTION
             turned = 0 if view.turned is None else 1 << view.turned
             known = [0] * n
             known[me] = mine
@@ -335,14 +335,14 @@ class Plausibility:
         self.announced = {s: sorted(announced.get(s, [])) for s in first_trick_seats if s != view.seat}
         self.turned_suit = None if view.turned is None else view.turned.suit
         self.round_one_passers = [s for i, (s, b) in enumerate(view.bids) if i < self.players and str(b) == "pass"]
-        self.coinche_bids = coinche_claims(view) if view.rules.coinche else []
+        self.coinche_bids = coinche_claims(view) if view.rules.game.contracts else []
 
     def weight(self, hands: Sequence[int]) -> float:
         view = self.view
         if self.players == 2:
             return 1.0  # the table cards were dealt after the bidding: the bids say too little
         start = [h | p for h, p in zip(hands, self.played_by, strict=False)]
-        if view.rules.coinche:
+        if view.rules.game.contracts:
             return self._coinche_weight(start)
         trump = view.trump
         if trump is None:

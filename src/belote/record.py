@@ -22,12 +22,11 @@ from belote.contracts import MODE_LETTERS, Contract
 from belote.game import SEATS, Deal, IllegalAction, parse_action
 from belote.play import MODE_NAMES
 from belote.rules import COINCHE_OPTIONS, Rules, RulesError
+from belote.variants import VARIANTS, Variant
 
 FORMAT = "belote-deal/1"
 REQUIRED = ("format", "dealer", "deck", "bids", "plays")
 OPTIONAL = ("rules", "score_before", "pending")
-#: Rule options that only Coinche reads; a record of another game may not carry them.
-COINCHE_RULE_KEYS = COINCHE_OPTIONS
 #: Record rule keys: the four of the spec, and the engine's other options of a deal as optional
 #: extensions. The match options (``target``, ``deals``) are not a deal's.
 RULE_KEYS = (
@@ -41,7 +40,7 @@ RULE_KEYS = (
     "variant",
     "round_five",
     "belote_counts",
-    *COINCHE_RULE_KEYS,
+    *COINCHE_OPTIONS,
 )
 
 
@@ -52,7 +51,12 @@ class RecordError(ValueError):
 def record_rules(rules: Rules) -> dict[str, Any]:
     """The ``rules`` of a record: the options that differ from the defaults and that its game reads."""
     changes = rules.changes()
-    return {k: v for k, v in changes.items() if k in RULE_KEYS and (rules.coinche or k not in COINCHE_RULE_KEYS)}
+    return {k: v for k, v in changes.items() if k in RULE_KEYS and _owner(k) in (None, rules.game)}
+
+
+def _owner(option: str) -> Variant | None:
+    """The game that alone reads ``option``, or None for an option of every game."""
+    return next((g for g in VARIANTS.values() if option in g.own_options), None)
 
 
 def to_record(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str, Any]:
@@ -99,16 +103,8 @@ def read(path: str) -> dict[str, Any]:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
 
 
-GAME_NAMES = {
-    "classic": "the classic game",
-    "coinche": "Coinche",
-    "three-handed": "the three-handed game",
-    "two-handed": "the two-handed game",
-}
-
-
 def _game(rules: Rules) -> str:
-    return GAME_NAMES[rules.variant]
+    return rules.game.title
 
 
 def _seat(value: Any, key: str, rules: Rules) -> int:
@@ -149,13 +145,13 @@ def _rules(data: Any) -> Rules:
         rules = Rules.from_dict(data)
     except RulesError as e:
         raise RecordError(str(e)) from None
-    if not rules.coinche:
-        for key in data:
-            if key in COINCHE_RULE_KEYS:
-                raise RecordError(
-                    f"rule option {key!r} is a rule of Coinche, and this record is of {_game(rules)}"
-                    ' (say "variant": "coinche" for a deal of Coinche)'
-                )
+    for key in data:
+        owner = _owner(key)
+        if owner is not None and owner is not rules.game:
+            raise RecordError(
+                f"rule option {key!r} is a rule of {owner.title}, and this record is of {_game(rules)}"
+                f' (say "variant": "{owner.name}" for a deal of {owner.title})'
+            )
     return rules
 
 
@@ -196,20 +192,15 @@ def parse(data: dict[str, Any]) -> tuple[Rules, int, list[int], list[Any], list[
     pending = data.get("pending", 0)
     if not isinstance(pending, int) or isinstance(pending, bool) or pending < 0:
         raise RecordError("pending must be a whole number of points")
-    if pending and rules.coinche:
-        raise RecordError("pending must be 0 in Coinche: there is no 81-81 deal, so no points wait")
+    if pending and not rules.game.carries_pending:
+        raise RecordError(f"pending must be 0 in {_game(rules)}: there is no 81-81 deal, so no points wait")
     return rules, dealer, deck, bids, plays, score_before, pending
 
 
 def _bid(text: str, rules: Rules) -> int:
     action = parse_action(text)
     if action < 32:
-        bids = (
-            "pass, a contract such as 110H, 90NT or capotS, coinche, surcoinche"
-            if rules.coinche
-            else ("pass, take, or a suit letter S H D C")
-        )
-        raise IllegalAction(f"{text!r} is not a bid: {bids}")
+        raise IllegalAction(f"{text!r} is not a bid: {rules.game.auction.bid_words}")
     return action
 
 
@@ -238,10 +229,8 @@ def load_deal(data: dict[str, Any]) -> tuple[Deal, tuple[int, ...], dict[str, An
         thrown = deal.result is not None and deal.result.outcome == "thrown-in"
         if thrown:
             message = "the deal was thrown in: nobody took"
-        elif rules.coinche:
-            message = "the auction is not over: it ends after three passes behind a contract"
         else:
-            message = "the bidding is not over: nobody has taken yet"
+            message = rules.game.auction.not_over
         return deal, score_before, {"key": "plays", "index": 0, "action": str(CARDS[plays[0]]), "message": message}
     for i, c in enumerate(plays):
         try:
@@ -312,13 +301,14 @@ def describe(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str,
         "trump": None if deal.trump is None else MODE_LETTERS[deal.trump],
         "taker": None if deal.taker is None else SEATS[deal.taker],
     }
-    if rules.coinche:
+    game = rules.game
+    if game.contracts:
         c = deal.contract
         out["contract"] = None if c is None else {"bidder": SEATS[c.bidder], **c.to_json()}
     out["hands"] = (
         {SEATS[s]: [str(c) for c in cards_of(h)] for s, h in enumerate(held_in_hand(deal))} if started else None
     )
-    if rules.variant == "two-handed":
+    if game.table_cards:
         out["table"] = (
             {
                 SEATS[s]: [[str(CARDS[up]), str(CARDS[down])] for up, down in piles]
@@ -327,7 +317,7 @@ def describe(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str,
             if started
             else None
         )
-    if rules.variant == "three-handed":
+    if game.out_of_play:
         out["out"] = [str(c) for c in cards_of(out_of_play(deal))] if started else None
     out.update(
         {
@@ -371,8 +361,8 @@ def text_report(data: dict[str, Any]) -> str:
     deal, score_before, error = load_deal(data)
     rules = deal.rules
     names = rules.team_names
-    if rules.coinche:
-        lines = [f"Dealer {SEATS[deal.dealer]}, Coinche: all eight cards dealt, no card turned"]
+    if not rules.game.turned_card:
+        lines = [f"Dealer {SEATS[deal.dealer]}, {_game(rules)}: all eight cards dealt, no card turned"]
     else:
         lines = [f"Dealer {SEATS[deal.dealer]}, turned card {deal.turned.pretty() if deal.turned is not None else '-'}"]
     if rules.changes():
@@ -389,7 +379,7 @@ def text_report(data: dict[str, Any]) -> str:
         for s, piles in enumerate(table_piles(deal)):
             shown = " ".join(f"{CARDS[up].pretty()}/{CARDS[down].pretty()}" for up, down in piles)
             lines.append(f"  {SEATS[s]} table (face up/face down): {shown}")
-        if rules.variant == "three-handed":
+        if rules.game.out_of_play:
             lines.append(f"  Out of play: {' '.join(c.pretty() for c in cards_of(out_of_play(deal)))}")
     for s, d in deal.announced():
         lines.append(f"  {SEATS[s]} announces {d.name}: {' '.join(c.pretty() for c in cards_of(d.cards))}")
@@ -405,8 +395,7 @@ def text_report(data: dict[str, Any]) -> str:
     r = deal.result
     if r is not None:
         if r.outcome == "thrown-in":
-            nobody = "Nobody bid" if rules.coinche else "Everybody passed twice"
-            lines.append(f"{nobody}: the deal is thrown in.")
+            lines.append(f"{rules.game.auction.thrown_in_words}: the deal is thrown in.")
         else:
             cards, declared, belote = (_by_team(names, v) for v in (r.cards, r.declarations, r.belote))
             lines.append(f"{r.outcome.upper()}: cards {cards}, declarations {declared}, belote {belote}")

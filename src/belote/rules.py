@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from belote.variants import Variant
 
 DIRECTIONS = ("clockwise", "counterclockwise")
 #: What an 81-81 deal does. ``carry`` (seed 000): the defenders score their 81 and the takers'
@@ -30,12 +33,6 @@ LITIGE = ("carry", "hold")
 #: Two declarations of the same rank, length and height, neither in trumps: ``eldest`` gives
 #: it to the player who plays first in the deal; ``none`` lets neither side score.
 DECLARATION_TIES = ("eldest", "none")
-#: The games of seed 000: the four-hand game with a turned card, Coinche (an auction of
-#: contracts), three players each for themselves, and the two-player game (docs/rules.md).
-VARIANTS = ("classic", "coinche", "three-handed", "two-handed")
-#: Players at the table and the number of scores kept (partnerships, or each player alone).
-PLAYERS = {"classic": 4, "coinche": 4, "three-handed": 3, "two-handed": 2}
-TEAMS = {"classic": 2, "coinche": 2, "three-handed": 3, "two-handed": 2}
 #: Rounding to the ten: which way a five goes (75 -> 70 or 80).
 ROUND_FIVE = ("down", "up")
 #: Coinche, a contract made: the takers score the points they made plus the bid, or the bid alone.
@@ -76,7 +73,7 @@ class Rules:
         _check_choice("direction", self.direction, DIRECTIONS)
         _check_choice("litige", self.litige, LITIGE)
         _check_choice("declaration_tie", self.declaration_tie, DECLARATION_TIES)
-        _check_choice("variant", self.variant, VARIANTS)
+        _check_choice("variant", self.variant, tuple(_games()))
         _check_choice("round_five", self.round_five, ROUND_FIVE)
         _check_choice("coinche_made", self.coinche_made, COINCHE_MADE)
         _check_number("coinche_max_bid", self.coinche_max_bid, (160, 180))
@@ -101,31 +98,32 @@ class Rules:
             raise RulesError(f"deals must be a number of deals from 1 to 1000 (or null), not {self.deals!r}")
 
     @property
+    def game(self) -> Variant:
+        """The game these rules play (``belote.variants``): players, scores, auction, scoring."""
+        return _games()[self.variant]
+
+    @property
     def players(self) -> int:
-        return PLAYERS[self.variant]
+        return self.game.players
 
     @property
     def teams(self) -> int:
         """How many scores the match keeps: two partnerships, or one per player at three hands."""
-        return TEAMS[self.variant]
+        return self.game.teams
 
     @property
     def team_names(self) -> tuple[str, ...]:
         """The names of the scores: the sides ``NS`` and ``EW``, or each player's seat."""
-        return ("NS", "EW") if self.players == 4 else tuple("NESW"[: self.players])
+        return self.game.team_names
 
     def team(self, seat: int) -> int:
         """Whose score a seat's points go to: its partnership, or its own at two and three hands."""
-        return seat & 1 if self.players == 4 else seat
-
-    @property
-    def coinche(self) -> bool:
-        return self.variant == "coinche"
+        return self.game.team(seat)
 
     @property
     def tricks(self) -> int:
         """Tricks in a deal: eight, or sixteen at two hands (each player has sixteen cards)."""
-        return 16 if self.variant == "two-handed" else 8
+        return self.game.tricks
 
     @property
     def step(self) -> int:
@@ -152,6 +150,14 @@ class Rules:
             return replace(base or cls(), **data)
         except TypeError as e:  # pragma: no cover - replace() only raises on unknown names
             raise RulesError(str(e)) from None
+
+
+@functools.cache
+def _games() -> dict[str, Variant]:
+    """The registry of games, imported when first asked: the games' modules import these rules."""
+    from belote.variants import VARIANTS
+
+    return VARIANTS
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:

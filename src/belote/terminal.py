@@ -173,7 +173,7 @@ def parse_choice(text: str, view: PlayerView, cards: list[Card]) -> int:
 def bid_prompt(view: PlayerView) -> str:
     """What the player may say now, in a few words."""
     legal = view.legal
-    if not view.rules.coinche:
+    if not view.rules.game.contracts:
         if TAKE in legal:
             return "take or pass? "
         return f"name a suit or pass ({'/'.join(action_str(a) for a in legal)})? "
@@ -305,7 +305,7 @@ class TerminalGame:
     def _announce_score(self, e: dict[str, object]) -> None:
         rules = self.match.rules
         outcome = str(e["outcome"])
-        words = COINCHE_OUTCOME_WORDS if rules.coinche else OUTCOME_WORDS
+        words = COINCHE_OUTCOME_WORDS if rules.game.contracts else OUTCOME_WORDS
         if outcome == "capot":
             capot = e.get("capot")
             self.write(f"Deal over: capot, every trick to {capot}")

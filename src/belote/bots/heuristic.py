@@ -281,7 +281,7 @@ def read_table(view: PlayerView) -> Table:
         share = 8 / (8 + held) if held + 8 else 0.0
         in_play -= round(hidden * share)
     goal = None
-    if view.rules.coinche and view.contract is not None:
+    if view.rules.game.contracts and view.contract is not None:
         goal = min(view.contract.level, DEAL_POINTS)
     return Table(
         seat=me,
@@ -582,7 +582,7 @@ class HeuristicBot:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
-            if view.rules.coinche:
+            if view.rules.game.contracts:
                 return choose_bid(view, mask_of(view.hand), style=self.style)
             if TAKE in view.legal:
                 return take_the_turned_card(view, self.take_extra)

@@ -128,7 +128,7 @@ class SearchBot:
         if view.phase == "bidding":
             if self._heuristic is not None:
                 return self._heuristic.act(view)
-            if view.rules.coinche:
+            if view.rules.game.contracts:
                 return self._contract_bid(view)
             if view.rules.players != PLAYERS:
                 return self._fallback.act(view)
@@ -395,7 +395,7 @@ class _DealScore:
             belote[rules.team(holder)] = 20
         if self.players == 3:
             r = self._three(cards, tricks, belote)
-        elif rules.coinche:
+        elif rules.game.contracts:
             contract = self.view.contract
             assert contract is not None
             r = score_contract(

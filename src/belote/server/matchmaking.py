@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.game import SEATS
-from belote.rules import PLAYERS
 from belote.server.hub import Hub, Note
 from belote.server.tables import Send, TableManager, new_token
+from belote.variants import VARIANTS, find_variant
 
 log = logging.getLogger("belote.matchmaking")
 
@@ -36,7 +36,7 @@ class Waiting:
 def variant_of(data: dict[str, Any]) -> str:
     """The game an entry waits for (entries written before the queue had games wait for the classic one)."""
     variant = data.get("variant", "classic")
-    return variant if variant in PLAYERS else "classic"
+    return variant if variant in VARIANTS else "classic"
 
 
 class Matchmaker:
@@ -98,7 +98,7 @@ class Matchmaker:
                 await self._seat(variant, waiting, now)
 
     async def _seat(self, variant: str, waiting: list[tuple[str, dict[str, Any]]], now: float) -> None:
-        seats = PLAYERS[variant]
+        seats = find_variant(variant).players
         while waiting and (len(waiting) >= seats or now - waiting[0][1]["joined"] >= self.wait):
             group, waiting = waiting[:seats], waiting[seats:]
             await self.hub.queue_remove([e for e, _ in group])
@@ -127,7 +127,7 @@ class Matchmaker:
             messages[variant] = {
                 "type": "queue",
                 "variant": variant,
-                "players": PLAYERS[variant],
+                "players": find_variant(variant).players,
                 "waiting": counts[variant],
                 "wait": self.wait,
                 "left_ms": int(left * 1000),

@@ -1,0 +1,123 @@
+"""The auction of Coinche: contracts, coinche and surcoinche.
+
+From the player next to the dealer, each in turn bids a contract higher than the last (a level and
+a trump mode, ``belote.contracts``) or passes; a player of the other side may coinche the last
+contract, and then a player of the bidding side may surcoinche. The auction ends after three
+passes behind a contract, at a surcoinche, or when both bidders let a coinche stand; four passes
+with no contract throw the deal in.
+
+>>> from types import SimpleNamespace
+>>> from belote.rules import Rules
+>>> deal = SimpleNamespace(rules=Rules(variant="coinche"), players=4, step=1, to_move=1,
+...                        camps=[0, 1, 0, 1], bids=[], contract=None)
+>>> [str(b) for b in CONTRACTS.legal(deal)[:4]]
+['pass', '80S', '80H', '80D']
+>>> CONTRACTS.explain(deal, COINCHE)
+'there is no contract to coinche yet'
+"""
+
+from __future__ import annotations
+
+import functools
+
+from belote.actions import NAME_SUIT, PASS, TAKE, Action, Bid, action_str
+from belote.auctions import THROWN_IN, AuctionState, Outcome
+from belote.contracts import (
+    CAPOT,
+    COINCHE,
+    GENERALE,
+    LEVELS,
+    SURCOINCHE,
+    Contract,
+    contract_action,
+    contract_of,
+    is_contract,
+)
+
+
+@functools.cache
+def contracts_above(level: int, max_bid: int, no_trump_all_trump: bool, generale: bool) -> tuple[Bid, ...]:
+    """The contracts a bid may name over ``level`` (0: none yet), lowest first."""
+    modes = range(6) if no_trump_all_trump else range(4)
+    levels = [lv for lv in LEVELS if lv > level and (lv <= max_bid or lv == CAPOT or (lv == GENERALE and generale))]
+    return tuple(Bid(contract_action(lv, m)) for lv in levels for m in modes)
+
+
+class ContractAuction:
+    name = "contracts"
+    what_to_bid = "bid a contract or pass"
+    bid_words = "pass, a contract such as 110H, 90NT or capotS, coinche, surcoinche"
+    not_over = "the auction is not over: it ends after three passes behind a contract"
+    thrown_in_words = "Nobody bid"
+
+    def legal(self, deal: AuctionState) -> tuple[Action, ...]:
+        """Pass, a higher contract, or coinche (the other side's contract); after a coinche, the
+        bidding side may surcoinche or pass."""
+        c = deal.contract
+        if c is not None and c.multiplier > 1:
+            return (PASS, Bid(SURCOINCHE))
+        rules = deal.rules
+        higher = contracts_above(
+            0 if c is None else c.level, rules.coinche_max_bid, rules.no_trump_all_trump, rules.generale
+        )
+        if c is not None and deal.camps[c.bidder] != deal.camps[deal.to_move]:
+            return (PASS, *higher, Bid(COINCHE))
+        return (PASS, *higher)
+
+    def bid(self, deal: AuctionState, seat: int, bid: Bid) -> Outcome:
+        c = deal.contract
+        step, n = deal.step, deal.players
+        if is_contract(bid):
+            level, mode = contract_of(bid)
+            deal.contract = Contract(level, mode, seat)
+        elif bid == COINCHE:
+            assert c is not None
+            deal.contract = Contract(c.level, c.mode, c.bidder, 2)
+            deal.to_move = (seat + step) % n  # a player of the bidding side
+            return None
+        elif bid == SURCOINCHE:
+            assert c is not None
+            deal.contract = c = Contract(c.level, c.mode, c.bidder, deal.rules.surcoinche)
+            return (c.bidder, c.mode)
+        elif c is not None and c.multiplier > 1:  # a bidder lets the coinche stand
+            if deal.bids[-2] == COINCHE:
+                deal.to_move = (seat + 2 * step) % n  # the bidder's partner may still surcoinche
+                return None
+            return (c.bidder, c.mode)
+        elif c is None and len(deal.bids) == n:
+            return THROWN_IN
+        elif c is not None and deal.bids[-3:] == [PASS] * 3:
+            return (c.bidder, c.mode)
+        deal.to_move = (seat + step) % n
+        return None
+
+    def explain(self, deal: AuctionState, action: Action) -> str:
+        c = deal.contract
+        rules = deal.rules
+        if action == TAKE or NAME_SUIT <= action < NAME_SUIT + 4:
+            return "in Coinche you bid a contract such as 80H, 100NT or capotS, or pass; no card is turned"
+        if action == SURCOINCHE:
+            if c is None or c.multiplier == 1:
+                return "surcoinche answers a coinche: nobody has coinched"
+            return "only the bidding side may surcoinche"
+        if action == COINCHE:
+            if c is None:
+                return "there is no contract to coinche yet"
+            if c.multiplier > 1:
+                return f"{c.name} is already coinched"
+            return "you coinche the other side's contract, not your own side's"
+        if is_contract(action):
+            level, mode = contract_of(action)
+            if c is not None and c.multiplier > 1:
+                return "the bidding is closed by the coinche: the bidding side may surcoinche or pass"
+            if c is not None and level <= c.level:
+                return f"a bid must be higher than {c.name}"
+            if level == GENERALE and not rules.generale:
+                return "the générale is not played at this table"
+            if mode >= 4 and not rules.no_trump_all_trump:
+                return "no-trumps and all-trumps are not played at this table"
+            return f"bids go from 80 to {rules.coinche_max_bid}, then capot"
+        return f"{action_str(action)} is not a bid"
+
+
+CONTRACTS = ContractAuction()

@@ -1,0 +1,64 @@
+"""The auction of the turned card (seed 000): two rounds of taking.
+
+First round: from the player next to the dealer, each in turn takes the turned card (its suit is
+trumps) or passes. Second round, if everybody passed: each names another suit or passes. If
+everybody passes twice, the deal is thrown in.
+
+>>> from types import SimpleNamespace
+>>> from belote.cards import parse_card
+>>> deal = SimpleNamespace(players=4, step=1, to_move=1, bids=[], turned=parse_card("9H"))
+>>> [str(b) for b in TURNED.legal(deal)]
+['pass', 'take']
+>>> deal.bids = [PASS] * 4
+>>> [str(b) for b in TURNED.legal(deal)]
+['pass', 'S', 'D', 'C']
+"""
+
+from __future__ import annotations
+
+from belote.actions import NAME_SUIT, NAMES, PASS, TAKE, Action, Bid, action_str
+from belote.auctions import THROWN_IN, AuctionState, Outcome
+from belote.cards import SUIT_SYMBOLS
+from belote.contracts import COINCHE, SURCOINCHE, is_contract
+
+
+class TurnedCardAuction:
+    name = "turned"
+    what_to_bid = "take, pass or name a suit"
+    #: The bids a record may hold, for a refusal of something else.
+    bid_words = "pass, take, or a suit letter S H D C"
+    #: Why a card cannot be played yet, and why a deal was thrown in.
+    not_over = "the bidding is not over: nobody has taken yet"
+    thrown_in_words = "Everybody passed twice"
+
+    def legal(self, deal: AuctionState) -> tuple[Action, ...]:
+        assert deal.turned is not None
+        if len(deal.bids) < deal.players:
+            return (PASS, TAKE)
+        return (PASS, *(b for b in NAMES if b - NAME_SUIT != deal.turned.suit))
+
+    def bid(self, deal: AuctionState, seat: int, bid: Bid) -> Outcome:
+        assert deal.turned is not None
+        if bid == TAKE:
+            return (seat, deal.turned.suit)
+        if bid != PASS:
+            return (seat, bid - NAME_SUIT)
+        if len(deal.bids) == 2 * deal.players:
+            return THROWN_IN
+        deal.to_move = (seat + deal.step) % deal.players
+        return None
+
+    def explain(self, deal: AuctionState, action: Action) -> str:
+        assert deal.turned is not None
+        if is_contract(action) or action in (COINCHE, SURCOINCHE):
+            return f"{action_str(action)} is a Coinche bid: take, pass or name a suit"
+        if action == TAKE:
+            return "in the second round you name a suit or pass; the turned card can no longer be taken"
+        if NAME_SUIT <= action < NAME_SUIT + 4:
+            if len(deal.bids) < deal.players:
+                return "in the first round you take the turned suit or pass; other suits are named in the second"
+            return f"the turned suit {SUIT_SYMBOLS[deal.turned.suit]} cannot be named in the second round"
+        return f"{action_str(action)} is not a bid"
+
+
+TURNED = TurnedCardAuction()

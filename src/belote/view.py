@@ -1,0 +1,138 @@
+"""What one seat may know: the ``PlayerView`` that every front end and every bot reads.
+
+A view holds the seat's own hand and everything public, never another hand. It also carries what
+consumers would otherwise work out again from the rules: the seating order, the camps, who played
+each card, how many cards each seat holds, and the deal's scoring as a function (``score``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from belote.actions import Action, Bid, action_str
+from belote.cards import CARDS, Card
+from belote.contracts import MODE_LETTERS, Contract
+from belote.playstate import Trick
+from belote.rules import Rules
+from belote.scoring import DealResult
+from belote.variants import SEATS, Tally, Variant
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one seat may know: its own hand and everything public. Never another hand."""
+
+    seat: int | None  # None: a spectator
+    rules: Rules
+    phase: str
+    dealer: int
+    to_move: int | None
+    hand: tuple[Card, ...]
+    turned: Card | None
+    bids: tuple[tuple[int, Bid], ...]
+    taker: int | None
+    trump: int | None
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    declarations: tuple[tuple[int, str, tuple[Card, ...]], ...]
+    belote: tuple[tuple[int, str], ...]
+    legal: tuple[Action, ...]
+    won: tuple[int, ...]  # points taken so far, by score (side, or player at three hands)
+    result: DealResult | None
+    score: tuple[int, ...] = (0, 0)
+    pending: int = 0
+    deal_number: int = 1
+    match_over: bool = False
+    match_winner: int | None = None
+    played: tuple[Card, ...] = field(default=())
+    #: Coinche: the highest bid so far (then the contract played), with its multiplier.
+    contract: Contract | None = None
+    #: Two hands: each seat's cards on the table, a pile each: (the face-up card or None, how many
+    #: face down under it). Face-down cards are known to nobody, their owner included.
+    table: tuple[tuple[tuple[Card | None, int], ...], ...] = ()
+    #: The seats in playing order, from the player next to the dealer.
+    order: tuple[int, ...] = ()
+    #: The camp each seat plays for now: partners share one; at three hands the two defenders
+    #: once someone has taken (before that, each alone).
+    camps: tuple[int, ...] = ()
+    #: Who played each card of ``played``, in order.
+    played_by: tuple[int, ...] = ()
+    #: How many cards each seat holds in hand (at two hands, not counting its table cards).
+    hand_sizes: tuple[int, ...] = ()
+
+    @property
+    def game(self) -> Variant:
+        """The game played (``belote.variants``)."""
+        return self.rules.game
+
+    def score_deal(
+        self, cards: Sequence[int], tricks: Sequence[int], declarations: Sequence[int], belote: int | None
+    ) -> DealResult:
+        """The result of this deal if it ended with each seat taking ``cards`` points in ``tricks``
+        tricks, ``declarations`` scoring for each seat and ``belote`` held by that seat (or nobody).
+
+        The game's own scoring, with this deal's taker, contract, points waiting and order; a bot
+        calls it on the ends of the worlds it imagines. A side's take may sit on one of its seats.
+        """
+        assert self.taker is not None
+        tally = Tally(self.taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract)
+        return self.rules.game.score(self.rules, tally)
+
+    def cards_played_by(self) -> list[int]:
+        """The mask of the cards each seat has played so far."""
+        out = [0] * self.rules.players
+        for s, c in zip(self.played_by, self.played, strict=True):
+            out[s] |= 1 << c
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        def seat(s: int | None) -> str | None:
+            return None if s is None else SEATS[s]
+
+        names = self.rules.team_names
+        out = {
+            "seat": seat(self.seat),
+            "rules": self.rules.to_dict(),
+            "phase": self.phase,
+            "dealer": seat(self.dealer),
+            "to_move": seat(self.to_move),
+            "hand": [str(c) for c in self.hand],
+            "turned": None if self.turned is None else str(self.turned),
+            "bids": [[SEATS[s], str(b)] for s, b in self.bids],
+            "taker": seat(self.taker),
+            "trump": None if self.trump is None else MODE_LETTERS[self.trump],
+            "trick": [[SEATS[s], str(c)] for s, c in self.trick],
+            "tricks": [
+                {
+                    "leader": SEATS[t.leader],
+                    "cards": [str(CARDS[c]) for c in t.cards],
+                    "winner": SEATS[t.winner],
+                    "points": t.points,
+                }
+                for t in self.tricks
+            ],
+            "declarations": [
+                {"seat": SEATS[s], "name": n, "cards": [str(c) for c in cs]} for s, n, cs in self.declarations
+            ],
+            "belote": [[SEATS[s], w] for s, w in self.belote],
+            "legal": [action_str(a) for a in self.legal],
+            "won": dict(zip(names, self.won, strict=True)),
+            "result": None if self.result is None else self.result.to_json(),
+            "score": dict(zip(names, self.score, strict=True)),
+            "pending": self.pending,
+            "deal_number": self.deal_number,
+            "match_over": self.match_over,
+            "match_winner": None if self.match_winner is None else names[self.match_winner],
+            "order": [SEATS[s] for s in self.order],
+            "hand_sizes": {SEATS[s]: n for s, n in enumerate(self.hand_sizes)},
+        }
+        if self.contract is not None:
+            out["contract"] = {"bidder": SEATS[self.contract.bidder], **self.contract.to_json()}
+        if self.table:
+            out["table"] = {
+                SEATS[s]: [[None if up is None else str(up), down] for up, down in piles]
+                for s, piles in enumerate(self.table)
+            }
+        return out
