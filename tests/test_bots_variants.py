@@ -10,9 +10,13 @@ from belote.bots import make_bot
 from belote.bots.coinche import count
 from belote.cards import FULL_PACK, Card, mask_of, parse_card
 from belote.contracts import ALL_TRUMP, CAPOT, COINCHE, SURCOINCHE, contract_of, is_contract
-from belote.game import _COINCHE_PLACES, PASS, Deal, Match, PlayerView
+from belote.game import PASS, Deal, Match, PlayerView
+from belote.variants import find_variant
 from belote.knowledge import OUT, Knowledge
 from belote.rules import PRESETS, Rules
+
+#: Coinche: the places of the deck each player takes (three, two, three), in playing order.
+COINCHE_PLACES = find_variant("coinche").first_places()
 
 N, E, S, W = range(4)
 HEARTS = 1
@@ -128,7 +132,7 @@ def coinche_deal(hands: dict[int, str], dealer: int = W) -> Deal:
     for k, seat in enumerate(order):
         cards = given.get(seat, [])
         cards = cards + [Card(spare.pop()) for _ in range(8 - len(cards))]
-        for place, c in zip(_COINCHE_PLACES[k], cards, strict=True):
+        for place, c in zip(COINCHE_PLACES[k], cards, strict=True):
             deck[place] = c
     deal = Deal(Rules(variant="coinche"), dealer, deck)
     for seat, cards in given.items():
@@ -250,7 +254,7 @@ def _coinche_redeal(deal: Deal, seat: int, rng: random.Random) -> Deal:
     order = [(deal.dealer + 1 + i) % 4 for i in range(4)]
     for k, s in enumerate(order):
         cards = [c for c in range(32) if (hands[s] | played[s]) >> c & 1]
-        for place, c in zip(_COINCHE_PLACES[k], cards, strict=True):
+        for place, c in zip(COINCHE_PLACES[k], cards, strict=True):
             deck[place] = c
     twin = Deal(deal.rules, deal.dealer, deck)
     for a in deal.actions:

@@ -99,9 +99,14 @@ A, B = 0, 1
 
 
 def seatings(players: int) -> tuple[tuple[int, ...], ...]:
-    """For each table of a match, which team (``A`` 0 or ``B`` 1) sits at each seat."""
-    if players == 3:
-        alone = [tuple(A if s == r else B for s in range(3)) for r in range(3)]
+    """For each table of a match, which team (``A`` 0 or ``B`` 1) sits at each seat.
+
+    With an even number of players the teams take alternate seats and swap at the second table.
+    With an odd number one team would hold more seats: A sits alone at each seat in turn against
+    copies of B, then the other way round.
+    """
+    if players % 2:
+        alone = [tuple(A if s == r else B for s in range(players)) for r in range(players)]
         return (*alone, *(tuple(1 - t for t in table) for table in alone))
     base = tuple(s % 2 for s in range(players))
     return (base, tuple(1 - t for t in base))
@@ -331,17 +336,24 @@ class ArenaResult:
         a, b = self.team_a.label, self.team_b.label
         rules = ", ".join(f"{k}={v}" for k, v in self.rules.changes().items()) or "classic"
         lo, hi = self.ci95
-        players = self.rules.players
-        if players == 4:
-            seats = [f"A = {a}: N/S at table 1, E/W at table 2", f"B = {b}: E/W at table 1, N/S at table 2"]
-        elif players == 2:
-            seats = [f"A = {a}: N at table 1, E at table 2", f"B = {b}: E at table 1, N at table 2"]
-        else:
+        tables = seatings(self.rules.players)
+        if len(tables) == 2:
             seats = [
-                f"A = {a}: alone at N, E, S at tables 1-3, with a copy at tables 4-6",
-                f"B = {b}: alone at N, E, S at tables 4-6, with a copy at tables 1-3",
+                f"{name} = {label}: "
+                + ", ".join(
+                    f"{'/'.join(SEATS[s] for s, t in enumerate(table) if t == team)} at table {i + 1}"
+                    for i, table in enumerate(tables)
+                )
+                for team, name, label in ((A, "A", a), (B, "B", b))
             ]
-        per = "points/deal" if players != 3 else "points per seat and deal"
+        else:
+            n = len(tables) // 2
+            where = ", ".join(self.rules.game.seats)
+            seats = [
+                f"A = {a}: alone at {where} at tables 1-{n}, with a copy at tables {n + 1}-{2 * n}",
+                f"B = {b}: alone at {where} at tables {n + 1}-{2 * n}, with a copy at tables 1-{n}",
+            ]
+        per = "points/deal" if len(tables) == 2 else "points per seat and deal"
         deals = ", ".join(f"{n} at table {i + 1}" for i, n in enumerate(self.table_deals))
         groups = "pairs" if self.tables == 2 else "groups of the same deal at the six tables"
         (alo, ahi), (blo, bhi) = self.means_ci95

@@ -51,6 +51,16 @@ COINCHE = CONTRACT_BASE + 6 * len(LEVELS)
 SURCOINCHE = COINCHE + 1
 
 
+def bid_levels(max_bid: int, generale: bool = False) -> tuple[int, ...]:
+    """The levels a table's bids may name, lowest first: 80 to ``max_bid`` in tens, capot, and the
+    générale where it is played.
+
+    >>> bid_levels(160)
+    (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
+    """
+    return tuple(lv for lv in LEVELS if lv <= max_bid or lv == CAPOT or (lv == GENERALE and generale))
+
+
 def contract_action(level: int, mode: int) -> int:
     return CONTRACT_BASE + 6 * LEVELS.index(level) + mode
 

@@ -8,7 +8,7 @@ one who played under the best trump when trumps were led (or any suit at all-tru
 higher; the taker holds the turned card until it is played; declarations shown after the first trick
 are in their owners' hands; a player who said belote holds the other of the king and queen of trumps.
 "The other side" is the other camp: partners at four hands, the two defenders against the taker at
-three (``view_camps``).
+three (``PlayerView.camps``).
 
 The hidden cards are dealt among *holders*: the players, and where the game keeps cards nobody
 sees, piles of fixed size that are nobody's hand. At three hands the eight cards out of play are
@@ -37,40 +37,12 @@ from belote.cards import FULL_PACK, SUIT_MASKS, bits_of, mask_of
 from belote.game import PlayerView
 from belote.play import ALL_TRUMP, HIGHER, beats
 
-#: Cards each player holds at the end of the first distribution (before the bidding ends).
-FIRST_DISTRIBUTION = 5
 #: Three hands: the holder of the eight cards out of play.
 OUT = 3
 
 
 class InconsistentView(ValueError):
     """No deal fits what the view says (a bug upstream: a real view always has one)."""
-
-
-def view_camps(view: PlayerView) -> tuple[int, ...]:
-    """The side (0 or 1) each seat plays for: partners at four hands; the taker against the two
-    others at three (each alone while nobody has taken); each player alone at two."""
-    n = view.rules.players
-    if n == 4:
-        return (0, 1, 0, 1)
-    if n == 3:
-        if view.taker is None:
-            return (0, 1, 2)
-        return tuple(0 if s == view.taker else 1 for s in range(3))
-    return (0, 1)
-
-
-def played_by_seat(view: PlayerView) -> list[int]:
-    """The cards each seat has played so far, as masks."""
-    n = view.rules.players
-    step = view.rules.step
-    out = [0] * n
-    for t in view.tricks:
-        for i, c in enumerate(t.cards):
-            out[(t.leader + i * step) % n] |= 1 << c
-    for s, c in view.trick:
-        out[s] |= 1 << c
-    return out
 
 
 @dataclass(frozen=True)
@@ -99,7 +71,7 @@ class Knowledge:
         """The seat whose hand (or face-down pile) a holder is; None for the cards out of play."""
         if holder < self.players:
             return holder
-        if self.players == 2:
+        if self.slots:
             return holder - self.players
         return None
 
@@ -108,31 +80,32 @@ class Knowledge:
         if view.seat is None:
             raise ValueError("a spectator has no hand to reason from")
         me = view.seat
-        rules = view.rules
-        n = rules.players
+        game = view.game
+        n = game.players
         mine = mask_of(view.hand)
         played = mask_of(view.played)
         if view.phase == "bidding":
-            dealt = 8 if rules.game.contracts else FIRST_DISTRIBUTION
+            dealt = game.bidding_hand
             turned = 0 if view.turned is None else 1 << view.turned
             known = [0] * n
             known[me] = mine
             return cls(me, tuple(known), (0,) * n, (dealt,) * n, FULL_PACK & ~mine & ~turned, n)
-        played_by = played_by_seat(view)
+        played_by = view.cards_played_by()
         mode = -1 if view.trump is None else view.trump
-        camps = view_camps(view)
-        two = n == 2
-        holders = n + (1 if n == 3 else 2 if two else 0)
+        camps = view.camps
+        # The face-down cards: a pile for each seat's table cards, or one pile of the cards out of play.
+        two = game.table_cards > 0
+        holders = n + (n if two else 1 if game.out_of_play else 0)
         known = [0] * holders
         excluded = [0] * holders
         known[me] = mine
         slots: list[tuple[int, ...]] = []
         if two:
-            counts, slots = _two_handed_counts(view, played_by, known)
+            counts, slots = _table_counts(view, played_by, known)
         else:
-            counts = [8 - played_by[s].bit_count() for s in range(n)]
-            if n == 3:
-                counts.append(32 - 8 * n)  # the cards out of play
+            counts = [game.playing_hand - played_by[s].bit_count() for s in range(n)]
+            if game.out_of_play:
+                counts.append(game.out_of_play)
         # The turned card stays in the taker's hand until played.
         if view.taker is not None and view.turned is not None and not played >> view.turned & 1:
             known[view.taker] |= 1 << view.turned
@@ -174,7 +147,7 @@ class Knowledge:
         """A whole position: each player's cards, and at two hands the card under each face-up card
         that has one (``under`` as ``belote.solver.Position`` takes it; None elsewhere)."""
         hands, slots = self._sample(rng, attempts)
-        if self.players != 2 or len(hands) == self.players:
+        if not slots:
             return hands[: self.players], None
         under = [-1] * 32
         for seat in range(self.players):
@@ -214,27 +187,27 @@ class Knowledge:
         raise InconsistentView("no deal fits this view")
 
 
-def _two_handed_counts(
-    view: PlayerView, played_by: list[int], known: list[int]
-) -> tuple[list[int], list[tuple[int, ...]]]:
-    """Two hands in the play: how many cards each seat may play (hand and face-up) and has face down.
+def _table_counts(view: PlayerView, played_by: list[int], known: list[int]) -> tuple[list[int], list[tuple[int, ...]]]:
+    """With table cards (two hands), in the play: how many cards each seat may play (hand and face
+    up) and has face down.
 
-    The face-up table cards are known. A seat holds ``16 - played`` cards in all: in hand, face up
-    and face down. A pile shown as (None, 1) is one whose top card is on the trick: the card under it
-    turns up when the trick is taken.
+    The face-up table cards are known. A seat holds one card a trick still to play (``16 - played``
+    at two hands) in all: in hand, face up and face down. A pile shown as (None, 1) is one whose top
+    card is on the trick: the card under it turns up when the trick is taken.
     """
-    counts = [0, 0, 0, 0]
+    n = view.rules.players
+    counts = [0] * (2 * n)
     slots: list[tuple[int, ...]] = []
     on_trick = {s: int(c) for s, c in view.trick}
-    for s in range(2):
+    for s in range(n):
         piles = view.table[s] if view.table else ()
         ups = [int(up) for up, _down in piles if up is not None]
         tops = [int(up) if up is not None else on_trick[s] for up, down in piles if down]
         for up in ups:
             known[s] |= 1 << up
-        left = 16 - played_by[s].bit_count()
+        left = view.rules.tricks - played_by[s].bit_count()
         counts[s] = left - len(tops)
-        counts[2 + s] = len(tops)
+        counts[n + s] = len(tops)
         slots.append(tuple(tops))
     return counts, slots
 
@@ -324,7 +297,7 @@ class Plausibility:
         self.passer_strong = passer_strong
         self.evaluate = evaluate or simple_evaluation
         self.players = view.rules.players
-        self.played_by = played_by_seat(view)
+        self.played_by = view.cards_played_by()
         announced: dict[int, list[str]] = {}
         for s, name, _cards in view.declarations:
             announced.setdefault(s, []).append(name)
@@ -335,14 +308,14 @@ class Plausibility:
         self.announced = {s: sorted(announced.get(s, [])) for s in first_trick_seats if s != view.seat}
         self.turned_suit = None if view.turned is None else view.turned.suit
         self.round_one_passers = [s for i, (s, b) in enumerate(view.bids) if i < self.players and str(b) == "pass"]
-        self.coinche_bids = coinche_claims(view) if view.rules.game.contracts else []
+        self.coinche_bids = coinche_claims(view) if view.game.contracts else []
 
     def weight(self, hands: Sequence[int]) -> float:
         view = self.view
-        if self.players == 2:
+        if view.game.table_cards:
             return 1.0  # the table cards were dealt after the bidding: the bids say too little
         start = [h | p for h, p in zip(hands, self.played_by, strict=False)]
-        if view.rules.game.contracts:
+        if view.game.contracts:
             return self._coinche_weight(start)
         trump = view.trump
         if trump is None:

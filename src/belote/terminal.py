@@ -32,6 +32,7 @@ from belote.game import SEATS, TAKE, Bid, IllegalAction, Match, PlayerView, acti
 from belote.play import KEY, MODE_NAMES
 from belote.rules import Rules
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 #: Your seat: South at four and three players, North at two (against East).
 MY_SEAT = {4: 2, 3: 2, 2: 0}
 SEAT_NAMES = {
@@ -239,7 +240,7 @@ class TerminalGame:
         if m.winner is None:
             winner = "nobody (a tie)"
         elif m.winner == rules.team(self.me):
-            winner = "you" if rules.players < 4 else "your side"
+            winner = "your side" if rules.game.partners else "you"
         else:
             winner = rules.team_names[m.winner]
         self.write(f"The match is over: {_scores(rules.team_names, m.score)}, won by {winner}.")
@@ -276,7 +277,8 @@ class TerminalGame:
                 if e["turned"] is None:
                     self.write(f"\n--- {e['dealer']} deals eight cards each; no card is turned ---")
                 else:
-                    out = "; eight cards stay face down, out of play" if self.match.rules.players == 3 else ""
+                    unseen = self.match.rules.game.out_of_play
+                    out = f"; {NUMBER_WORDS[unseen]} cards stay face down, out of play" if unseen else ""
                     self.write(f"\n--- {e['dealer']} deals; the turned card is {_pretty(str(e['turned']))}{out} ---")
             elif kind == "bid" and e["seat"] != SEATS[self.me]:
                 self.write(f"{self._who(e['seat'])}: {Bid(parse_action(str(e['bid']))).pretty()}")

@@ -80,6 +80,13 @@ class PlayerView:
         tally = Tally(self.taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract)
         return self.rules.game.score(self.rules, tally)
 
+    def won_by_camp(self) -> list[int]:
+        """The card points each camp has taken so far (camps 0 and 1 once someone has taken)."""
+        out = [0, 0]
+        for t in self.tricks:
+            out[self.camps[t.winner]] += t.points
+        return out
+
     def cards_played_by(self) -> list[int]:
         """The mask of the cards each seat has played so far."""
         out = [0] * self.rules.players

@@ -23,12 +23,11 @@ import functools
 from belote.actions import NAME_SUIT, PASS, TAKE, Action, Bid, action_str
 from belote.auctions import THROWN_IN, AuctionState, Outcome
 from belote.contracts import (
-    CAPOT,
     COINCHE,
     GENERALE,
-    LEVELS,
     SURCOINCHE,
     Contract,
+    bid_levels,
     contract_action,
     contract_of,
     is_contract,
@@ -39,7 +38,7 @@ from belote.contracts import (
 def contracts_above(level: int, max_bid: int, no_trump_all_trump: bool, generale: bool) -> tuple[Bid, ...]:
     """The contracts a bid may name over ``level`` (0: none yet), lowest first."""
     modes = range(6) if no_trump_all_trump else range(4)
-    levels = [lv for lv in LEVELS if lv > level and (lv <= max_bid or lv == CAPOT or (lv == GENERALE and generale))]
+    levels = [lv for lv in bid_levels(max_bid, generale) if lv > level]
     return tuple(Bid(contract_action(lv, m)) for lv in levels for m in modes)
 
 

@@ -24,10 +24,11 @@ import math
 from dataclasses import dataclass
 
 from belote.cards import ACE, JACK, KING, NINE, QUEEN, TEN
-from belote.contracts import CAPOT, COINCHE, SURCOINCHE, contract_action, contract_of, is_contract
+from belote.contracts import CAPOT, COINCHE, SURCOINCHE, bid_levels, contract_action, contract_of, is_contract
 from belote.game import PASS, Action, PlayerView
 from belote.play import ALL_TRUMP, NO_TRUMP
 from belote.rules import Rules
+from belote.scoring import CAPOT_POINTS, DEAL_POINTS
 
 # ----------------------------------------------------------------- a hand's count for each mode
 
@@ -173,6 +174,9 @@ def sure_capot(hand: int, mode: int) -> bool:
 
 #: What an average hand counts: a side's half of the deal.
 AVERAGE = 81.0
+#: The most a contract says about its side's hand: the top of the ordinary ladder (higher bids
+#: promise no more points, only the will to play them).
+TOP_PROMISE = 160
 #: When partner's count is known, the spread of the side's points narrows to this share.
 KNOWN_SPREAD = 0.8
 
@@ -234,11 +238,11 @@ def contract_value(rules: Rules, level: int, mean: float, sd: float, multiplier:
     # Made: the bid (and the points made, as the rules say) to the takers, the rest to the defenders.
     made_points = mean * p + sd * _phi(z)  # E[points; made]
     if level >= CAPOT:
-        made = p * (level + (252 if rules.coinche_made == "points" else 0))
+        made = p * (level + (CAPOT_POINTS if rules.coinche_made == "points" else 0))
     elif rules.coinche_made == "points":
-        made = p * (level - 162) + 2 * made_points
+        made = p * (level - DEAL_POINTS) + 2 * made_points
     else:
-        made = p * (level - 162) + made_points
+        made = p * (level - DEAL_POINTS) + made_points
     return made - (1 - p) * failed
 
 
@@ -272,13 +276,13 @@ def read_auction(view: PlayerView) -> Auction:
             promised[seat] = contract_of(bid)
     c = view.contract
     current = None if c is None else (c.level, c.mode, c.bidder, c.multiplier)
-    first = (view.dealer + view.rules.step) % 4
+    first = view.order[0]
     return Auction(view.seat, current, promised, c is not None and c.multiplier > 1, first & 1 == view.seat & 1)
 
 
 def promised_excess(level: int, style: Style = STYLE) -> float:
     """What a contract of ``level`` says its side holds beyond an average deal's half."""
-    return min(level, 160) + style.promise - AVERAGE
+    return min(level, TOP_PROMISE) + style.promise - AVERAGE
 
 
 def side_count(hand: int, mode: int, auction: Auction, style: Style = STYLE) -> tuple[float, float]:
@@ -294,7 +298,7 @@ def side_count(hand: int, mode: int, auction: Auction, style: Style = STYLE) -> 
     if partner is not None and partner[1] == mode:
         own = auction.promised.get(auction.seat)
         already = own[0] + style.promise if own is not None and own[1] == mode else AVERAGE
-        mine = min(partner[0], 160) + style.promise + style.support * (mine - already)
+        mine = min(partner[0], TOP_PROMISE) + style.promise + style.support * (mine - already)
         sd *= KNOWN_SPREAD
     against = 0.0
     for o in ((auction.seat + 1) % 4, (auction.seat + 3) % 4):
@@ -308,14 +312,15 @@ def their_count(hand: int, auction: Auction, style: Style = STYLE) -> tuple[floa
     """The opponents' expected points in their contract, and the spread: what this side does not take."""
     assert auction.current is not None
     mean, sd = side_count(hand, auction.current[1], auction, style)
-    return 162 - mean, sd
+    return DEAL_POINTS - mean, sd
 
 
 # ----------------------------------------------------------------- the bid
 
 
-def levels(rules: Rules) -> list[int]:
-    return [*range(80, rules.coinche_max_bid + 10, 10), CAPOT]
+def levels(rules: Rules) -> tuple[int, ...]:
+    """The levels the bot considers: every one the table allows but the générale."""
+    return bid_levels(rules.coinche_max_bid)
 
 
 class CountValuer:
@@ -340,7 +345,7 @@ class CountValuer:
             # Every trick taken: the bid and the 252 (or the bid alone), the other side nothing.
             if multiplier > 1:
                 return (rules.coinche_failed + level) * multiplier
-            return level + (252 if rules.coinche_made == "points" else 0)
+            return level + (CAPOT_POINTS if rules.coinche_made == "points" else 0)
         if ours:
             mean, sd = self.side(mode)
             if coinched:

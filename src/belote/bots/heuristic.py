@@ -34,7 +34,7 @@ from belote.bots.coinche import Style, choose_bid
 from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, bits_of, mask_of
 from belote.declarations import POINTS_BY_NAME
 from belote.game import NAME_SUIT, PASS, TAKE, Action, PlayerView
-from belote.knowledge import Knowledge, view_camps
+from belote.knowledge import Knowledge
 from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMPS, beats
 from belote.rules import Rules
 from belote.scoring import DEAL_POINTS
@@ -171,7 +171,7 @@ def name_a_suit(view: PlayerView, extra: int | None = None) -> Action:
 class Table:
     """The play as a careful player sees it: the cards out, who may hold them, and the count.
 
-    Sides are camps (``belote.knowledge.view_camps``): partners at four hands, the two defenders
+    Sides are camps (``PlayerView.camps``): partners at four hands, the two defenders
     against the taker at three, each player alone at two. At two hands ``hand`` is every card this
     seat may play: its hand and its face-up table cards.
     """
@@ -255,7 +255,7 @@ def read_table(view: PlayerView) -> Table:
     knowledge = Knowledge.from_view(view)
     me, trump = view.seat, view.trump
     n = view.rules.players
-    camps = view_camps(view)
+    camps = view.camps
     hand = mask_of(view.hand)
     covering = 0
     if view.table:
@@ -270,18 +270,22 @@ def read_table(view: PlayerView) -> Table:
         for s in range(n)
     )
     in_play = DEAL_POINTS - sum(view.won)
-    if n == 3:
-        # Eight cards lie out of play: count their share of the points not seen.
+    out = view.game.out_of_play
+    if out:
+        # Cards lie out of play: count their share of the points not seen.
         points = POINTS[trump]
-        out_of_sight = unseen & ~(knowledge.hands[0] | knowledge.hands[1] | knowledge.hands[2])
+        seen = 0
+        for s in range(n):
+            seen |= knowledge.hands[s]
+        out_of_sight = unseen & ~seen
         hidden = sum(points[c] for c in bits_of(out_of_sight))
         held = sum(knowledge.counts[s] for s in range(n) if s != me) - sum(
             knowledge.hands[s].bit_count() for s in range(n) if s != me
         )
-        share = 8 / (8 + held) if held + 8 else 0.0
+        share = out / (out + held) if held + out else 0.0
         in_play -= round(hidden * share)
     goal = None
-    if view.rules.game.contracts and view.contract is not None:
+    if view.contract is not None:
         goal = min(view.contract.level, DEAL_POINTS)
     return Table(
         seat=me,
@@ -301,9 +305,9 @@ def read_table(view: PlayerView) -> Table:
 
 def read_trick(view: PlayerView, table: Table) -> OnTable:
     """The trick on the table (``led`` is -1 when this seat leads)."""
-    step = view.rules.step
-    n = table.players
-    to_come = tuple((table.seat + step * i) % n for i in range(1, n - len(view.trick)))
+    order = view.order
+    i = order.index(table.seat)
+    to_come = (order[i + 1 :] + order[:i])[: len(order) - 1 - len(view.trick)]
     if not view.trick:
         return OnTable(-1, -1, -1, 0, to_come)
     best_seat, best = view.trick[0]
@@ -317,13 +321,7 @@ def read_trick(view: PlayerView, table: Table) -> OnTable:
 def _count(view: PlayerView, hand: int, camps: tuple[int, ...]) -> tuple[int, int]:
     """ "Keep a rough count as the tricks fall": each camp's card points, declarations and belote."""
     assert view.seat is not None and view.trump is not None
-    rules = view.rules
-    if rules.players == 4:
-        count = [view.won[0], view.won[1]]
-    else:  # a score per player: add up each camp's
-        count = [0, 0]
-        for s in range(rules.players):
-            count[camps[s]] += view.won[s]
+    count = view.won_by_camp()
     # After the first trick the camp whose declarations score shows their cards: all of that camp's count.
     scoring = {camps[seat] for seat, _, shown in view.declarations if shown}
     for seat, name, _ in view.declarations:
@@ -582,7 +580,7 @@ class HeuristicBot:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
-            if view.rules.game.contracts:
+            if view.game.contracts:
                 return choose_bid(view, mask_of(view.hand), style=self.style)
             if TAKE in view.legal:
                 return take_the_turned_card(view, self.take_extra)

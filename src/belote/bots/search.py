@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -32,13 +33,15 @@ from belote.bots.base import register
 from belote.bots.heuristic import HeuristicBot, hand_worth
 from belote.cards import SUIT_MASKS, bits_of, mask_of
 from belote.contracts import Contract
-from belote.declarations import POINTS_BY_NAME, belote_holder, best_side, find_declarations, name_key
+from belote.declarations import POINTS_BY_NAME, belote_holder, find_declarations, name_key
 from belote.game import NAMES, PASS, TAKE, Action, PlayerView
-from belote.knowledge import Knowledge, Plausibility, played_by_seat, view_camps
+from belote.knowledge import Knowledge, Plausibility
 from belote.play import LAST_TRICK, POINTS
 from belote.rules import Rules
-from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult, score_contract, score_deal, score_three
+from belote.scoring import CAPOT_POINTS, DEAL_POINTS
 from belote.solver import Position, card_values, value
+from belote.variants import Tally
+from belote.variants.base import complete_hands
 
 PLAYERS = 4
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
@@ -128,12 +131,13 @@ class SearchBot:
         if view.phase == "bidding":
             if self._heuristic is not None:
                 return self._heuristic.act(view)
-            if view.rules.game.contracts:
+            if view.game.contracts:
                 return self._contract_bid(view)
-            if view.rules.players != PLAYERS:
+            if not view.game.partners:  # taking by solved worlds is written for two partnerships
                 return self._fallback.act(view)
             return self._bid(view)
-        if view.rules.players == 2 and len(view.tricks) < self.two_handed_from:
+        if view.game.table_cards and len(view.tricks) < self.two_handed_from:
+            # With cards face down on the table a world is slow to solve from the first tricks.
             return self._fallback.act(view)
         return self._card(view)
 
@@ -142,11 +146,11 @@ class SearchBot:
         assert view.seat is not None and view.trump is not None and view.taker is not None
         me = view.seat
         rules = view.rules
-        camps = view_camps(view)
+        camps = view.camps
         side = camps[me]
         rng = self._rng(view)
         knowledge = Knowledge.from_view(view)
-        leader = view.trick[0][0] if view.trick else _next_leader(view)
+        leader = view.trick[0][0] if view.trick else view.tricks[-1].winner if view.tricks else view.order[0]
         trick = tuple(int(c) for _, c in view.trick)
         tricks_won = [0, 0]
         for t in view.tricks:
@@ -155,7 +159,7 @@ class SearchBot:
         raw = {c: 0.0 for c in view.legal}
         points = POINTS[view.trump]
         on_table = sum(points[c] for c in trick)
-        score = _DealScore(view, camps)
+        score = _DealScore(view)
         plausible = Plausibility(view, evaluate=coinche.count)
         # Late in the deal a world is cheap to solve and fewer cards are hidden: draw more of them.
         worlds = self.worlds + self.worlds * len(view.tricks) // (3 * rules.tricks // 8)
@@ -204,13 +208,12 @@ class SearchBot:
                     candidates.append((b, suit))
         if not candidates:
             return PASS
-        order = [(view.dealer + view.rules.step * (i + 1)) % PLAYERS for i in range(PLAYERS)]
         worlds = [self._deal_world(view, knowledge, rng, me) for _ in range(self.bid_worlds)]
         best: tuple[float, Action] = (self.take_margin, PASS)
         for action, suit in candidates:
             total = 0.0
             for hands in worlds:
-                total += self._taker_utility(view.rules, me, suit, hands, order)
+                total += self._taker_utility(view, me, suit, hands)
             mean = total / len(worlds)
             if self.bid_blend:
                 # The solved worlds are few and their scores spread wide: lean on the fitted count too.
@@ -221,21 +224,19 @@ class SearchBot:
         return best[1]
 
     def _deal_world(self, view: PlayerView, knowledge: Knowledge, rng: random.Random, taker: int) -> list[int]:
-        """Eight cards for everyone as if ``taker`` took: the hidden five, then the rest of the pack."""
+        """Eight cards for everyone as if ``taker`` took: the hidden five, then the game's second
+        distribution from the rest of the pack, shuffled. (It is dealt to seats 0, 1, 2, 3 in turn:
+        the pile is random, so any order would do, and this one keeps the worlds of earlier versions.)"""
         assert view.turned is not None
         hands = knowledge.sample(rng)
         rest = [c for c in range(32) if not (sum(hands) | 1 << view.turned) >> c & 1]
         rng.shuffle(rest)
-        for s in range(PLAYERS):
-            n = 2 if s == taker else 3
-            for c in rest[:n]:
-                hands[s] |= 1 << c
-            rest = rest[n:]
-        hands[taker] |= 1 << view.turned
-        return hands
+        return complete_hands(hands, rest, range(view.rules.players), taker, view.turned)
 
-    def _taker_utility(self, rules: Rules, me: int, trump: int, hands: list[int], order: list[int]) -> float:
+    def _taker_utility(self, view: PlayerView, me: int, trump: int, hands: list[int]) -> float:
+        rules = view.rules
         side = me & 1
+        order = view.order
         leader = order[0]
         v = value(
             Position(
@@ -247,10 +248,12 @@ class SearchBot:
             )
         )
         cards, capots = _split(v, leader & 1)
-        declarations, belote = _world_extras(rules, hands, trump, order)
+        declarations, belote = _world_extras(view, hands, trump)
         tricks = (8, 0) if capots[0] else (0, 8) if capots[1] else (4, 4)
-        r = score_deal(
-            rules, side, (cards[0], cards[1]), tricks, (declarations[0], declarations[1]), (belote[0], belote[1])
+        # Each side's take sits on one of its seats: the taker's, and the seat after it.
+        seats = (me, (me + 1) % 4) if side == 0 else ((me + 1) % 4, me)
+        r = view.game.score(
+            rules, Tally(me, _on_seats(cards, seats), _on_seats(tricks, seats), declarations, belote, 0, order)
         )
         return r.points[side] - r.points[1 - side]
 
@@ -270,8 +273,9 @@ class _SolvedValuer(coinche.CountValuer):
         super().__init__(view, hand)
         self.bot = bot
         self.worlds: list[list[int]] | None = None
-        #: mode -> for each world: each side's card points, each side's capot, declarations and belote
-        self.solved: dict[int, list[tuple[list[int], tuple[bool, bool], tuple[int, int], tuple[int, int]]]] = {}
+        #: mode -> for each world: each side's card points, each side's capot, each seat's scoring
+        #: declarations, the seat holding belote
+        self.solved: dict[int, list[tuple[list[int], tuple[bool, bool], list[int], int | None]]] = {}
         self.wanted = self._modes_worth_solving()
 
     def _modes_worth_solving(self) -> set[int]:
@@ -292,18 +296,17 @@ class _SolvedValuer(coinche.CountValuer):
             self.worlds = [plausible.draw(knowledge, rng) for _ in range(self.bot.contract_worlds)]
         return self.worlds
 
-    def _solve(self, mode: int) -> list[tuple[list[int], tuple[bool, bool], tuple[int, int], tuple[int, int]]]:
+    def _solve(self, mode: int) -> list[tuple[list[int], tuple[bool, bool], list[int], int | None]]:
         if mode not in self.solved:
             rules = self.view.rules
-            order = [(self.view.dealer + rules.step * (i + 1)) % PLAYERS for i in range(PLAYERS)]
-            leader = order[0]
+            leader = self.view.order[0]
             out = []
             for hands in self._draw():
                 v = value(
                     Position((hands[0], hands[1], hands[2], hands[3]), mode, leader, (), rules.step, rules.undertrump)
                 )
                 cards, capots = _split(v, leader & 1)
-                declarations, belote = _world_extras(rules, hands, mode, order)
+                declarations, belote = _world_extras(self.view, hands, mode)
                 out.append((cards, capots, declarations, belote))
             self.solved[mode] = out
         return self.solved[mode]
@@ -315,21 +318,19 @@ class _SolvedValuer(coinche.CountValuer):
         view = self.view
         assert view.seat is not None
         side = view.seat & 1
-        bidder = view.seat if ours else (view.seat + 1) % PLAYERS
+        players = view.rules.players
+        bidder = view.seat if ours else (view.seat + 1) % players
         contract = Contract(level, mode, bidder, multiplier)
+        # Each side's take sits on one of its seats: the bidder's, and the seat after it.
+        seats = (bidder, (bidder + 1) % players) if bidder & 1 == 0 else ((bidder + 1) % players, bidder)
         total = 0.0
         worlds = self._solve(mode)
         for cards, capots, declarations, belote in worlds:
             tricks = (0 if capots[1] else 4, 0 if capots[0] else 4)
-            r = score_contract(
-                view.rules,
-                contract,
-                (cards[0], cards[1]),
-                tricks,
-                declarations,
-                belote,
-                bidder_took_all=capots[bidder & 1],
+            tally = Tally(
+                bidder, _on_seats(cards, seats), _on_seats(tricks, seats), declarations, belote, 0, view.order, contract
             )
+            r = view.game.score(view.rules, tally)
             total += r.points[side] - r.points[1 - side]
         blend = self.bot.bid_blend
         return (1 - blend) * total / len(worlds) + blend * counted
@@ -338,48 +339,44 @@ class _SolvedValuer(coinche.CountValuer):
 class _DealScore:
     """Turns the card points of a world's end into the seat's score less the others' mean."""
 
-    def __init__(self, view: PlayerView, camps: tuple[int, ...]) -> None:
+    def __init__(self, view: PlayerView) -> None:
         assert view.seat is not None and view.trump is not None and view.taker is not None
         self.view = view
-        self.rules = view.rules
-        self.camps = camps
+        self.camps = camps = view.camps
         self.me = view.seat
         self.side = camps[view.seat]
-        self.players = view.rules.players
-        self.public = _public_declarations(view, camps)
-        if self.players == PLAYERS:
-            self.won = [view.won[0], view.won[1]]
-        else:  # a score per player: each camp's
-            self.won = [0, 0]
-            for s in range(self.players):
-                self.won[camps[s]] += view.won[s]
+        self.won = view.won_by_camp()
         self.declared = _public_declarations_by_seat(view, camps)
-        self.start_by_seat = played_by_seat(view)
-        self.won_by_seat = [0] * self.players
-        self.tricks_by_seat = [0] * self.players
+        self.start_by_seat = view.cards_played_by()
+        self.won_by_seat = [0] * view.rules.players
         for t in view.tricks:
             self.won_by_seat[t.winner] += t.points
-            self.tricks_by_seat[t.winner] += 1
-        self.taker_camp = camps[view.taker]
+        #: each camp's seats, the taker first in its camp: where a camp's tricks are counted
+        self.seats = [
+            sorted((s for s in range(len(camps)) if camps[s] == c), key=lambda s: s != view.taker) for c in (0, 1)
+        ]
 
     def belote(self, hands: list[int], under: tuple[int, ...] | None) -> int | None:
-        """The camp holding the king and queen of trumps in this world (from the cards it started with)."""
+        """The seat holding the king and queen of trumps in this world (from the cards it started with)."""
         trump = self.view.trump
         assert trump is not None
         if trump >= 4:
             return None
         start = [h | p for h, p in zip(hands, self.start_by_seat, strict=True)]
         if under is not None:  # two hands: the face-down cards under a seat's cards are that seat's
-            for s in range(self.players):
+            for s in range(len(start)):
                 for c in bits_of(start[s]):
                     if under[c] >= 0:
                         start[s] |= 1 << under[c]
-        holder = belote_holder(start, trump)
-        return None if holder is None else holder
+        return belote_holder(start, trump)
 
     def utility(self, mine: int, theirs: int, mine_capot: bool, theirs_capot: bool, holder: int | None) -> float:
-        """The seat's score less the mean of the others' when its camp ends with ``mine`` more card points."""
-        rules = self.rules
+        """The seat's score less the mean of the others' when its camp ends with ``mine`` more card points.
+
+        What a camp takes from now on is shared evenly among its seats (an odd point to the first
+        in seat order, the taker's camp being one seat or partners); its tricks are counted on its
+        first seat, the taker in the taker's camp (only whether a camp took none or all counts).
+        """
         side = self.side
         cards = [0, 0]
         cards[side] = self.won[side] + mine
@@ -389,59 +386,27 @@ class _DealScore:
             tricks[1 - side] = 0
         elif theirs_capot:
             tricks[side] = 0
-        teams = rules.teams
-        belote = [0] * teams
-        if holder is not None:
-            belote[rules.team(holder)] = 20
-        if self.players == 3:
-            r = self._three(cards, tricks, belote)
-        elif rules.game.contracts:
-            contract = self.view.contract
-            assert contract is not None
-            r = score_contract(
-                rules,
-                contract,
-                (cards[0], cards[1]),
-                (tricks[0], tricks[1]),
-                self.public,
-                (belote[0], belote[1]),
-                bidder_took_all=mine_capot if side == self.taker_camp else False,
-            )
-        else:
-            r = score_deal(
-                rules,
-                self.taker_camp,
-                (cards[0], cards[1]),
-                (tricks[0], tricks[1]),
-                self.public,
-                (belote[0], belote[1]),
-                self.view.pending,
-                rules.team_names,
-            )
-        team = rules.team(self.me)
+        n = len(self.camps)
+        by_seat, tricks_by_seat = [0] * n, [0] * n
+        for camp in (0, 1):
+            seats = sorted(self.seats[camp])
+            future = cards[camp] - sum(self.won_by_seat[s] for s in seats)
+            k = len(seats)
+            for i, s in enumerate(seats):
+                by_seat[s] = self.won_by_seat[s] + (future + (k - 1 - i)) // k
+            tricks_by_seat[self.seats[camp][0]] = tricks[camp]
+        r = self.view.score_deal(by_seat, tricks_by_seat, self.declared, holder)
+        team = self.view.rules.team(self.me)
         others = [p for i, p in enumerate(r.points) if i != team]
         return r.points[team] - sum(others) / len(others)
 
-    def _three(self, cards: list[int], tricks: list[int], belote: list[int]) -> DealResult:
-        """Three hands: the defenders' card points split between them, what each took so far and half the rest."""
-        view = self.view
-        assert view.taker is not None
-        taker = view.taker
-        defenders = [s for s in range(3) if s != taker]
-        by_seat = [0, 0, 0]
-        by_seat[taker] = cards[self.taker_camp]
-        future = cards[1 - self.taker_camp] - sum(self.won_by_seat[s] for s in defenders)
-        for i, s in enumerate(defenders):
-            by_seat[s] = self.won_by_seat[s] + (future + (1 - i)) // 2
-        trick_counts = [1, 1, 1]
-        if tricks[self.taker_camp] == 0:
-            trick_counts[taker] = 0
-        if tricks[1 - self.taker_camp] == 0:
-            for s in defenders:
-                trick_counts[s] = 0
-        declarations = self.declared
-        order = [(view.dealer + view.rules.step * (i + 1)) % 3 for i in range(3)]
-        return score_three(view.rules, taker, by_seat, trick_counts, declarations, belote, view.pending, order)
+
+def _on_seats(by_side: Sequence[int], seats: tuple[int, int]) -> list[int]:
+    """A side's value on one of its seats (``seats[side]``), every other seat 0: four hands."""
+    out = [0, 0, 0, 0]
+    for side, seat in enumerate(seats):
+        out[seat] = by_side[side]
+    return out
 
 
 def _split(v: int, leader_side: int) -> tuple[list[int], tuple[bool, bool]]:
@@ -456,33 +421,18 @@ def _split(v: int, leader_side: int) -> tuple[list[int], tuple[bool, bool]]:
     return cards, capots
 
 
-def _world_extras(
-    rules: Rules, hands: list[int], trump: int, order: list[int]
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The declarations that score and the belote, by side, in a whole world."""
-    declarations = [0, 0]
-    if rules.declarations:
-        declared = [find_declarations(h, trump, rules.declaration_card_reuse) for h in hands]
-        best = best_side(declared, order, [s & 1 for s in range(PLAYERS)], rules.declaration_tie)
-        if best is not None:
-            declarations[best] = sum(d.points for s in range(PLAYERS) if s & 1 == best for d in declared[s])
-    belote = [0, 0]
-    holder = belote_holder(hands, trump)
-    if holder is not None:
-        belote[holder & 1] = 20
-    return (declarations[0], declarations[1]), (belote[0], belote[1])
+def _world_extras(view: PlayerView, hands: list[int], trump: int) -> tuple[list[int], int | None]:
+    """In a whole world of four hands: each seat's declarations that score, and the seat holding belote."""
+    rules = view.rules
+    declared = [find_declarations(h, trump, rules.declaration_card_reuse) for h in hands] if rules.declarations else []
+    camps = [rules.team(s) for s in range(len(hands))]
+    return view.game.scoring_declarations(rules, declared, view.order, camps), belote_holder(hands, trump)
 
 
 def _worth_trying(hand: int, suit: int) -> bool:
     """Second round: only a suit held with its jack or nine, or four long, is worth solving."""
     held = hand & SUIT_MASKS[suit]
     return bool(held >> (8 * suit + 4) & 1 or held >> (8 * suit + 2) & 1) or held.bit_count() >= 4
-
-
-def _next_leader(view: PlayerView) -> int:
-    if view.tricks:
-        return view.tricks[-1].winner
-    return (view.dealer + view.rules.step) % view.rules.players
 
 
 def _public_declarations_by_seat(view: PlayerView, camps: tuple[int, ...]) -> list[int]:
