@@ -30,6 +30,7 @@ __all__ = [
     "MODE_LETTERS",
     "NO_TRUMP",
     "SURCOINCHE",
+    "TOP_PROMISE",
     "Contract",
     "contract_action",
     "contract_of",
@@ -41,6 +42,9 @@ __all__ = [
 #: The value of a capot contract and of a générale, used as the bid in the scoring.
 CAPOT = 250
 GENERALE = 500
+#: The top of the usual ladder of bids: what a higher bid (170, 180, capot) says of a hand is no
+#: more than what 160 says, only the will to play it.
+TOP_PROMISE = 160
 #: Every level a bid can name, lowest first: 80..180 in tens, capot, générale.
 LEVELS = (*range(80, 190, 10), CAPOT, GENERALE)
 #: How a bid names its trump mode: a suit letter, NT (sans atout) or AT (tout atout).

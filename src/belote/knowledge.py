@@ -404,7 +404,7 @@ OPENING_SLACK = 10.0
 
 def coinche_claims(view: PlayerView) -> list[Claim]:
     """The claims the Coinche bids so far make about each bidder's hand."""
-    from belote.contracts import CAPOT, COINCHE, SURCOINCHE, contract_of, is_contract
+    from belote.contracts import CAPOT, COINCHE, SURCOINCHE, TOP_PROMISE, contract_of, is_contract
 
     claims: list[Claim] = []
     best: dict[int, tuple[int, int]] = {}  # camp -> (level, mode) of its last contract
@@ -412,7 +412,7 @@ def coinche_claims(view: PlayerView) -> list[Claim]:
     for seat, bid in view.bids:
         if is_contract(bid):
             level, mode = contract_of(bid)
-            level = min(level, 160) if level >= CAPOT else level
+            level = min(level, TOP_PROMISE) if level >= CAPOT else level
             partner_level = best.get(seat & 1)
             if partner_level is not None and partner_level[1] == mode:
                 # A raise: the hand adds about the difference to what partner promised.
@@ -427,6 +427,6 @@ def coinche_claims(view: PlayerView) -> list[Claim]:
             # A pass with no contract: no mode counted 80 or more.
             for mode in range(6):
                 claims.append(Claim(seat, mode, None, 80 + OPENING_SLACK))
-        elif current[2] & 1 != seat & 1 and current[0] < 160:
+        elif current[2] & 1 != seat & 1 and current[0] < TOP_PROMISE:
             pass  # an opponent's pass says little: the contract may be too high to fight
     return claims

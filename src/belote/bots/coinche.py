@@ -24,7 +24,16 @@ import math
 from dataclasses import dataclass
 
 from belote.cards import ACE, JACK, KING, NINE, QUEEN, TEN
-from belote.contracts import CAPOT, COINCHE, SURCOINCHE, bid_levels, contract_action, contract_of, is_contract
+from belote.contracts import (
+    CAPOT,
+    COINCHE,
+    SURCOINCHE,
+    TOP_PROMISE,
+    bid_levels,
+    contract_action,
+    contract_of,
+    is_contract,
+)
 from belote.game import PASS, Action, PlayerView
 from belote.play import ALL_TRUMP, NO_TRUMP
 from belote.rules import Rules
@@ -174,9 +183,6 @@ def sure_capot(hand: int, mode: int) -> bool:
 
 #: What an average hand counts: a side's half of the deal.
 AVERAGE = 81.0
-#: The most a contract says about its side's hand: the top of the ordinary ladder (higher bids
-#: promise no more points, only the will to play them).
-TOP_PROMISE = 160
 #: When partner's count is known, the spread of the side's points narrows to this share.
 KNOWN_SPREAD = 0.8
 

@@ -156,21 +156,24 @@ class Variant:
 
     def score(self, rules: Rules, tally: Tally) -> DealResult:
         """The deal's result: made, dedans, litige or capot, and what each score adds."""
+        cards, tricks, declarations, belote = self.sides(tally)
+        return score_deal(
+            rules, self.team(tally.taker), cards, tricks, declarations, belote, tally.pending, self.team_names
+        )
+
+    def sides(self, tally: Tally) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
+        """A game of two scores: each one's card points, tricks, declarations and belote."""
         cards, tricks, declarations, belote = (
             self.by_team(tally.cards),
             self.by_team(tally.tricks),
             self.by_team(tally.declarations),
             self.belote_by_team(tally.belote),
         )
-        return score_deal(
-            rules,
-            self.team(tally.taker),
+        return (
             (cards[0], cards[1]),
             (tricks[0], tricks[1]),
             (declarations[0], declarations[1]),
             (belote[0], belote[1]),
-            tally.pending,
-            self.team_names,
         )
 
     def by_team(self, by_seat: Sequence[int]) -> list[int]:

@@ -43,18 +43,6 @@ class Coinche(Variant):
         """Against the contract: made or failed, coinched, capot, générale (the bidder alone took every trick)."""
         contract = tally.contract
         assert contract is not None
-        cards, tricks, declarations, belote = (
-            self.by_team(tally.cards),
-            self.by_team(tally.tricks),
-            self.by_team(tally.declarations),
-            self.belote_by_team(tally.belote),
-        )
-        return score_contract(
-            rules,
-            contract,
-            (cards[0], cards[1]),
-            (tricks[0], tricks[1]),
-            (declarations[0], declarations[1]),
-            (belote[0], belote[1]),
-            bidder_took_all=tally.tricks[contract.bidder] == sum(tally.tricks),
-        )
+        cards, tricks, declarations, belote = self.sides(tally)
+        bidder_took_all = tally.tricks[contract.bidder] == sum(tally.tricks)
+        return score_contract(rules, contract, cards, tricks, declarations, belote, bidder_took_all=bidder_took_all)

@@ -1,0 +1,157 @@
+"""The player's view: what it carries so that no consumer works the rules out again.
+
+The seating order, the camps, who played each card, how many cards each seat holds, and the
+deal's scoring as a function; checked against the deal itself in random deals of every game, and
+the scoring against worked numbers.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from belote.game import PASS, TAKE, Deal, Match, parse_action, shuffled_deck
+from belote.rules import PRESETS, Rules
+from belote.variants import VARIANTS, UnknownVariant, find_variant
+
+N, E, S, W = range(4)
+GAMES = ["classic", "coinche", "three-handed", "two-handed", "counterclockwise"]
+
+
+def play_some(rules: Rules, seed: int, steps: int) -> Deal:
+    rng = random.Random(seed)
+    deal = Deal(rules, seed % rules.players, shuffled_deck(rng))
+    for _ in range(steps):
+        if deal.phase == "done":
+            break
+        legal = deal.legal_actions()
+        deal.apply(legal[rng.randrange(len(legal))])
+    return deal
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 10**6), steps=st.integers(0, 80))
+def test_the_view_carries_order_camps_players_and_hand_sizes(game: str, seed: int, steps: int) -> None:
+    rules = PRESETS[game]
+    deal = play_some(rules, seed, steps)
+    n = rules.players
+    for seat in (*range(n), None):
+        v = deal.view(seat)
+        assert v.order == tuple((deal.dealer + rules.step * (i + 1)) % n for i in range(n))
+        assert v.camps == rules.game.camps(deal.taker)
+        # Who played each card: the trick's leader, then each in turn.
+        seats = [s for t in deal.tricks for s in t.seats(rules.step, n)] + [s for s, _ in v.trick]
+        assert list(v.played_by) == seats and len(v.played_by) == len(v.played)
+        assert v.hand_sizes == tuple(len(deal.view(s).hand) for s in range(n))
+        masks = v.cards_played_by()
+        assert [m.bit_count() for m in masks] == [seats.count(s) for s in range(n)]
+
+
+def test_hand_sizes_through_a_deal_of_each_game() -> None:
+    deal = Deal.from_seed(3, PRESETS["two-handed"])
+    assert deal.view(None).hand_sizes == (5, 5)
+    deal.apply(TAKE)
+    assert deal.view(None).hand_sizes == (6, 6)  # and ten cards on the table each
+    three = Deal.from_seed(3, PRESETS["three-handed"])
+    assert three.view(None).hand_sizes == (5, 5, 5)
+    coinche = Deal.from_seed(3, PRESETS["coinche"])
+    assert coinche.view(None).hand_sizes == (8, 8, 8, 8)
+
+
+def test_camps_before_and_after_the_taking() -> None:
+    three = Deal.from_seed(1, PRESETS["three-handed"], dealer=N)
+    assert three.view(N).camps == (0, 1, 2)  # nobody plays with anybody yet
+    three.apply(PASS)
+    three.apply(TAKE)  # S takes
+    assert three.view(N).camps == (1, 1, 0)
+    assert Deal.from_seed(1).view(N).camps == (0, 1, 0, 1)
+
+
+def taken(rules: Rules, *bids: str) -> Deal:
+    deal = Deal.from_seed(11, rules, dealer=rules.players - 1)  # N bids first
+    for b in bids:
+        deal.apply(parse_action(b))
+    assert deal.phase == "play"
+    return deal
+
+
+def test_score_deal_classic() -> None:
+    v = taken(Rules(), "take").view(N)
+    # N-S took 100 card points and belote is N's: made.
+    r = v.score_deal([60, 40, 40, 22], [3, 2, 2, 1], [0, 0, 0, 0], N)
+    assert (r.outcome, r.points) == ("made", (120, 62))
+    # Dedans: 70 against 92, and E-W's tierce that scores.
+    r = v.score_deal([50, 52, 20, 40], [2, 3, 1, 2], [0, 20, 0, 0], None)
+    assert (r.outcome, r.points) == ("dedans", (0, 182))
+
+
+def test_score_deal_coinche() -> None:
+    v = taken(Rules(variant="coinche"), "110H", "pass", "pass", "pass").view(E)
+    assert v.contract is not None and v.contract.bidder == N
+    r = v.score_deal([80, 30, 33, 19], [4, 1, 2, 1], [0, 0, 0, 0], None)  # N-S 113: made
+    assert (r.outcome, r.points) == ("made", (223, 49))
+    r = v.score_deal([60, 50, 30, 22], [3, 2, 2, 1], [0, 0, 0, 0], None)  # N-S 90: failed
+    assert (r.outcome, r.points) == ("dedans", (0, 270))
+
+
+def test_score_deal_three_handed() -> None:
+    v = taken(Rules(variant="three-handed"), "take").view(E)
+    assert v.taker == N
+    r = v.score_deal([70, 30, 25], [4, 2, 2], [0, 0, 0], None)
+    assert (r.outcome, r.points) == ("made", (70, 30, 25))
+
+
+def test_score_deal_two_handed() -> None:
+    r = taken(Rules(variant="two-handed"), "take").view(N).score_deal([100, 62], [10, 6], [0, 0], E)
+    assert (r.outcome, r.points) == ("made", (100, 82))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_score_deal_gives_the_result_of_a_deal_played_out(game: str) -> None:
+    """At the end of a deal, the view's scoring of what each seat took is the deal's result."""
+    m = Match(PRESETS[game], seed=5)
+    rng = random.Random(5)
+    while m.deal.result is None or m.deal.result.outcome == "thrown-in":
+        if m.deal.result is not None:
+            m = Match(PRESETS[game], seed=rng.randrange(1000))
+        legal = m.legal_actions()
+        m.apply(legal[rng.randrange(len(legal))])
+    deal = m.deal if m.over else m.deals[-2]
+    if deal.result is None:
+        deal = m.deals[-1]
+    v = deal.view(None)
+    n = PRESETS[game].players
+    cards, tricks = [0] * n, [0] * n
+    for t in v.tricks:
+        cards[t.winner] += t.points
+        tricks[t.winner] += 1
+    declared = deal.variant.scoring_declarations(deal.rules, deal.declared, deal.order, deal.camps)
+    belote = v.belote[0][0] if v.belote else None
+    assert v.score_deal(cards, tricks, declared, belote) == deal.result
+
+
+def test_the_games_registry() -> None:
+    assert list(VARIANTS) == ["classic", "coinche", "three-handed", "two-handed"]
+    assert find_variant("two-handed").describe() == {
+        "name": "two-handed",
+        "players": 2,
+        "seats": ["N", "E"],
+        "teams": ["N", "E"],
+        "partners": False,
+        "tricks": 16,
+        "auction": "turned",
+        "turned_card": True,
+        "bidding_hand": 5,
+        "playing_hand": 6,
+        "table_cards": 10,
+        "out_of_play": 0,
+        "declarations": False,
+    }
+    assert find_variant("coinche").contracts and not find_variant("classic").contracts
+    assert find_variant("three-handed").order(dealer=2, step=2) == (1, 0, 2)
+    with pytest.raises(UnknownVariant, match="no game 'bridge'; the games are: classic, coinche"):
+        find_variant("bridge")
+    assert Rules(variant="three-handed").game is find_variant("three-handed")
