@@ -81,31 +81,31 @@ def taken(rules: Rules, *bids: str) -> Deal:
 def test_score_deal_classic() -> None:
     v = taken(Rules(), "take").view(N)
     # N-S took 100 card points and belote is N's: made.
-    r = v.score_deal([60, 40, 40, 22], [3, 2, 2, 1], [0, 0, 0, 0], N)
+    r = v.score_deal((100, 62), (5, 3), (0, 0), N)
     assert (r.outcome, r.points) == ("made", (120, 62))
     # Dedans: 70 against 92, and E-W's tierce that scores.
-    r = v.score_deal([50, 52, 20, 40], [2, 3, 1, 2], [0, 20, 0, 0], None)
+    r = v.score_deal((70, 92), (3, 5), (0, 20), None)
     assert (r.outcome, r.points) == ("dedans", (0, 182))
 
 
 def test_score_deal_coinche() -> None:
     v = taken(Rules(variant="coinche"), "110H", "pass", "pass", "pass").view(E)
     assert v.contract is not None and v.contract.bidder == N
-    r = v.score_deal([80, 30, 33, 19], [4, 1, 2, 1], [0, 0, 0, 0], None)  # N-S 113: made
+    r = v.score_deal((113, 49), (6, 2), (0, 0), None)  # N-S 113: made
     assert (r.outcome, r.points) == ("made", (223, 49))
-    r = v.score_deal([60, 50, 30, 22], [3, 2, 2, 1], [0, 0, 0, 0], None)  # N-S 90: failed
+    r = v.score_deal((90, 72), (5, 3), (0, 0), None)  # N-S 90: failed
     assert (r.outcome, r.points) == ("dedans", (0, 270))
 
 
 def test_score_deal_three_handed() -> None:
     v = taken(Rules(variant="three-handed"), "take").view(E)
     assert v.taker == N
-    r = v.score_deal([70, 30, 25], [4, 2, 2], [0, 0, 0], None)
+    r = v.score_deal((70, 30, 25), (4, 2, 2), (0, 0, 0), None)
     assert (r.outcome, r.points) == ("made", (70, 30, 25))
 
 
 def test_score_deal_two_handed() -> None:
-    r = taken(Rules(variant="two-handed"), "take").view(N).score_deal([100, 62], [10, 6], [0, 0], E)
+    r = taken(Rules(variant="two-handed"), "take").view(N).score_deal((100, 62), (10, 6), (0, 0), E)
     assert (r.outcome, r.points) == ("made", (100, 82))
 
 
@@ -128,9 +128,11 @@ def test_score_deal_gives_the_result_of_a_deal_played_out(game: str) -> None:
     for t in v.tricks:
         cards[t.winner] += t.points
         tricks[t.winner] += 1
-    declared = deal.variant.scoring_declarations(deal.rules, deal.declared, deal.order, deal.camps)
+    game = deal.variant
+    declared = game.scoring_declarations(deal.rules, deal.declared, deal.order, deal.camps)
     belote = v.belote[0][0] if v.belote else None
-    assert v.score_deal(cards, tricks, declared, belote) == deal.result
+    alone = tricks[deal.taker] == len(v.tricks)
+    assert v.score_deal(game.by_team(cards), game.by_team(tricks), game.by_team(declared), belote, alone) == deal.result
 
 
 def test_the_games_registry() -> None:

@@ -135,7 +135,7 @@ class Deal(PlayState):
         self.order = list(variant.order(dealer, step))
         # Until someone takes, the play state's sides are the seats by parity: only Coinche's auction
         # asks (partners), and at three hands nobody plays with anyone yet (the view says so).
-        self.camps = [s & 1 for s in range(self.players)]
+        self.camps = list(variant.parity)
         self._first_distribution()
 
     @classmethod
@@ -180,7 +180,9 @@ class Deal(PlayState):
         self.reset_play(hands, mode, self.order[0])
         if under is not None:
             self.set_under(under)
-        self.camps = list(variant.camps(taker))
+        camps = variant.camps(taker)
+        if camps != variant.parity:  # the sides the play state was given while nobody had taken
+            self.camps = list(camps)
         tables = self.table_cards
         self.start_hands = [h | t for h, t in zip(hands, tables, strict=True)] if tables else list(hands)
         self.phase = PLAY
@@ -191,16 +193,32 @@ class Deal(PlayState):
 
     def _score(self) -> None:
         """Called by the play state once the last trick is taken: the game's scoring."""
-        assert self.taker is not None
-        n = self.players
-        cards, tricks = [0] * n, [0] * n
-        for t in self.tricks:
-            cards[t.winner] += t.points
-            tricks[t.winner] += 1
-        declarations = self.variant.scoring_declarations(self.rules, self.declared, self.order, self.camps)
-        belote = belote_holder(self.start_hands, self.mode)
-        tally = Tally(self.taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract)
-        self.result = self.variant.score(self.rules, tally)
+        taker = self.taker
+        assert taker is not None
+        variant = self.variant
+        camps = self.camps
+        won_tricks = self.won_tricks
+        cards: tuple[int, ...]
+        tricks: tuple[int, ...]
+        if tuple(camps) == variant.team_of:  # each camp keeps one score: the play state's totals are the scores'
+            cards, tricks = self.won, won_tricks
+        else:
+            n = self.players
+            by_seat, tricks_by_seat = [0] * n, [0] * n
+            for t in self.tricks:
+                by_seat[t.winner] += t.points
+                tricks_by_seat[t.winner] += 1
+            cards, tricks = variant.by_team(by_seat), variant.by_team(tricks_by_seat)
+        declared = self.declared
+        declarations = (
+            variant.by_team(variant.scoring_declarations(self.rules, declared, self.order, camps))
+            if declared
+            else variant.no_points
+        )
+        alone = won_tricks[camps[taker]] == self.ntricks and all(t.winner == taker for t in self.tricks)
+        belote = variant.belote_by_team(belote_holder(self.start_hands, self.mode))
+        tally = Tally(taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract, alone)
+        self.result = variant.score(self.rules, tally)
 
     # ----------------------------------------------------------------- queries
     def hand(self, seat: int) -> tuple[Card, ...]:

@@ -100,7 +100,11 @@ class Rules:
     @property
     def game(self) -> Variant:
         """The game these rules play (``belote.variants``): players, scores, auction, scoring."""
-        return _games()[self.variant]
+        try:
+            return _GAMES[self.variant]
+        except KeyError:  # the first time: the registry is imported when first asked
+            _GAMES.update(_games())
+            return _GAMES[self.variant]
 
     @property
     def players(self) -> int:
@@ -150,6 +154,10 @@ class Rules:
             return replace(base or cls(), **data)
         except TypeError as e:  # pragma: no cover - replace() only raises on unknown names
             raise RulesError(str(e)) from None
+
+
+#: The games by name, filled from the registry the first time a game is asked for.
+_GAMES: dict[str, Variant] = {}
 
 
 @functools.cache

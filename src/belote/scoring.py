@@ -22,6 +22,8 @@ from belote.rules import Rules
 
 DEAL_POINTS = 162
 CAPOT_POINTS = 252
+#: Belote-rebelote: the king and queen of trumps in one hand.
+BELOTE_POINTS = 20
 SIDES = ("NS", "EW")
 
 

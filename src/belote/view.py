@@ -68,17 +68,35 @@ class PlayerView:
         return self.rules.game
 
     def score_deal(
-        self, cards: Sequence[int], tricks: Sequence[int], declarations: Sequence[int], belote: int | None
+        self,
+        cards: Sequence[int],
+        tricks: Sequence[int],
+        declarations: Sequence[int],
+        belote: int | None,
+        taker_alone: bool = False,
     ) -> DealResult:
-        """The result of this deal if it ended with each seat taking ``cards`` points in ``tricks``
-        tricks, ``declarations`` scoring for each seat and ``belote`` held by that seat (or nobody).
+        """The result of this deal if it ended with each score (each side, or each player who plays
+        alone) taking ``cards`` points in ``tricks`` tricks, with ``declarations`` scoring and
+        ``belote`` held by that seat (or by nobody); ``taker_alone``: the taker's seat alone took
+        every trick (what a générale asks).
 
         The game's own scoring, with this deal's taker, contract, points waiting and order; a bot
-        calls it on the ends of the worlds it imagines. A side's take may sit on one of its seats.
+        calls it on the ends of the worlds it imagines.
         """
         assert self.taker is not None
-        tally = Tally(self.taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract)
-        return self.rules.game.score(self.rules, tally)
+        game = self.rules.game
+        tally = Tally(
+            self.taker,
+            tuple(cards),
+            tuple(tricks),
+            tuple(declarations),
+            game.belote_by_team(belote),
+            self.pending,
+            self.order,
+            self.contract,
+            taker_alone,
+        )
+        return game.score(self.rules, tally)
 
     def won_by_camp(self) -> list[int]:
         """The card points each camp has taken so far (camps 0 and 1 once someone has taken)."""

@@ -37,9 +37,9 @@ from belote.game import NAME_SUIT, PASS, TAKE, Action, PlayerView
 from belote.knowledge import Knowledge
 from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMPS, beats
 from belote.rules import Rules
-from belote.scoring import DEAL_POINTS
+from belote.scoring import BELOTE_POINTS, DEAL_POINTS
 
-BELOTE = 20
+BELOTE = BELOTE_POINTS
 TEN_POINTS = 10  # a ten or an ace: the cards worth feeding to a partner
 
 # ----------------------------------------------------------------- taking: what a hand is worth

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -250,11 +249,7 @@ class SearchBot:
         cards, capots = _split(v, leader & 1)
         declarations, belote = _world_extras(view, hands, trump)
         tricks = (8, 0) if capots[0] else (0, 8) if capots[1] else (4, 4)
-        # Each side's take sits on one of its seats: the taker's, and the seat after it.
-        seats = (me, (me + 1) % 4) if side == 0 else ((me + 1) % 4, me)
-        r = view.game.score(
-            rules, Tally(me, _on_seats(cards, seats), _on_seats(tricks, seats), declarations, belote, 0, order)
-        )
+        r = view.game.score(rules, Tally(me, (cards[0], cards[1]), tricks, declarations, belote, 0, order))
         return r.points[side] - r.points[1 - side]
 
     # ----------------------------------------------------------------- Coinche
@@ -273,9 +268,8 @@ class _SolvedValuer(coinche.CountValuer):
         super().__init__(view, hand)
         self.bot = bot
         self.worlds: list[list[int]] | None = None
-        #: mode -> for each world: each side's card points, each side's capot, each seat's scoring
-        #: declarations, the seat holding belote
-        self.solved: dict[int, list[tuple[list[int], tuple[bool, bool], list[int], int | None]]] = {}
+        #: mode -> for each world: each side's card points, capot, scoring declarations and belote
+        self.solved: dict[int, list[tuple[list[int], tuple[bool, bool], tuple[int, ...], tuple[int, ...]]]] = {}
         self.wanted = self._modes_worth_solving()
 
     def _modes_worth_solving(self) -> set[int]:
@@ -296,7 +290,7 @@ class _SolvedValuer(coinche.CountValuer):
             self.worlds = [plausible.draw(knowledge, rng) for _ in range(self.bot.contract_worlds)]
         return self.worlds
 
-    def _solve(self, mode: int) -> list[tuple[list[int], tuple[bool, bool], list[int], int | None]]:
+    def _solve(self, mode: int) -> list[tuple[list[int], tuple[bool, bool], tuple[int, ...], tuple[int, ...]]]:
         if mode not in self.solved:
             rules = self.view.rules
             leader = self.view.order[0]
@@ -318,17 +312,14 @@ class _SolvedValuer(coinche.CountValuer):
         view = self.view
         assert view.seat is not None
         side = view.seat & 1
-        players = view.rules.players
-        bidder = view.seat if ours else (view.seat + 1) % players
+        bidder = view.seat if ours else (view.seat + 1) % view.rules.players
         contract = Contract(level, mode, bidder, multiplier)
-        # Each side's take sits on one of its seats: the bidder's, and the seat after it.
-        seats = (bidder, (bidder + 1) % players) if bidder & 1 == 0 else ((bidder + 1) % players, bidder)
         total = 0.0
         worlds = self._solve(mode)
         for cards, capots, declarations, belote in worlds:
             tricks = (0 if capots[1] else 4, 0 if capots[0] else 4)
             tally = Tally(
-                bidder, _on_seats(cards, seats), _on_seats(tricks, seats), declarations, belote, 0, view.order, contract
+                bidder, (cards[0], cards[1]), tricks, declarations, belote, 0, view.order, contract, capots[bidder & 1]
             )
             r = view.game.score(view.rules, tally)
             total += r.points[side] - r.points[1 - side]
@@ -352,6 +343,7 @@ class _DealScore:
         for t in view.tricks:
             self.won_by_seat[t.winner] += t.points
         #: each camp's seats, the taker first in its camp: where a camp's tricks are counted
+        self.taker_camp = camps[view.taker]
         self.seats = [
             sorted((s for s in range(len(camps)) if camps[s] == c), key=lambda s: s != view.taker) for c in (0, 1)
         ]
@@ -395,18 +387,14 @@ class _DealScore:
             for i, s in enumerate(seats):
                 by_seat[s] = self.won_by_seat[s] + (future + (k - 1 - i)) // k
             tricks_by_seat[self.seats[camp][0]] = tricks[camp]
-        r = self.view.score_deal(by_seat, tricks_by_seat, self.declared, holder)
+        game = self.view.game
+        alone = mine_capot and side == self.taker_camp
+        r = self.view.score_deal(
+            game.by_team(by_seat), game.by_team(tricks_by_seat), game.by_team(self.declared), holder, alone
+        )
         team = self.view.rules.team(self.me)
         others = [p for i, p in enumerate(r.points) if i != team]
         return r.points[team] - sum(others) / len(others)
-
-
-def _on_seats(by_side: Sequence[int], seats: tuple[int, int]) -> list[int]:
-    """A side's value on one of its seats (``seats[side]``), every other seat 0: four hands."""
-    out = [0, 0, 0, 0]
-    for side, seat in enumerate(seats):
-        out[seat] = by_side[side]
-    return out
 
 
 def _split(v: int, leader_side: int) -> tuple[list[int], tuple[bool, bool]]:
@@ -421,12 +409,13 @@ def _split(v: int, leader_side: int) -> tuple[list[int], tuple[bool, bool]]:
     return cards, capots
 
 
-def _world_extras(view: PlayerView, hands: list[int], trump: int) -> tuple[list[int], int | None]:
-    """In a whole world of four hands: each seat's declarations that score, and the seat holding belote."""
+def _world_extras(view: PlayerView, hands: list[int], trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """In a whole world of four hands: each side's declarations that score, and its belote."""
     rules = view.rules
+    game = view.game
     declared = [find_declarations(h, trump, rules.declaration_card_reuse) for h in hands] if rules.declarations else []
-    camps = [rules.team(s) for s in range(len(hands))]
-    return view.game.scoring_declarations(rules, declared, view.order, camps), belote_holder(hands, trump)
+    by_seat = game.scoring_declarations(rules, declared, list(view.order), list(game.team_of))
+    return game.by_team(by_seat), game.belote_by_team(belote_holder(hands, trump))
 
 
 def _worth_trying(hand: int, suit: int) -> bool:

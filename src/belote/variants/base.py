@@ -10,15 +10,14 @@ every front end ask the variant; nothing else tests which game is played.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from belote.auctions import Auction
 from belote.auctions.turned import TURNED
 from belote.cards import CARDS, Card
 from belote.contracts import Contract
 from belote.declarations import Declaration, best_side
-from belote.scoring import DealResult, score_deal
+from belote.scoring import BELOTE_POINTS, DealResult, score_deal
 
 if TYPE_CHECKING:
     from belote.rules import Rules
@@ -27,24 +26,25 @@ if TYPE_CHECKING:
 SEATS = "NESW"
 
 
-@dataclass(frozen=True, slots=True)
-class Tally:
-    """What a deal comes to at its end, seat by seat: the input of a game's scoring.
+class Tally(NamedTuple):
+    """What a deal comes to at its end, by score (each side's, or each player's where each plays
+    alone): the input of a game's scoring.
 
-    ``cards[s]`` and ``tricks[s]`` are what seat ``s`` took (card points with the last trick's ten);
-    ``declarations[s]`` the points of its declarations that score (only the best side's);
-    ``belote`` the seat that holds the king and queen of trumps, if one does. A bot valuing an end
-    it cannot split by seat may credit a side's take to one of its seats: the scoring adds a side up.
+    ``cards`` and ``tricks``: what each took (card points with the last trick's ten);
+    ``declarations``: the points of its declarations that score (only the best camp's);
+    ``belote``: its belote (20 to the holder of the king and queen of trumps);
+    ``taker_alone``: whether the taker's seat alone took every trick (a générale).
     """
 
     taker: int
-    cards: Sequence[int]
-    tricks: Sequence[int]
-    declarations: Sequence[int]
-    belote: int | None
+    cards: tuple[int, ...]
+    tricks: tuple[int, ...]
+    declarations: tuple[int, ...]
+    belote: tuple[int, ...]
     pending: int = 0
     order: Sequence[int] = (0, 1, 2, 3)
     contract: Contract | None = None
+    taker_alone: bool = False
 
 
 class Variant:
@@ -79,24 +79,26 @@ class Variant:
     #: Whether the points of a tied deal (81-81) can wait for the next deal (not against a contract).
     carries_pending: ClassVar[bool] = True
 
+    def __init__(self) -> None:
+        n = self.players
+        #: Whether a card is turned for the taking (every game but Coinche).
+        self.turned_card = self.auction is TURNED
+        #: Whether the auction names contracts (Coinche), the deal scored against the contract.
+        self.contracts = self.auction.name == "contracts"
+        # Asked at every deal: worked out once per game.
+        self.teams = len(self.team_names)
+        self.team_of = tuple(self.team(s) for s in range(n))
+        self.parity = tuple(s & 1 for s in range(n))
+        self.no_points = (0,) * self.teams
+        self._own_scores = self.team_of == tuple(range(n))  # each seat its own score
+        self.places = self.first_places()
+        self._orders = {(d, step): self._order(d, step) for d in range(n) for step in (1, n - 1)}
+
     # ----------------------------------------------------------------- seats and scores
-    @property
-    def teams(self) -> int:
-        return len(self.team_names)
 
     @property
     def seats(self) -> str:
         return SEATS[: self.players]
-
-    @property
-    def turned_card(self) -> bool:
-        """Whether a card is turned for the taking (every game but Coinche)."""
-        return self.auction is TURNED
-
-    @property
-    def contracts(self) -> bool:
-        """Whether the auction names contracts (Coinche), scored against the contract."""
-        return self.auction.name == "contracts"
 
     def team(self, seat: int) -> int:
         """Whose score a seat's points go to: its partnership, or its own."""
@@ -104,12 +106,15 @@ class Variant:
 
     def order(self, dealer: int, step: int) -> tuple[int, ...]:
         """The seats in playing order, from the player next to the dealer."""
+        return self._orders.get((dealer, step)) or self._order(dealer, step)
+
+    def _order(self, dealer: int, step: int) -> tuple[int, ...]:
         n = self.players
         return tuple((dealer + step * (i + 1)) % n for i in range(n))
 
     def camps(self, taker: int | None) -> tuple[int, ...]:
         """The camp each seat plays for (partners share one): by partnership, or each alone."""
-        return tuple(self.team(s) for s in range(self.players))
+        return self.team_of
 
     # ----------------------------------------------------------------- dealing
     def first_places(self) -> tuple[tuple[int, ...], ...]:
@@ -121,7 +126,7 @@ class Variant:
     def first_distribution(self, deck: Sequence[int], order: Sequence[int]) -> tuple[list[int], Card | None]:
         """Each seat's hand (a mask) after the first distribution, and the turned card."""
         hands = [0] * self.players
-        for seat, places in zip(order, self.first_places(), strict=True):
+        for seat, places in zip(order, self.places, strict=True):
             m = 0
             for i in places:
                 m |= 1 << deck[i]
@@ -141,13 +146,13 @@ class Variant:
 
     # ----------------------------------------------------------------- declarations and scoring
     def scoring_declarations(
-        self, rules: Rules, declared: Sequence[Sequence[Declaration]], order: Sequence[int], camps: Sequence[int]
+        self, rules: Rules, declared: list[list[Declaration]], order: list[int], camps: list[int]
     ) -> list[int]:
         """The points of each seat's declarations that score: only the camp with the best one scores."""
         points = [0] * self.players
         if not declared or not rules.declarations:
             return points
-        best = best_side([list(d) for d in declared], list(order), list(camps), rules.declaration_tie)
+        best = best_side(declared, order, camps, rules.declaration_tie)
         if best is not None:
             for s in range(self.players):
                 if camps[s] == best:
@@ -156,37 +161,28 @@ class Variant:
 
     def score(self, rules: Rules, tally: Tally) -> DealResult:
         """The deal's result: made, dedans, litige or capot, and what each score adds."""
-        cards, tricks, declarations, belote = self.sides(tally)
+        cards, tricks, declarations, belote = sides(tally)
         return score_deal(
-            rules, self.team(tally.taker), cards, tricks, declarations, belote, tally.pending, self.team_names
+            rules, self.team_of[tally.taker], cards, tricks, declarations, belote, tally.pending, self.team_names
         )
 
-    def sides(self, tally: Tally) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
-        """A game of two scores: each one's card points, tricks, declarations and belote."""
-        cards, tricks, declarations, belote = (
-            self.by_team(tally.cards),
-            self.by_team(tally.tricks),
-            self.by_team(tally.declarations),
-            self.belote_by_team(tally.belote),
-        )
-        return (
-            (cards[0], cards[1]),
-            (tricks[0], tricks[1]),
-            (declarations[0], declarations[1]),
-            (belote[0], belote[1]),
-        )
-
-    def by_team(self, by_seat: Sequence[int]) -> list[int]:
+    def by_team(self, by_seat: Sequence[int]) -> tuple[int, ...]:
+        """Values of each seat added up by score."""
+        if self._own_scores:
+            return tuple(by_seat)
         out = [0] * self.teams
+        team_of = self.team_of
         for s, v in enumerate(by_seat):
-            out[self.team(s)] += v
-        return out
+            out[team_of[s]] += v
+        return tuple(out)
 
-    def belote_by_team(self, holder: int | None) -> list[int]:
+    def belote_by_team(self, holder: int | None) -> tuple[int, ...]:
+        """The belote of each score: 20 to the holder's."""
+        if holder is None:
+            return self.no_points
         out = [0] * self.teams
-        if holder is not None:
-            out[self.team(holder)] = 20
-        return out
+        out[self.team_of[holder]] = BELOTE_POINTS
+        return tuple(out)
 
     # ----------------------------------------------------------------- descriptions
     def describe(self) -> dict[str, Any]:
@@ -209,6 +205,12 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+def sides(tally: Tally) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """A game of two scores: each one's card points, tricks, declarations and belote."""
+    c, t, d, b = tally.cards, tally.tricks, tally.declarations, tally.belote
+    return (c[0], c[1]), (t[0], t[1]), (d[0], d[1]), (b[0], b[1])
 
 
 def complete_hands(

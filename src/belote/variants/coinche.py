@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from belote.auctions.contracts import CONTRACTS
 from belote.scoring import DealResult, score_contract
-from belote.variants.base import Tally, Variant
+from belote.variants.base import Tally, Variant, sides
 
 if TYPE_CHECKING:
     from belote.rules import Rules
@@ -43,6 +43,5 @@ class Coinche(Variant):
         """Against the contract: made or failed, coinched, capot, générale (the bidder alone took every trick)."""
         contract = tally.contract
         assert contract is not None
-        cards, tricks, declarations, belote = self.sides(tally)
-        bidder_took_all = tally.tricks[contract.bidder] == sum(tally.tricks)
-        return score_contract(rules, contract, cards, tricks, declarations, belote, bidder_took_all=bidder_took_all)
+        cards, tricks, declarations, belote = sides(tally)
+        return score_contract(rules, contract, cards, tricks, declarations, belote, bidder_took_all=tally.taker_alone)

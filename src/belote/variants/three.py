@@ -33,12 +33,5 @@ class ThreeHanded(Variant):
 
     def score(self, rules: Rules, tally: Tally) -> DealResult:
         return score_three(
-            rules,
-            tally.taker,
-            list(tally.cards),
-            list(tally.tricks),
-            list(tally.declarations),
-            self.belote_by_team(tally.belote),
-            tally.pending,
-            list(tally.order),
+            rules, tally.taker, tally.cards, tally.tricks, tally.declarations, tally.belote, tally.pending, tally.order
         )
