@@ -35,6 +35,15 @@ from belote.play import (
     legal_mask,
     trick_points,
 )
+from belote.playstate import PLAY, PlayState
+from belote.solver import Position
+
+try:
+    from belote._playstate import PlayState as CPlayState
+    from belote.solver import _dds
+except ImportError:  # built without a compiler: only the plain Python is tested
+    CPlayState = None  # type: ignore[assignment, misc]
+    _dds = None  # type: ignore[assignment]
 
 VECTORS = Path(__file__).parent / "vectors"
 MODE_OF = {"S": SPADES, "H": HEARTS, "D": DIAMONDS, "C": CLUBS, "NT": NO_TRUMP, "AT": ALL_TRUMP}
@@ -92,6 +101,60 @@ def engine_legal(vector: dict[str, object]) -> list[str]:
 @pytest.mark.parametrize("vector", LEGAL_VECTORS, ids=[str(v["id"]) for v in LEGAL_VECTORS])
 def test_legal_vectors(vector: dict[str, object]) -> None:
     assert engine_legal(vector) == vector["legal"]
+
+
+# The vectors again through the play states and the C solver: each has its own copy of the legal
+# cards (the C ones share _play.h), reached through the position rather than through legal_mask's
+# arguments, so that who is winning the trick and whether that is the partner are theirs to find.
+NO_C = pytest.mark.skipif(CPlayState is None, reason="built without the C modules")
+PLAY_STATES = [pytest.param(PlayState, id="python"), pytest.param(CPlayState, id="c", marks=NO_C)]
+
+
+def vector_deal(vector: dict[str, object]) -> tuple[int, list[int], list[int]]:
+    """A deal at four hands reaching the vector's position: the mode, each seat's cards before the
+    trick on the table, and that trick, led by seat 0. The seat to move holds the vector's hand; the
+    rest of the pack is dealt to the others, as many cards each as the deal allows (the solver checks)."""
+    hand = [c(x) for x in vector["hand"]]  # type: ignore[attr-defined]
+    trick = [c(x) for x in vector["trick"]]  # type: ignore[attr-defined]
+    rest = iter(sorted(set(range(32)) - set(hand) - set(trick)))
+    hands = []
+    for seat in range(4):
+        if seat == len(trick):
+            cards = hand
+        else:
+            played = trick[seat : seat + 1]
+            cards = played + [next(rest) for _ in range(len(hand) - len(played))]
+        hands.append(mask_of(cards))
+    return MODE_OF[str(vector["mode"])], hands, trick
+
+
+@pytest.mark.parametrize("cls", PLAY_STATES)
+@pytest.mark.parametrize("vector", LEGAL_VECTORS, ids=[str(v["id"]) for v in LEGAL_VECTORS])
+def test_legal_vectors_through_the_play_states(vector: dict[str, object], cls: type[PlayState]) -> None:
+    mode, hands, trick = vector_deal(vector)
+    state = cls()
+    state.undertrump = int(bool(vector["undertrump"]))
+    state.reset_play(hands, mode, 0)
+    state.phase = PLAY
+    for x in trick:
+        state.play_card(x)  # no check: some vector tricks break the rules, only the last card matters
+    # The vector's position, the partner (two seats back) winning or not as it says.
+    seat = len(trick)
+    assert state.to_move == seat and state.hand_mask(seat) == mask_of(vector["hand"])  # type: ignore[arg-type]
+    assert (seat >= 2 and state.best_seat == seat - 2) == vector["partner_winning"]
+    assert names(state.legal_mask()) == vector["legal"]
+    assert [str(x) for x in state.legal_actions()] == vector["legal"]
+
+
+@NO_C
+@pytest.mark.parametrize("vector", LEGAL_VECTORS, ids=[str(v["id"]) for v in LEGAL_VECTORS])
+def test_legal_vectors_through_the_c_solver(vector: dict[str, object]) -> None:
+    """The solver values exactly the legal cards of the player to move."""
+    mode, hands, trick = vector_deal(vector)
+    left = tuple(h & ~mask_of(trick[seat : seat + 1]) for seat, h in enumerate(hands))
+    pos = Position(left, mode, 0, tuple(trick), undertrump=bool(vector["undertrump"]))
+    values = _dds.card_values(pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won)
+    assert names(sum(1 << x for x in values)) == vector["legal"]
 
 
 def test_vector_file_covers_every_play_rule() -> None:

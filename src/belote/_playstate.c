@@ -1,8 +1,9 @@
 /* The play state of one deal, in C: the same interface and behaviour as belote/playstate.py.
  *
- * The card tables (order, points, higher cards) are not written here: they are read at import
- * from belote.play, the one place they are defined. The rules of play below mirror
- * belote.play.legal_mask line for line; the tests play both implementations side by side.
+ * The card tables (order, points, higher cards) and the rule of which cards may be played are in
+ * _play.h, shared with the solver: the tables are read at import from belote.play, the one place
+ * they are defined, and the rule mirrors belote.play.legal_mask line for line. The tests play both
+ * implementations side by side.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -10,16 +11,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#define NMODES 6
-#define ALL_TRUMP 5
+#include "_play.h"
+
 #define MAX_PLAYERS 4
 
-static int KEY[NMODES][32];
-static int POINTS[NMODES][32];
-static uint32_t HIGHER[NMODES][32];
-static uint32_t TRUMPS[NMODES];
-static int TRUMP_BONUS;
-static int LAST_TRICK;
 static PyObject *CARDS;      /* tuple of the 32 Card objects */
 static PyObject *CARD_TYPE;  /* belote.cards.Card */
 static PyObject *TRICK_TYPE; /* belote.playstate.Trick */
@@ -109,32 +104,10 @@ static void PS_dealloc(PS *s) {
 static uint32_t legal(PS *s) {
     if (s->legal >= 0) return (uint32_t)s->legal;
     int seat = s->to_move;
-    uint32_t hand = s->hands[seat];
-    uint32_t m;
-    if (s->trick_len == 0) {
-        m = hand;
-    } else {
-        int best = s->best, led = s->led, mode = s->mode;
+    uint32_t m = s->hands[seat];
+    if (s->trick_len) {
         int partner = s->best_seat != seat && s->camps[s->best_seat] == s->camps[seat];
-        uint32_t follow = hand & (0xFFu << (8 * led));
-        if (follow) {
-            if ((best >> 3) == led && (mode == led || mode == ALL_TRUMP)) {
-                uint32_t over = follow & HIGHER[mode][best];
-                m = over ? over : follow;
-            } else {
-                m = follow;
-            }
-        } else {
-            uint32_t trumps = hand & TRUMPS[mode];
-            if (!trumps || partner) {
-                m = hand;
-            } else if ((best >> 3) == mode) {
-                uint32_t over = trumps & HIGHER[mode][best];
-                m = over ? over : (s->undertrump ? trumps : hand);
-            } else {
-                m = trumps;
-            }
-        }
+        m = legal_mask(s->mode, m, s->best, partner, s->undertrump, s->led);
     }
     s->legal = m;
     return m;
@@ -594,79 +567,10 @@ static PyType_Spec PS_spec = {
     PS_slots,
 };
 
-static int load_table_int(PyObject *mod, const char *name, int *out) {
-    PyObject *t = PyObject_GetAttrString(mod, name);
-    if (t == NULL) return -1;
-    for (int m = 0; m < NMODES; m++) {
-        PyObject *row = PySequence_GetItem(t, m);
-        if (row == NULL) {
-            Py_DECREF(t);
-            return -1;
-        }
-        for (int c = 0; c < 32; c++) {
-            PyObject *v = PySequence_GetItem(row, c);
-            if (v == NULL) {
-                Py_DECREF(row);
-                Py_DECREF(t);
-                return -1;
-            }
-            out[m * 32 + c] = (int)PyLong_AsLong(v);
-            Py_DECREF(v);
-        }
-        Py_DECREF(row);
-    }
-    Py_DECREF(t);
-    return PyErr_Occurred() ? -1 : 0;
-}
-
-static int load_int(PyObject *mod, const char *name, int *out) {
-    PyObject *v = PyObject_GetAttrString(mod, name);
-    if (v == NULL) return -1;
-    *out = (int)PyLong_AsLong(v);
-    Py_DECREF(v);
-    return PyErr_Occurred() ? -1 : 0;
-}
-
 static int module_exec(PyObject *m) {
-    PyObject *play = PyImport_ImportModule("belote.play");
     PyObject *cards = PyImport_ImportModule("belote.cards");
     PyObject *ps = PyImport_ImportModule("belote.playstate");
-    if (play == NULL || cards == NULL || ps == NULL) goto fail;
-    int higher[NMODES * 32], trumps[NMODES];
-    if (load_table_int(play, "KEY", &KEY[0][0]) < 0) goto fail;
-    if (load_table_int(play, "POINTS", &POINTS[0][0]) < 0) goto fail;
-    /* HIGHER holds 32-bit masks: read them as unsigned. */
-    PyObject *h = PyObject_GetAttrString(play, "HIGHER");
-    if (h == NULL) goto fail;
-    for (int md = 0; md < NMODES; md++)
-        for (int c = 0; c < 32; c++) {
-            PyObject *row = PySequence_GetItem(h, md);
-            PyObject *v = row ? PySequence_GetItem(row, c) : NULL;
-            Py_XDECREF(row);
-            if (v == NULL) {
-                Py_DECREF(h);
-                goto fail;
-            }
-            HIGHER[md][c] = (uint32_t)PyLong_AsUnsignedLong(v);
-            Py_DECREF(v);
-        }
-    Py_DECREF(h);
-    (void)higher;
-    PyObject *t = PyObject_GetAttrString(play, "TRUMPS");
-    if (t == NULL) goto fail;
-    for (int md = 0; md < NMODES; md++) {
-        PyObject *v = PySequence_GetItem(t, md);
-        if (v == NULL) {
-            Py_DECREF(t);
-            goto fail;
-        }
-        TRUMPS[md] = (uint32_t)PyLong_AsUnsignedLong(v);
-        trumps[md] = 0;
-        Py_DECREF(v);
-    }
-    Py_DECREF(t);
-    (void)trumps;
-    if (load_int(play, "TRUMP_BONUS", &TRUMP_BONUS) < 0 || load_int(play, "LAST_TRICK", &LAST_TRICK) < 0) goto fail;
+    if (cards == NULL || ps == NULL || load_play_tables() < 0) goto fail;
     CARDS = PyObject_GetAttrString(cards, "CARDS");
     CARD_TYPE = PyObject_GetAttrString(cards, "Card");
     TRICK_TYPE = PyObject_GetAttrString(ps, "Trick");
@@ -683,12 +587,10 @@ static int module_exec(PyObject *m) {
         Py_DECREF(type);
         goto fail;
     }
-    Py_DECREF(play);
     Py_DECREF(cards);
     Py_DECREF(ps);
     return 0;
 fail:
-    Py_XDECREF(play);
     Py_XDECREF(cards);
     Py_XDECREF(ps);
     return -1;

@@ -1,9 +1,10 @@
 /* The double-dummy solver in C: the algorithm of belote/solver/alphabeta.py, whose docstring
  * explains it; the functions here have the names of the methods there.
  *
- * The card tables (order, points, higher cards, trumps) are read at import from belote.play, and
- * the capot bonus from belote.scoring, the one place each is defined. The rules of play below
- * mirror belote.play.legal_mask line for line; the tests check both solvers against a plain minimax.
+ * The card tables (order, points, higher cards, trumps) and the rule of which cards may be played
+ * are in _play.h, shared with the play state: the tables are read at import from belote.play, and
+ * the capot bonus from belote.scoring, the one place each is defined; the rule mirrors
+ * belote.play.legal_mask line for line. The tests check both solvers against a plain minimax.
  *
  * Each thread has a table of its own, and the search touches no Python object: it runs with the GIL
  * released, so that several threads solve at once.
@@ -20,21 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NMODES 6
-#define ALL_TRUMP 5
+#include "_play.h"
+
 #define INF 1000 /* more than any value */
 #define GUESS 81 /* where the null windows start when nothing better is known: half a deal */
 
-static int KEY[NMODES][32];
-static int POINTS[NMODES][32];
-static uint32_t HIGHER[NMODES][32];
-static uint32_t TRUMPS[NMODES];
 /* Derived: the cards of each suit strongest first; the stronger cards of the same suit and points
  * (the only candidates for an equivalent card above); the points of a suit's byte of a mask. */
 static int SUIT_ORDER[NMODES][4][8];
 static uint32_t SAME_POINTS_ABOVE[NMODES][32];
 static int BYTE_POINTS[NMODES][4][256];
-static int TRUMP_BONUS, LAST_TRICK, CAPOT_BONUS, MAX_VALUE;
+static int CAPOT_BONUS, MAX_VALUE;
 
 /* Without -mpopcnt the builtin calls into libgcc; this is as fast as it gets in portable C. */
 static inline int popcount(uint32_t x) {
@@ -174,28 +171,6 @@ static inline void push(Search *s, int c, int seat) {
 INLINE int seat_to_move(const Search *s, int shape) { return seat_at(s, s->leader, s->ntrick, shape); }
 
 static inline uint32_t held(const Search *s) { return s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]; }
-
-/* belote.play.legal_mask, line for line. */
-INLINE uint32_t legal_mask(int mode, uint32_t hand, int best, int partner_winning, int undertrump, int led) {
-    if (best < 0) return hand;
-    if (led < 0) led = best >> 3;
-    uint32_t follow = hand & (0xFFu << (8 * led));
-    if (follow) {
-        if ((best >> 3) == led && (mode == led || mode == ALL_TRUMP)) {
-            uint32_t over = follow & HIGHER[mode][best];
-            return over ? over : follow;
-        }
-        return follow;
-    }
-    uint32_t trumps = hand & TRUMPS[mode];
-    if (!trumps || partner_winning) return hand;
-    if ((best >> 3) == mode) {
-        uint32_t over = trumps & HIGHER[mode][best];
-        if (over) return over;
-        return undertrump ? trumps : hand;
-    }
-    return trumps;
-}
 
 INLINE uint32_t legal(const Search *s, int seat, int shape) {
     uint32_t hand = s->hands[seat];
@@ -784,69 +759,13 @@ static PyMethodDef dds_methods[] = {
     {NULL},
 };
 
-/* ------------------------------------------------------------------ the tables, from belote.play */
-
-static int load_table(PyObject *mod, const char *name, uint32_t *out) {
-    PyObject *t = PyObject_GetAttrString(mod, name);
-    if (t == NULL) return -1;
-    for (int m = 0; m < NMODES; m++) {
-        PyObject *row = PySequence_GetItem(t, m);
-        if (row == NULL) goto fail;
-        for (int c = 0; c < 32; c++) {
-            PyObject *v = PySequence_GetItem(row, c);
-            if (v == NULL) {
-                Py_DECREF(row);
-                goto fail;
-            }
-            /* Masks need all 32 bits: read them as unsigned (the other tables are small and positive). */
-            out[m * 32 + c] = (uint32_t)PyLong_AsUnsignedLong(v);
-            Py_DECREF(v);
-        }
-        Py_DECREF(row);
-    }
-    Py_DECREF(t);
-    return PyErr_Occurred() ? -1 : 0;
-fail:
-    Py_DECREF(t);
-    return -1;
-}
-
-static int load_int(PyObject *mod, const char *name, int *out) {
-    PyObject *v = PyObject_GetAttrString(mod, name);
-    if (v == NULL) return -1;
-    *out = (int)PyLong_AsLong(v);
-    Py_DECREF(v);
-    return PyErr_Occurred() ? -1 : 0;
-}
+/* ------------------------------------------------------------------ the tables derived from belote.play's */
 
 static int module_exec(PyObject *m) {
-    PyObject *play = PyImport_ImportModule("belote.play");
     PyObject *scoring = PyImport_ImportModule("belote.scoring");
-    if (play == NULL || scoring == NULL) goto fail;
-    static uint32_t key[NMODES * 32], points[NMODES * 32];
-    if (load_table(play, "KEY", key) < 0 || load_table(play, "POINTS", points) < 0 ||
-        load_table(play, "HIGHER", &HIGHER[0][0]) < 0)
-        goto fail;
-    for (int md = 0; md < NMODES; md++)
-        for (int c = 0; c < 32; c++) {
-            KEY[md][c] = (int)key[md * 32 + c];
-            POINTS[md][c] = (int)points[md * 32 + c];
-        }
-    PyObject *t = PyObject_GetAttrString(play, "TRUMPS");
-    if (t == NULL) goto fail;
-    for (int md = 0; md < NMODES; md++) {
-        PyObject *v = PySequence_GetItem(t, md);
-        if (v == NULL) {
-            Py_DECREF(t);
-            goto fail;
-        }
-        TRUMPS[md] = (uint32_t)PyLong_AsUnsignedLong(v);
-        Py_DECREF(v);
-    }
-    Py_DECREF(t);
+    if (scoring == NULL || load_play_tables() < 0) goto fail;
     int deal_points, capot_points;
-    if (load_int(play, "TRUMP_BONUS", &TRUMP_BONUS) < 0 || load_int(play, "LAST_TRICK", &LAST_TRICK) < 0 ||
-        load_int(scoring, "DEAL_POINTS", &deal_points) < 0 || load_int(scoring, "CAPOT_POINTS", &capot_points) < 0)
+    if (load_int(scoring, "DEAL_POINTS", &deal_points) < 0 || load_int(scoring, "CAPOT_POINTS", &capot_points) < 0)
         goto fail;
     CAPOT_BONUS = capot_points - deal_points;
     MAX_VALUE = capot_points;
@@ -878,11 +797,9 @@ static int module_exec(PyObject *m) {
                 BYTE_POINTS[md][suit][b] = p;
             }
         }
-    Py_DECREF(play);
     Py_DECREF(scoring);
     return 0;
 fail:
-    Py_XDECREF(play);
     Py_XDECREF(scoring);
     return -1;
 }
