@@ -318,8 +318,6 @@ OPTIONS: tuple[OptionSpec, ...] = (
 # fmt: on
 #: The specs by option name.
 OPTION_SPECS: dict[str, OptionSpec] = {spec.name: spec for spec in OPTIONS}
-#: The options only Coinche reads.
-COINCHE_OPTIONS = tuple(spec.name for spec in OPTIONS if spec.group == "coinche")
 
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),
