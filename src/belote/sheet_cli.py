@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from belote.cli import add_rules_arguments, rules_from_args
+from belote.cli_rules import add_rules_arguments, rules_from_args
 from belote.contracts import GENERALE, MODE_LETTERS, contract_of, is_contract, parse_contract
 from belote.play import MODE_NAMES
 from belote.rules import OPTION_SPECS, RulesError
