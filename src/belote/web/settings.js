@@ -34,9 +34,9 @@ export function variantPickerHtml(prefix) {
   return `<div class="variant-pick" role="radiogroup" data-testid="${prefix}-variant" data-i18n-label="settingsGame">${tiles}</div>`;
 }
 
+// The spec's help is a line of English for programs and people reading it; the form's words are the label's.
 function labelHtml(option) {
-  const help = option.help ? ` title="${esc(option.help)}"` : "";
-  return `<span data-i18n="${option.label}"${help}></span>`;
+  return `<span data-i18n="${option.label}"></span>`;
 }
 
 function fieldHtml(prefix, option) {
