@@ -1055,12 +1055,10 @@ function lastTrickShown() {
 }
 
 function trickSeats(trick) {
-  // A completed trick from the view: the leader, then each seat in the direction of play.
-  const all = seats();
-  const n = all.length;
-  const step = S.view.rules.direction === "clockwise" ? 1 : n - 1;
-  const start = all.indexOf(trick.leader);
-  return trick.cards.map((c, i) => [all[(start + step * i) % n], c]);
+  // A completed trick from the view: the leader, then the others in the order of play (the view's).
+  const order = S.view.order;
+  const start = order.indexOf(trick.leader);
+  return trick.cards.map((c, i) => [order[(start + i) % order.length], c]);
 }
 
 function openLastTrick() {

@@ -9,12 +9,10 @@ const COMPASS = ["N", "E", "S", "W"];
 /** One game: the server's facts, and the few questions the page asks of them. */
 export class Game {
   constructor(spec) {
+    // name, players, seats ["N", "E", ...], teams (the scores' names: ["NS", "EW"] or the seats),
+    // partners, tricks, auction, turned_card, bidding_hand, playing_hand, table_cards, out_of_play,
+    // declarations, options (those the game reads) and sheet_options (those its score sheet holds).
     Object.assign(this, spec);
-    this.seats = Array.isArray(spec.seats) ? spec.seats : String(spec.seats || COMPASS.join("").slice(0, spec.players)).split("");
-    // The names of the scores the match keeps: the sides, or each player's seat.
-    this.teams = Array.isArray(spec.teams) ? spec.teams : this.partners ? ["NS", "EW"] : this.seats;
-    this.options = spec.options || [];
-    this.sheet_options = spec.sheet_options || [];
   }
 
   /** Whether the auction names contracts (Coinche) rather than taking a turned card. */
@@ -58,10 +56,17 @@ export class Game {
   }
 }
 
+/** The server's answer; asked again (after 0.5 s, 1 s, 2 s... up to 5 s) while the server does not answer. */
 async function load() {
-  const response = await fetch("/api/games");
-  if (!response.ok) throw new Error(`GET /api/games: HTTP ${response.status}`);
-  return response.json();
+  for (let wait = 500; ; wait = Math.min(2 * wait, 5000)) {
+    try {
+      const response = await fetch("/api/games");
+      if (response.ok) return await response.json();
+    } catch {
+      // No answer (a server restarting): ask again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 const answer = await load();
