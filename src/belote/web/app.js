@@ -125,7 +125,7 @@ const S = {
   states: 0,
   errors: [],
   queueName: null, // the name given to the queue while waiting for a table
-  queueVariant: "classic", // the game asked of the queue
+  queueVariant: GAMES[0].name, // the game asked of the queue
   queue: null, // {waiting, deadline}
   spectatorPanel: null, // the deal whose score a spectator is shown
   chatOpen: false,
@@ -1030,7 +1030,7 @@ function onHomeSubmit(form) {
   keepLang();
   el.dialog.close();
   if (form === el.onlineForm) {
-    const variant = form.elements.variant.value || "classic";
+    const variant = gameOf(form.elements.variant.value).name;
     localStorage.setItem(ONLINE_KEY, variant);
     playOnline(name, variant);
   } else {
