@@ -30,6 +30,12 @@ DESCRIBE_JS = """form => {
 }"""
 
 
+# The keys a form shows in place of words it has none for (a label, a choice, a group's title).
+UNTRANSLATED_JS = """form => [...form.querySelectorAll("[data-i18n]")]
+  .filter(el => (el.offsetParent !== null || el.tagName === "OPTION") && el.textContent === el.dataset.i18n)
+  .map(el => el.dataset.i18n)"""
+
+
 def spec_of(base_url: str) -> dict[str, Any]:
     with urllib.request.urlopen(f"{base_url}/api/games") as answer:
         found: dict[str, Any] = json.load(answer)
@@ -94,12 +100,14 @@ def test_the_table_and_the_score_sheet_show_each_game_s_options_alike(
         table = shown(page, '[data-testid="create-form"]', "create")
         at_table = [n for n in game["options"] if n not in table_only | moot] + ["strength", "speed", "turn_timer"]
         assert table == expected(spec, at_table), name
+        assert page.locator('[data-testid="create-form"]').evaluate(UNTRANSLATED_JS) == []
 
         page.goto(f"{base_url}/scores")
         expect(page.locator("#setup")).to_be_visible()
         page.get_by_test_id(f"sheet-variant-{name}").click()
         sheet = shown(page, "#setup-form", "sheet")
         assert sheet == expected(spec, [n for n in game["sheet_options"] if n not in moot]), name
+        assert page.locator("#setup-form").evaluate(UNTRANSLATED_JS) == []
 
         # What both show, they show alike: the same choices, the same ranges.
         both = set(table) & set(sheet)
@@ -118,6 +126,7 @@ def test_a_coinche_sheet_made_from_the_form_has_the_options_chosen(
     expect(page.locator("#setup")).to_be_visible()
     page.get_by_test_id("sheet-variant-coinche").click()
     expect(page.get_by_test_id("sheet-group-coinche")).to_be_visible()
+    assert page.locator("#setup-form").evaluate(UNTRANSLATED_JS) == []
     page.get_by_test_id("sheet-target").select_option("other")
     page.get_by_test_id("sheet-points").fill("701")
     page.get_by_test_id("sheet-coinche-max-bid").select_option("180")
