@@ -8,52 +8,11 @@ import random
 import sys
 from collections.abc import Sequence
 
+from belote import sheet_cli
+from belote.cli_rules import add_rules_arguments, rules_from_args
 from belote.game import Deal, shuffled_deck
 from belote.record import RecordError, dumps, read, replay, text_report, to_record
-from belote.rules import PRESETS, Rules, RulesError, find_rules
-
-
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rules",
-        default="classic",
-        choices=sorted(PRESETS),
-        help="a rules preset (default: classic, seed 000); the games: classic, coinche, three-handed, two-handed",
-    )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rule option on top of the preset, e.g. --option surcoinche=3 --option rounding=true "
-        "(docs/rules.md lists them); may be given several times",
-    )
-
-
-def _option_value(text: str) -> object:
-    """``true`` / ``false``, ``null``, a whole number, or the text itself."""
-    word = text.strip()
-    lowered = word.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered in ("null", "none"):
-        return None
-    if word.lstrip("-").isdigit():
-        return int(word)
-    return word
-
-
-def rules_from_args(args: argparse.Namespace, **overrides: object) -> Rules:
-    """The preset of ``--rules``, each ``--option NAME=VALUE`` on top, then ``overrides`` that are not None."""
-    rules = find_rules(args.rules)
-    changes: dict[str, object] = {}
-    for option in args.option:
-        name, sep, value = option.partition("=")
-        if not sep or not name.strip():
-            raise RulesError(f"a rule option is NAME=VALUE, such as surcoinche=3, not {option!r}")
-        changes[name.strip()] = _option_value(value)
-    changes.update({k: v for k, v in overrides.items() if v is not None})
-    return Rules.from_dict(changes, base=rules) if changes else rules
+from belote.rules import RulesError
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -179,8 +138,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.6, help="seconds between the bots' cards")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_play)
-
-    from belote import sheet_cli
 
     sheet_cli.add_parser(sub)
 

@@ -1,7 +1,9 @@
 """Rule options: one frozen object of named choices, with presets.
 
 Every place where French tables differ is one field here; the engine reads these fields and
-nothing else decides a rule. ``docs/rules.md`` explains each choice.
+nothing else decides a rule. ``docs/rules.md`` explains each choice. Each field has one spec in
+``OPTIONS`` (its values, its check, how forms show it): the server's settings, the deal record, the
+score sheet, the command line and the pages are all made from those specs.
 
 >>> r = find_rules("sans-annonces")
 >>> r.declarations, r.target
@@ -19,8 +21,9 @@ coinche_max_bid, coinche_made, coinche_failed, surcoinche, no_trump_all_trump, g
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from dataclasses import MISSING, asdict, dataclass, fields, replace
+from typing import TYPE_CHECKING, Any, overload
 
 if TYPE_CHECKING:
     from belote.variants import Variant
@@ -37,17 +40,146 @@ DECLARATION_TIES = ("eldest", "none")
 ROUND_FIVE = ("down", "up")
 #: Coinche, a contract made: the takers score the points they made plus the bid, or the bid alone.
 COINCHE_MADE = ("points", "bid")
-#: The options only Coinche reads.
-COINCHE_OPTIONS = ("coinche_max_bid", "coinche_made", "coinche_failed", "surcoinche", "no_trump_all_trump", "generale")
+#: How an option is given: one of a few values, true or false, or a whole number in a range.
+KINDS = ("choice", "bool", "int")
+#: What a form groups an option under, in the order forms show them: the game; the match (its line
+#: or its number of deals); Coinche's own options; the scoring of a deal; the play; which declaration
+#: scores. A score sheet, where deals are played with real cards and only their count is entered,
+#: reads the game, the match, the scoring and its game's own options (``belote.sheet``).
+GROUPS = ("game", "match", "coinche", "scoring", "play", "declarations")
 
 
 class RulesError(ValueError):
     """A rule option that does not exist or has a value it cannot take."""
 
 
+class _GameNames(Sequence[str]):
+    """The names of the games (``belote.variants``), read when first asked: the games import these rules."""
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        return tuple(_games())[i]
+
+    def __len__(self) -> int:
+        return len(_games())
+
+    def __repr__(self) -> str:
+        return "GAME_NAMES"
+
+
+#: The choices of the option ``variant``: every game of ``belote.variants``.
+GAME_NAMES: Sequence[str] = _GameNames()
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option: its values, its default, and how a form shows it. Every check, form, record and
+    command-line flag of a rule option is made from its spec (``OPTIONS``).
+
+    ``kind`` is ``choice`` (one of ``choices``, in the order a form lists them), ``bool``, or ``int``
+    (a whole number from ``min`` to ``max``); ``nullable``: None is a value too (``deals``: play to
+    the target). ``label`` is the pages' i18n key for its name, ``group`` one of ``GROUPS``, ``help``
+    a line of English for people.
+
+    >>> spec = OPTION_SPECS["surcoinche"]
+    >>> spec.kind, list(spec.choices), spec.default, spec.games
+    ('choice', [3, 4], 4, ('coinche',))
+    >>> spec.problem(5)
+    "rule option 'surcoinche' must be one of 3, 4, not 5"
+    >>> OPTION_SPECS["target"].parse("1000"), OPTION_SPECS["deals"].parse("null")
+    (1000, None)
+    """
+
+    name: str
+    kind: str
+    default: Any
+    label: str
+    group: str
+    help: str
+    choices: Sequence[Any] = ()
+    min: int | None = None
+    max: int | None = None
+    nullable: bool = False
+
+    def __post_init__(self) -> None:
+        assert self.kind in KINDS and (self.kind == "choice") == bool(self.choices), self.name
+        assert (self.kind == "int") == (self.min is not None and self.max is not None), self.name
+
+    @property
+    def games(self) -> tuple[str, ...] | None:
+        """The games that read this option (their ``own_options``), or None when every game reads it."""
+        return tuple(g.name for g in _games().values() if self.name in g.own_options) or None
+
+    def read_by(self, game: str) -> bool:
+        games = self.games
+        return games is None or game in games
+
+    def problem(self, value: object, what: str = "rule option") -> str | None:
+        """What is wrong with ``value`` for this option, in words naming it; None if it is right.
+
+        Any JSON value may come here: only a value of the option's own type can be right (not
+        ``True`` for a number, nor ``160.0`` for 160).
+        """
+        if value is None and self.nullable:
+            return None
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"{what} {self.name!r} is true or false, not {value!r}"
+        if self.kind == "int":
+            assert self.min is not None and self.max is not None
+            if type(value) is int and self.min <= value <= self.max:
+                return None
+            null = " (or null)" if self.nullable else ""
+            return f"{self.name} must be a whole number from {self.min} to {self.max}{null}, not {value!r}"
+        if any(type(value) is type(c) and value == c for c in self.choices):
+            return None
+        return f"{what} {self.name!r} must be one of {', '.join(map(str, self.choices))}, not {value!r}"
+
+    def check(self, value: object) -> None:
+        problem = self.problem(value)
+        if problem is not None:
+            raise RulesError(problem)
+
+    def parse(self, text: str) -> Any:
+        """The value of a command-line ``NAME=VALUE``, read by the option's kind (raises RulesError)."""
+        word = text.strip()
+        value: object = word
+        if self.nullable and word.lower() in ("null", "none"):
+            value = None
+        elif self.kind == "bool" and word.lower() in ("true", "false"):
+            value = word.lower() == "true"
+        elif self.kind == "int" and word.lstrip("-").isdigit():
+            value = int(word)
+        elif self.kind == "choice":
+            value = next((c for c in self.choices if str(c) == word), word)
+        self.check(value)
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec for programs and pages (``GET /api/games``)."""
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.kind == "choice":
+            out["choices"] = list(self.choices)
+        if self.kind == "int":
+            out["min"], out["max"] = self.min, self.max
+        games = self.games
+        out.update(
+            default=self.default,
+            games=None if games is None else list(games),
+            label=self.label,
+            group=self.group,
+            nullable=self.nullable,
+            help=self.help,
+        )
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The options of one table. The defaults are the rules of seed 000."""
+    """The options of one table. The defaults are the rules of seed 000; each field is checked by its
+    spec in ``OPTIONS``."""
 
     direction: str = "clockwise"
     declarations: bool = True
@@ -70,32 +202,8 @@ class Rules:
     generale: bool = False
 
     def __post_init__(self) -> None:
-        _check_choice("direction", self.direction, DIRECTIONS)
-        _check_choice("litige", self.litige, LITIGE)
-        _check_choice("declaration_tie", self.declaration_tie, DECLARATION_TIES)
-        _check_choice("variant", self.variant, tuple(_games()))
-        _check_choice("round_five", self.round_five, ROUND_FIVE)
-        _check_choice("coinche_made", self.coinche_made, COINCHE_MADE)
-        _check_number("coinche_max_bid", self.coinche_max_bid, (160, 180))
-        _check_number("coinche_failed", self.coinche_failed, (160, 162))
-        _check_number("surcoinche", self.surcoinche, (3, 4))
-        for name in (
-            "declarations",
-            "rounding",
-            "undertrump",
-            "declaration_card_reuse",
-            "belote_counts",
-            "no_trump_all_trump",
-            "generale",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"rule option {name!r} is true or false, not {getattr(self, name)!r}")
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or not 1 <= self.target <= 100000:
-            raise RulesError(f"target must be a whole number of points from 1 to 100000, not {self.target!r}")
-        if self.deals is not None and (
-            not isinstance(self.deals, int) or isinstance(self.deals, bool) or not 1 <= self.deals <= 1000
-        ):
-            raise RulesError(f"deals must be a number of deals from 1 to 1000 (or null), not {self.deals!r}")
+        for spec in OPTIONS:
+            spec.check(getattr(self, spec.name))
 
     @property
     def game(self) -> Variant:
@@ -168,15 +276,56 @@ def _games() -> dict[str, Variant]:
     return VARIANTS
 
 
-def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise RulesError(f"rule option {name!r} must be one of {', '.join(choices)}, not {value!r}")
+def _rule(name: str, kind: str, label: str, group: str, *, help: str, **details: Any) -> OptionSpec:
+    """The spec of the rule option ``name``; its default is the field's of ``Rules``, written there once."""
+    default = next(f.default for f in fields(Rules) if f.name == name)
+    assert default is not MISSING, name
+    return OptionSpec(name, kind, default, label, group, help, **details)
 
 
-def _check_number(name: str, value: object, choices: tuple[int, ...]) -> None:
-    if isinstance(value, bool) or value not in choices:
-        raise RulesError(f"rule option {name!r} must be one of {', '.join(map(str, choices))}, not {value!r}")
-
+#: Every rule option, in the order forms show them (grouped by ``GROUPS``). docs/rules.md tells each.
+# fmt: off
+OPTIONS: tuple[OptionSpec, ...] = (
+    _rule("variant", "choice", "settingsGame", "game", choices=GAME_NAMES,
+          help="The game: classic, Coinche, three or two hands."),
+    _rule("target", "int", "settingsTarget", "match", min=100, max=5000,
+          help="The line a score must reach to end the match."),
+    _rule("deals", "int", "settingsDeals", "match", min=1, max=100, nullable=True,
+          help="A number of deals to play instead of a line (null: play to the target)."),
+    _rule("coinche_max_bid", "choice", "settingsMaxBid", "coinche", choices=(160, 180),
+          help="The highest bid in points before capot."),
+    _rule("coinche_made", "choice", "settingsMade", "coinche", choices=COINCHE_MADE,
+          help="A contract made scores the points made and the bid (points), or the bid alone (bid)."),
+    _rule("coinche_failed", "choice", "settingsFailed", "coinche", choices=(160, 162),
+          help="A failed contract gives the defenders 160 or 162, and the bid."),
+    _rule("surcoinche", "choice", "settingsSurcoinche", "coinche", choices=(3, 4),
+          help="What a surcoinche multiplies the score by (a coinche by 2)."),
+    _rule("no_trump_all_trump", "bool", "settingsNtAt", "coinche",
+          help="Whether no-trumps and all-trumps may be bid."),
+    _rule("generale", "bool", "settingsGenerale", "coinche",
+          help="Whether the générale (every trick to the bidder alone, worth 500) may be bid."),
+    _rule("declarations", "bool", "settingsDeclarations", "scoring",
+          help="Sequences and fours of a kind score; false is sans annonces (belote still counts)."),
+    _rule("rounding", "bool", "settingsRounding", "scoring",
+          help="Scores rounded to the ten (160 a deal)."),
+    _rule("round_five", "choice", "settingsRoundFive", "scoring", choices=ROUND_FIVE,
+          help="Which way a five goes when rounding: down (85 to 80) or up (85 to 90)."),
+    _rule("belote_counts", "bool", "settingsBeloteCounts", "scoring",
+          help="Whether belote counts towards the takers' total that decides made or dedans (it scores either way)."),
+    _rule("litige", "choice", "settingsLitige", "scoring", choices=LITIGE,
+          help="At 81-81: the defenders score and the takers' points wait (carry), or the whole deal waits (hold)."),
+    _rule("undertrump", "bool", "settingsUndertrump", "play",
+          help="When you must trump but cannot overtrump: still trump (true), or play any card (false)."),
+    _rule("direction", "choice", "settingsDirection", "play", choices=DIRECTIONS,
+          help="Which way play and dealing go round the table."),
+    _rule("declaration_tie", "choice", "settingsDeclarationTie", "declarations", choices=DECLARATION_TIES,
+          help="Equal best declarations, neither in trumps: the first player's scores (eldest), or nobody's (none)."),
+    _rule("declaration_card_reuse", "bool", "settingsCardReuse", "declarations",
+          help="Whether one card may count in a four of a kind and in a sequence."),
+)
+# fmt: on
+#: The specs by option name.
+OPTION_SPECS: dict[str, OptionSpec] = {spec.name: spec for spec in OPTIONS}
 
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),

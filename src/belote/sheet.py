@@ -42,11 +42,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, ClassVar, TypeGuard
 
 from belote.contracts import CAPOT, GENERALE, LEVELS, MODE_LETTERS, Contract, level_name
-from belote.rules import Rules, RulesError
+from belote.rules import OPTION_SPECS, OPTIONS, Rules, RulesError
 from belote.scoring import DEAL_POINTS, SIDES, DealResult, match_winner, score_contract, score_deal, score_three
+from belote.variants import VARIANTS
 
 FORMAT = "belote-sheet/1"
 #: Far more deals than any match plays; it only bounds what one stored sheet can grow to.
@@ -55,19 +56,11 @@ MAX_ENTRIES = 1000
 MAX_DECLARATIONS = 1000
 MAX_START = 100_000
 MAX_NAME = 40
-TRICKS = 8
-#: The rule options every score sheet reads; the others (undertrump...) only matter at a table.
-BASE_RULES = ("target", "deals", "litige", "rounding", "declarations", "variant", "round_five", "belote_counts")
-#: The options that only one game's sheet reads: at three hands the direction says who plays
-#: first after the dealer (the odd point of a shared deal goes to that defender); Coinche's own.
-VARIANT_RULES: dict[str, tuple[str, ...]] = {
-    "classic": (),
-    "two-handed": (),
-    "three-handed": ("direction",),
-    "coinche": ("coinche_max_bid", "coinche_made", "coinche_failed", "surcoinche", "no_trump_all_trump", "generale"),
-}
-#: Every rule option a score sheet may hold.
-SHEET_RULES = (*BASE_RULES, *dict.fromkeys(k for keys in VARIANT_RULES.values() for k in keys))
+#: The groups of rule options (``belote.rules.GROUPS``) a score sheet reads: the game, the match, the
+#: scoring of a deal and the game's own options. The others (undertrump...) only matter at a table.
+SHEET_GROUPS = ("game", "match", "scoring", "coinche")
+#: Numbers in words, for messages.
+WORDS = {2: "two", 3: "three", 4: "four", 8: "eight", 16: "sixteen"}
 #: The 24 cards in play at three hands hold at least 54 card points (the eight out of play hold at
 #: most 98: the jack and nine of trumps, four aces and two tens), and the last trick is worth 10.
 THREE_MIN_POINTS = 64
@@ -217,17 +210,20 @@ class _SideEntry:
     __slots__ = ()
     capot: int | None
     belote: int | None
+    #: The rule options the entry reads beyond those of ``SHEET_GROUPS``.
+    rule_options: ClassVar[tuple[str, ...]] = ()
+    #: Whether the entry says who dealt.
+    says_dealer: ClassVar[bool] = False
 
-    @property
-    def tricks(self) -> tuple[int, int]:
-        """Tricks by side, as ``score_deal`` and ``score_contract`` read them.
+    def tricks(self, total: int) -> tuple[int, int]:
+        """Tricks by side in a deal of ``total`` tricks, as ``score_deal`` and ``score_contract`` read them.
 
         They see a capot only in a side with no trick. Without one, each side took at least one
         trick, and how many more changes nothing in the score.
         """
         if self.capot is None:
-            return (TRICKS // 2, TRICKS // 2)
-        return (TRICKS, 0) if self.capot == 0 else (0, TRICKS)
+            return (total // 2, total // 2)
+        return (total, 0) if self.capot == 0 else (0, total)
 
     @property
     def belote_points(self) -> tuple[int, int]:
@@ -273,7 +269,7 @@ class Entry(_SideEntry):
             rules,
             self.takers,
             self.card_points,
-            self.tricks,
+            self.tricks(rules.tricks),
             self.declarations,
             self.belote_points,
             pending,
@@ -393,7 +389,7 @@ class ContractEntry(_SideEntry):
             rules,
             contract,
             self.card_points,
-            self.tricks,
+            self.tricks(rules.tricks),
             self.declarations,
             self.belote_points,
             bidder_took_all=self.alone,
@@ -475,7 +471,7 @@ def _mode(value: object) -> int:
 
 
 # ---------------------------------------------------------------------------------- three hands
-THREE = ("N", "E", "S")
+THREE = VARIANTS["three-handed"].team_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,6 +484,11 @@ class ThreeEntry:
     it. ``capot`` is ``"taker"`` (every trick to the taker) or ``"defenders"`` (none), or None.
     ``dealer`` says who plays first, to whom an odd point of a shared deal goes.
     """
+
+    #: At three hands the direction says who plays first after the dealer: the odd point of a
+    #: shared deal goes to that defender.
+    rule_options: ClassVar[tuple[str, ...]] = ("direction",)
+    says_dealer: ClassVar[bool] = True
 
     taker: int
     dealer: int
@@ -533,24 +534,23 @@ class ThreeEntry:
         if self.capot == "defenders" and self.cards[self.taker]:
             raise EntryError("a capot by the defenders leaves the taker no card point", "capot-cards")
 
-    @property
-    def tricks(self) -> tuple[int, int, int]:
-        """Tricks by player, as ``score_three`` reads them (only the taker's and the defenders' none matter)."""
+    def tricks(self, total: int) -> tuple[int, int, int]:
+        """Tricks by player in a deal of ``total`` tricks, as ``score_three`` reads them (only the
+        taker's and the defenders' none matter)."""
         if self.capot == "taker":
-            return tuple(TRICKS if s == self.taker else 0 for s in range(3))  # type: ignore[return-value]
+            return tuple(total if s == self.taker else 0 for s in range(3))  # type: ignore[return-value]
         if self.capot == "defenders":
-            return tuple(0 if s == self.taker else TRICKS // 2 for s in range(3))  # type: ignore[return-value]
-        return tuple(TRICKS // 2 if s == self.taker else TRICKS // 4 for s in range(3))  # type: ignore[return-value]
+            return tuple(0 if s == self.taker else total // 2 for s in range(3))  # type: ignore[return-value]
+        return tuple(total // 2 if s == self.taker else total // 4 for s in range(3))  # type: ignore[return-value]
 
     @property
     def belote_points(self) -> tuple[int, int, int]:
         return tuple(20 if s == self.belote else 0 for s in range(3))  # type: ignore[return-value]
 
     def score(self, rules: Rules, pending: int) -> DealResult:
-        order = [(self.dealer + rules.step * (i + 1)) % 3 for i in range(3)]
-        return score_three(
-            rules, self.taker, self.cards, self.tricks, self.declarations, self.belote_points, pending, order
-        )
+        order = list(rules.game.order(self.dealer, rules.step))
+        tricks = self.tricks(rules.tricks)
+        return score_three(rules, self.taker, self.cards, tricks, self.declarations, self.belote_points, pending, order)
 
     def to_dict(self, names: Sequence[str] | None = None) -> dict[str, Any]:
         names = names or self.names
@@ -595,7 +595,9 @@ class ThreeEntry:
 
 
 AnyEntry = Entry | ContractEntry | ThreeEntry
-ENTRY_TYPES: dict[str, type[Entry] | type[ContractEntry] | type[ThreeEntry]] = {
+EntryType = type[Entry] | type[ContractEntry] | type[ThreeEntry]
+#: Each game's entry.
+ENTRY_TYPES: dict[str, EntryType] = {
     "classic": Entry,
     "two-handed": Entry,
     "coinche": ContractEntry,
@@ -605,8 +607,22 @@ ENTRY_TYPES: dict[str, type[Entry] | type[ContractEntry] | type[ThreeEntry]] = {
 
 # ---------------------------------------------------------------------------------- the sheet
 def sheet_rule_keys(variant: str) -> tuple[str, ...]:
-    """The rule options a sheet of this game holds."""
-    return (*BASE_RULES, *VARIANT_RULES.get(variant, ()))
+    """The rule options a sheet of this game holds, in the order forms show them: those of
+    ``SHEET_GROUPS`` that the game reads, and those its entry reads.
+
+    >>> sheet_rule_keys("three-handed")
+    ('variant', 'target', 'deals', 'declarations', 'rounding', 'round_five', 'belote_counts', 'litige', 'direction')
+    """
+    entry = ENTRY_TYPES[variant]
+    return tuple(
+        spec.name
+        for spec in OPTIONS
+        if spec.read_by(variant) and (spec.group in SHEET_GROUPS or spec.name in entry.rule_options)
+    )
+
+
+#: Every rule option a score sheet may hold, in the order forms show them.
+SHEET_RULES = tuple(spec.name for spec in OPTIONS if any(spec.name in sheet_rule_keys(g) for g in ENTRY_TYPES))
 
 
 def _check_names(names: object, teams: tuple[str, ...]) -> tuple[str, ...]:
@@ -642,9 +658,11 @@ def _check_start(start: object, rules: Rules) -> tuple[int, ...]:
 
 
 def _variant(data: Mapping[str, Any]) -> str:
-    variant = data.get("variant", "classic")
-    if variant not in VARIANT_RULES:
-        raise SheetError(f"rule option 'variant' must be one of {', '.join(VARIANT_RULES)}, not {variant!r}", "rules")
+    spec = OPTION_SPECS["variant"]
+    variant = data.get("variant", spec.default)
+    problem = spec.problem(variant)
+    if problem is not None:
+        raise SheetError(problem, "rules")
     return str(variant)
 
 
@@ -714,9 +732,14 @@ class Sheet:
         """The side (or player) that won the match; None while it goes on, or for a tie."""
         return self._end[1]
 
+    @property
+    def entry_type(self) -> EntryType:
+        """The entry of this sheet's game: ``Entry``, ``ContractEntry`` or ``ThreeEntry``."""
+        return ENTRY_TYPES[self.variant]
+
     def entry_from_dict(self, data: object) -> AnyEntry:
         """An entry of this sheet's game from JSON, its sides or players named by ``rules.team_names``."""
-        return ENTRY_TYPES[self.variant].from_dict(data, self.teams)
+        return self.entry_type.from_dict(data, self.teams)
 
     def add(self, entry: AnyEntry) -> DealResult:
         """Score one deal and add it to the running total."""
@@ -727,12 +750,13 @@ class Sheet:
             raise MatchOverError(f"no entry after the match is over: {ending} {shown}")
         if len(self.entries) >= MAX_ENTRIES:
             raise SheetError(f"a sheet holds at most {MAX_ENTRIES} deals", "full")
-        kind = ENTRY_TYPES[self.variant]
+        kind = self.entry_type
         if not isinstance(entry, kind):
             raise EntryError(f"a deal of a {self.variant} sheet is a {kind.__name__}, not a {type(entry).__name__}")
         if any(entry.declarations):
-            if self.variant == "two-handed":
-                raise EntryError("nothing is declared at two hands: only belote counts", "sans")
+            if not self.rules.game.has_declarations:
+                hands = WORDS[self.rules.players]
+                raise EntryError(f"nothing is declared at {hands} hands: only belote counts", "sans")
             if not self.rules.declarations:
                 raise EntryError(
                     "this match is played without declarations (sans annonces): only belote counts", "sans"
@@ -780,7 +804,7 @@ class Sheet:
         if d.get("format") != FORMAT:
             raise SheetError(f"not a score sheet of format {FORMAT}: {d.get('format')!r}", "format")
         raw = d.get("rules", {})
-        keys = sheet_rule_keys(_variant(raw)) if isinstance(raw, Mapping) else BASE_RULES
+        keys = sheet_rule_keys(_variant(raw)) if isinstance(raw, Mapping) else ()
         rules = _sheet_rules(_check_keys(raw, keys, "the rules of a score sheet"))
         entries = d.get("entries", [])
         if not isinstance(entries, list):
@@ -858,10 +882,11 @@ class Sheet:
         }
 
     def next_dealer(self) -> str | None:
-        """At three hands, the player after the last entry's dealer (a front end's first guess)."""
-        if self.variant != "three-handed":
+        """Where an entry says who dealt (three hands), the player after the last entry's dealer (a
+        front end's first guess)."""
+        if not self.entry_type.says_dealer:
             return None
         last = next((e for e in reversed(self.entries) if isinstance(e, ThreeEntry)), None)
         if last is None:
             return self.teams[0]
-        return self.teams[(last.dealer + self.rules.step) % 3]
+        return self.teams[self.rules.game.order(last.dealer, self.rules.step)[0]]

@@ -16,14 +16,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from belote.cli import add_rules_arguments, rules_from_args
+from belote.cli_rules import add_rules_arguments, rules_from_args
 from belote.contracts import GENERALE, MODE_LETTERS, contract_of, is_contract, parse_contract
 from belote.play import MODE_NAMES
-from belote.rules import RulesError
+from belote.rules import OPTION_SPECS, RulesError
 from belote.scoring import DEAL_POINTS
 from belote.server.store import SQLiteStore, default_path
 from belote.sheet import (
     MAX_DECLARATIONS,
+    WORDS,
     AnyEntry,
     ContractEntry,
     Entry,
@@ -227,7 +228,7 @@ class Session:
         some are not asked."""
         sheet, names = self.sheet, self.sheet.names
         declarations = [0] * len(sheet.teams)
-        if not sheet.rules.declarations or sheet.variant == "two-handed":
+        if not sheet.rules.declarations or not sheet.rules.game.has_declarations:
             return declarations
         for side in who:
             if taker is None:
@@ -242,11 +243,13 @@ class Session:
         return declarations
 
     def read_entry(self) -> AnyEntry:
-        if self.sheet.variant == "coinche":
-            return self.read_contract()
-        if self.sheet.variant == "three-handed":
-            return self.read_three()
-        return self.read_classic()
+        """The questions of the sheet's entry: a contract's (Coinche), three players' or two sides'."""
+        readers: dict[type, Callable[[], AnyEntry]] = {
+            Entry: self.read_classic,
+            ContractEntry: self.read_contract,
+            ThreeEntry: self.read_three,
+        }
+        return readers[self.sheet.entry_type]()
 
     def read_classic(self) -> Entry:
         sheet, names = self.sheet, self.sheet.names
@@ -265,7 +268,7 @@ class Session:
         # A capot is every trick, so every card point: only 162 or 0 can be one.
         if cards in (0, DEAL_POINTS):
             side = takers if cards == DEAL_POINTS else defenders
-            tricks = "sixteen" if sheet.variant == "two-handed" else "eight"
+            tricks = WORDS[sheet.rules.tricks]
             if self.ask_yes(f"  Capot, all {tricks} tricks to {names[side]}? (y / n) [n]: "):
                 capot = side
         return Entry(takers, cards, (declarations[0], declarations[1]), belote, capot, sheet.teams)
@@ -293,7 +296,7 @@ class Session:
         alone = False
         if cards in (0, DEAL_POINTS):
             side = bidder if cards == DEAL_POINTS else defenders
-            if self.ask_yes(f"  Capot, all eight tricks to {names[side]}? (y / n) [n]: "):
+            if self.ask_yes(f"  Capot, all {WORDS[sheet.rules.tricks]} tricks to {names[side]}? (y / n) [n]: "):
                 capot = side
                 if level == GENERALE and side == bidder:
                     alone = self.ask_yes("  Did the bidder take every trick alone (the générale)? (y / n) [n]: ")
@@ -444,7 +447,8 @@ def main(args: argparse.Namespace) -> int:
 
         names = sheet.names
         goal = f"{sheet.rules.deals} deals" if sheet.rules.deals is not None else f"to {sheet.rules.target}"
-        game = "" if sheet.variant == "classic" else f" ({sheet.variant})"
+        # The default game goes without saying.
+        game = "" if sheet.variant == OPTION_SPECS["variant"].default else f" ({sheet.variant})"
         who = " against ".join(names) if len(names) == 2 else f"{', '.join(names[:-1])} and {names[-1]}"
         print(f"Score sheet {sheet_id} ({db}): {who}, {goal}{game}.")
         print("Type u at any prompt to undo the last deal, q to quit. The sheet is saved after every deal.")

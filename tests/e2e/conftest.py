@@ -1,8 +1,8 @@
 """Browser tests: a real uvicorn server in a background thread, and Debian's Chromium through Playwright.
 
-``make_app(store)`` builds the app under test. It is the only thing to change to test the page
-against another app (the main one: ``return belote.server.app.create_app(store)``); it must serve
-the score sheet's routes, the page at ``/scores`` and ``src/belote/web`` at ``/static``.
+``make_app(store)`` builds the app under test: the main one, since the pages build their forms from
+its ``GET /api/games``. Another app must serve that, the score sheet's routes, the page at ``/scores``
+and ``src/belote/web`` at ``/static``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ from typing import Any
 
 import pytest
 from starlette.applications import Starlette
-from starlette.routing import Mount
-from starlette.staticfiles import StaticFiles
 
-from belote.server.sheets import WEB, routes
+from belote.server.app import create_app
 from belote.server.store import SQLiteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -29,10 +27,8 @@ from netplay import serve_in_thread
 
 
 def make_app(store: SQLiteStore) -> Starlette:
-    """The app the browser talks to: the sheet's routes (``/scores`` among them) and the static folder."""
-    app = Starlette(routes=[*routes, Mount("/static", StaticFiles(directory=WEB), name="static")])
-    app.state.store = store
-    return app
+    """The app the browser talks to: the whole server (``/api/games``, the sheet's routes, the pages)."""
+    return create_app(store)
 
 
 @pytest.fixture(scope="session")

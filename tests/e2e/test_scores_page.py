@@ -31,8 +31,8 @@ def start_sheet(
     page.fill("#start-ns", str(options.get("start", (210, 176))[0]))
     page.fill("#start-ew", str(options.get("start", (210, 176))[1]))
     if "deals" in options:
-        page.check('input[name="goal"][value="deals"]')
-        page.fill("#deal-count", str(options["deals"]))
+        page.get_by_test_id("sheet-target").select_option("deals")
+        page.get_by_test_id("sheet-deals").fill(str(options["deals"]))
     page.click("#setup-form button[type=submit]")
     expect(page.locator("#sheet")).to_be_visible()
 
@@ -223,7 +223,7 @@ def start_game(page: Any, base_url: str, variant: str, names: tuple[str, ...], g
     page.check(f'input[name="variant"][value="{variant}"]')
     for field, name in zip(("#name-ns", "#name-ew", "#name-s"), names, strict=False):
         page.fill(field, name)
-    page.check(f'input[name="goal"][value="{goal}"]')
+    page.get_by_test_id("sheet-target").select_option(goal)
     page.click("#setup-form button[type=submit]")
     expect(page.locator("#sheet")).to_be_visible()
 
@@ -246,7 +246,7 @@ def test_a_coinche_sheet_through_the_page(open_tab: Callable[..., Tab], base_url
     page = tab.page
     page.goto(f"{base_url}/scores")
     page.check('input[name="variant"][value="coinche"]')
-    expect(page.locator("#coinche-rules")).to_be_visible()
+    expect(page.get_by_test_id("sheet-group-coinche")).to_be_visible()
     expect(page.locator("#third-player")).to_be_hidden()
     start_game(page, base_url, "coinche", ("Nous", "Eux"), goal="1000")
     expect(page.locator("#cards-label")).to_have_text("Bidders' card points")

@@ -137,8 +137,8 @@ def test_a_coinche_deal_with_a_coinche_and_a_surcoinche(
     # The host's game reaches the guests' lobby: Coinche and its options.
     guest = tabs["E"].page
     expect(guest.get_by_test_id("lobby-variant-coinche").locator("input")).to_be_checked()
-    expect(guest.get_by_test_id("lobby-max-bid")).to_be_visible()
-    expect(guest.get_by_test_id("lobby-max-bid")).to_be_disabled()
+    expect(guest.get_by_test_id("lobby-coinche-max-bid")).to_be_visible()
+    expect(guest.get_by_test_id("lobby-coinche-max-bid")).to_be_disabled()
     # One page in French: the same game in its words.
     tabs["W"].page.evaluate("() => localStorage.setItem('belote.settings', JSON.stringify({lang: 'fr'}))")
     tabs["W"].page.reload()
@@ -257,7 +257,7 @@ def test_coinche_bid_panel_words_and_the_lobby_of_each_game(open_tab: OpenTab, s
     page.get_by_test_id("lobby-variant-coinche").click()
     wait_js(page, "() => window.__belote.state.settings.variant === 'coinche'")
     expect(page.get_by_test_id("lobby-seats").locator(".lobby-seat")).to_have_count(4)
-    page.get_by_test_id("lobby-max-bid").select_option("180")
+    page.get_by_test_id("lobby-coinche-max-bid").select_option("180")
     page.get_by_test_id("lobby-surcoinche").select_option("3")
     page.get_by_test_id("lobby-generale").check()
     page.get_by_test_id("lobby-rounding").check()

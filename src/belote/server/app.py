@@ -21,11 +21,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import SEATS, IllegalAction
+from belote.rules import OPTIONS
 from belote.server.hub import Hub, LocalHub
 from belote.server.matchmaking import Matchmaker
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
 from belote.server.tables import (
+    RULE_SETTINGS,
+    TABLE_SETTINGS,
     Client,
     ServerConfig,
     SettingsError,
@@ -38,6 +41,8 @@ from belote.server.tables import (
     person_seat,
     rules_of,
 )
+from belote.sheet import sheet_rule_keys
+from belote.variants import VARIANTS
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 4096
@@ -62,6 +67,31 @@ async def health(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     queue = await manager.hub.queue_entries()
     return JSONResponse({"ok": True, "tables": len(manager.tables), "queue": len(queue)})
+
+
+async def games(request: Request) -> Response:
+    """``GET /api/games``: every game and every option, from which the pages build their forms.
+
+    Each game's facts (``Variant.describe``) with the options it reads and those its score sheet
+    holds, in the order forms show them; each rule option's spec (``belote.rules.OPTIONS``), with
+    ``table``: whether a table's host chooses it; the settings of a table that are not rules.
+    """
+    manager: TableManager = request.app.state.tables
+    defaults = manager.defaults()
+    return JSONResponse(
+        {
+            "games": [
+                {
+                    **game.describe(),
+                    "options": [spec.name for spec in OPTIONS if spec.read_by(name)],
+                    "sheet_options": list(sheet_rule_keys(name)),
+                }
+                for name, game in VARIANTS.items()
+            ],
+            "options": [{**spec.to_json(), "table": spec.name in RULE_SETTINGS} for spec in OPTIONS],
+            "table_settings": [{**spec.to_json(), "default": defaults[spec.name]} for spec in TABLE_SETTINGS],
+        }
+    )
 
 
 async def _json_body(request: Request) -> Any:
@@ -327,6 +357,7 @@ def create_app(
         Route("/", index),
         Route("/scores", scores_page),
         Route("/api/health", health),
+        Route("/api/games", games),
         Route("/api/solo", create_solo, methods=["POST"]),
         Route("/api/tables", create_private, methods=["POST"]),
         Route("/api/tables/{table}", invitation, methods=["GET"]),

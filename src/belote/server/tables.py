@@ -25,7 +25,7 @@ from typing import Any
 
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, IllegalAction, Match, action_str, parse_action
-from belote.rules import COINCHE_OPTIONS, Rules, RulesError
+from belote.rules import OPTIONS, OptionSpec, Rules, RulesError
 from belote.server.hub import Hub, Note
 
 log = logging.getLogger("belote.tables")
@@ -48,26 +48,25 @@ STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "normal": ("search", {"think": 1.0}),
     "strong": ("search", {"think": 3.0}),
 }
-#: The rule options a host chooses: fields of ``belote.rules.Rules`` of the same names, with its defaults
-#: and its validation (docs/rules.md). Options a game does not use are ignored by the engine.
-RULE_SETTINGS = (
-    "variant",
-    "target",
-    "deals",
-    "direction",
-    "declarations",
-    "rounding",
-    "round_five",
-    "undertrump",
-    "belote_counts",
-    *COINCHE_OPTIONS,
-)
+#: The settings of a table that are not rules: the bots, the page's language, the turn timer.
+TABLE_SETTINGS: tuple[OptionSpec, ...] = (
+    OptionSpec("strength", "choice", default="normal", label="settingsStrength", group="bots",
+               help="How well the bots play.", choices=tuple(STRENGTHS)),
+    OptionSpec("speed", "choice", default="normal", label="settingsSpeed", group="bots",
+               help="How long the bots wait before they play.", choices=tuple(SPEEDS)),
+    OptionSpec("lang", "choice", default="en", label="settingsLang", group="table",
+               help="The language of the page.", choices=("en", "fr")),
+    OptionSpec("turn_timer", "int", default=30, label="settingsTimer", group="table",
+               help="Seconds a person has to act before a bot acts for them.", min=5, max=600),
+)  # fmt: skip
+#: Rule options no table offers yet (docs/protocol.md lists a table's settings): a host keeps their defaults.
+NOT_AT_A_TABLE = ("litige", "declaration_tie", "declaration_card_reuse")
+#: The rule options a host chooses: fields of ``belote.rules.Rules`` of the same names, with their
+#: defaults and their checks (``belote.rules.OPTIONS``). Options a game does not use are ignored by the engine.
+RULE_SETTINGS = tuple(spec.name for spec in OPTIONS if spec.name not in NOT_AT_A_TABLE)
 DEFAULT_SETTINGS: dict[str, Any] = {
     **{name: getattr(Rules(), name) for name in RULE_SETTINGS},
-    "strength": "normal",
-    "speed": "normal",
-    "lang": "en",
-    "turn_timer": 30,
+    **{spec.name: spec.default for spec in TABLE_SETTINGS},
 }
 SEAT_NAMES = {0: "North", 1: "East", 2: "South", 3: "West"}
 
@@ -77,16 +76,12 @@ class ServerConfig:
     """What ``belote serve`` can set: the queue's wait before bots fill a table, the turn timer, the pace."""
 
     queue_wait: float = 20.0
-    turn_timer: int = 30
+    turn_timer: int = DEFAULT_SETTINGS["turn_timer"]
     pace: float = 1.0  # multiplies the bots' pauses (0 in tests: bots act at once)
 
 
 class SettingsError(ValueError):
     """Settings a table cannot be created with."""
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -100,18 +95,10 @@ def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[st
     if unknown:
         raise SettingsError(f"unknown setting {unknown[0]!r}; the settings are: {', '.join(DEFAULT_SETTINGS)}")
     s = {**DEFAULT_SETTINGS, **base, **data}
-    if not _is_int(s["target"]) or not 100 <= s["target"] <= 5000:
-        raise SettingsError("target must be a number of points from 100 to 5000")
-    if s["deals"] is not None and (not _is_int(s["deals"]) or not 1 <= s["deals"] <= 100):
-        raise SettingsError("deals must be a number of deals from 1 to 100, or null to play to the target")
-    if s["strength"] not in STRENGTHS:
-        raise SettingsError(f"strength must be one of {', '.join(STRENGTHS)}")
-    if s["speed"] not in SPEEDS:
-        raise SettingsError(f"speed must be one of {', '.join(SPEEDS)}")
-    if s["lang"] not in ("en", "fr"):
-        raise SettingsError("lang must be en or fr")
-    if not _is_int(s["turn_timer"]) or not 5 <= s["turn_timer"] <= 600:
-        raise SettingsError("turn_timer must be a number of seconds from 5 to 600")
+    for spec in TABLE_SETTINGS:
+        problem = spec.problem(s[spec.name], "setting")
+        if problem is not None:
+            raise SettingsError(problem)
     try:
         rules_of(s)
     except RulesError as e:

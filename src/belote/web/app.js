@@ -9,17 +9,10 @@ import { bidHtml, bidPanelHtml, contractHtml, contractText, lowestLevel, modeHtm
 import { $, esc, setHtml } from "./dom.js";
 import { getLang, setLang, t, translatePage, ts } from "./i18n.js";
 import { copyText, lobbySeatsHtml, tableLinks } from "./lobby.js";
-import { pilesHtml, tableCount } from "./piles.js";
-import { partnerOf, playersOf, screenPos, seatAt, SEATS, seatsOf, teamOf, teamsOf, teamSeats } from "./seats.js";
-import {
-  DEFAULT_SETTINGS,
-  fillSettingsForm,
-  readSettingsForm,
-  settingsFieldsHtml,
-  syncSettingsForm,
-  variantPickerHtml,
-  VARIANTS,
-} from "./settings.js";
+import { pilesHtml } from "./piles.js";
+import { GAMES, gameOf } from "./games.js";
+import { screenPos, seatAt, SEATS, teamSeats } from "./seats.js";
+import { DEFAULT_SETTINGS, fillSettingsForm, readSettingsForm, settingsFieldsHtml, syncSettingsForm, variantPickerHtml } from "./settings.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
 const SETTINGS_KEY = "belote.settings"; // the solo settings and the page's language
@@ -33,13 +26,14 @@ const CHAT_BUBBLE_MS = 4000;
 const TURNED_UP_MS = 2500; // how long a card just turned up on the table (two hands) is marked
 const FLIP_MS = 450; // and how long it takes to turn
 
-// The settings forms are built before anything looks their fields up.
+// The settings forms are built before anything looks their fields up: the game tiles, the rule
+// options, and the table settings a form names in data-table (the bots, the turn timer).
 for (const box of document.querySelectorAll("[data-fields]")) {
   const prefix = box.dataset.fields;
   box.outerHTML =
     box.dataset.only === "variant"
       ? variantPickerHtml(prefix)
-      : settingsFieldsHtml(prefix, { timer: box.dataset.timer === "true" });
+      : settingsFieldsHtml(prefix, { table: (box.dataset.table || "").split(" ") });
 }
 
 const el = {
@@ -131,13 +125,12 @@ const S = {
   states: 0,
   errors: [],
   queueName: null, // the name given to the queue while waiting for a table
-  queueVariant: "classic", // the game asked of the queue
+  queueVariant: GAMES[0].name, // the game asked of the queue
   queue: null, // {waiting, deadline}
   spectatorPanel: null, // the deal whose score a spectator is shown
   chatOpen: false,
   unread: 0,
-  variant: "classic", // the game at this table (settings "variant")
-  n: 4, // players at this table
+  game: GAMES[0], // the game at this table (settings "variant"): its facts (games.js)
   bidLevel: null, // Coinche: the level chosen in the bid panel
   bidKey: "", // the legal bids the level was chosen for
   fresh: {}, // two hands: card -> when it was turned up
@@ -156,8 +149,8 @@ window.__belote = {
   get states() { return S.states; },
   get errors() { return S.errors; },
   get seat() { return S.seat; },
-  get variant() { return S.variant; },
-  get seatCount() { return S.n; },
+  get variant() { return S.game.name; },
+  get seatCount() { return S.game.players; },
   get kind() { return S.kind; },
   get status() { return S.status; },
   get host() { return S.host; },
@@ -230,30 +223,26 @@ function spectating() {
 
 /** The seat drawn at the bottom: one's own, or for a spectator South (East at two hands). */
 function me() {
-  return S.seat || (S.n === 2 ? "E" : "S");
+  return S.seat || S.game.bottom;
 }
 
 /** The game played at this table: from the view, or in a lobby from the table's settings. */
 function variantOf(msg) {
   const rules = msg && msg.view && msg.view.rules;
-  return (rules && rules.variant) || (msg && msg.settings && msg.settings.variant) || "classic";
-}
-
-function coinche() {
-  return S.variant === "coinche";
+  return (rules && rules.variant) || (msg && msg.settings && msg.settings.variant);
 }
 
 /** The table's seats, and the scores kept: two sides, or one per player. */
 function seats() {
-  return seatsOf(S.n);
+  return S.game.seats;
 }
 
 function teams() {
-  return teamsOf(S.n);
+  return S.game.teams;
 }
 
 function team(seat) {
-  return teamOf(seat, S.n);
+  return S.game.team(seat);
 }
 
 /** The scores in the reader's order: one's own first, then the others in the order of play. */
@@ -266,7 +255,7 @@ function teamsFromMe() {
 
 /** Where a seat is drawn on this page. */
 function posOf(seat) {
-  return screenPos(seat, me(), S.n);
+  return screenPos(seat, me(), S.game.players);
 }
 
 function isMe(seat) {
@@ -309,7 +298,7 @@ function sideName(side) {
 
 /** The score columns' heads: Us and Them for a player at four (the two sides for a spectator), else each player. */
 function sideHead(side) {
-  if (S.n !== 4) return isMe(side) ? t("you") : labelName(side);
+  if (!S.game.partners) return isMe(side) ? t("you") : labelName(side);
   if (spectating()) return t(side === "NS" ? "sideShortNS" : "sideShortEW");
   return t(side === team(me()) ? "us" : "them");
 }
@@ -490,8 +479,7 @@ function onState(msg) {
   S.seat = msg.seat ?? null;
   S.host = msg.host ?? null;
   S.players = msg.players || {};
-  S.variant = variantOf(msg);
-  S.n = playersOf(S.variant);
+  S.game = gameOf(variantOf(msg));
   const first = msg.events.length ? msg.events[0][0] : null;
   if (first === 0 || msg.gap) resetHistory();
   const live = S.states > 0 && first !== 0 && !msg.gap;
@@ -652,7 +640,7 @@ function applyEvent(e, live) {
       log(text, e.bid === "coinche" || e.bid === "surcoinche" ? "say" : "");
       if (e.bid !== "pass" && live) banner(text);
       // The second round of the games with a turned card begins once everybody has passed.
-      if (!coinche() && deal.bids.length === S.n + 1) log(esc(t("round2")));
+      if (S.game.turned_card && deal.bids.length === S.game.players + 1) log(esc(t("round2")));
       S.spectatorPanel = null; // the next deal is under way
       break;
     }
@@ -695,7 +683,7 @@ function applyEvent(e, live) {
       }
       break;
     case "trick": {
-      const cards = deal.cards.slice(-S.n);
+      const cards = deal.cards.slice(-S.game.players);
       deal.tricks.push({ winner: e.winner, points: e.points, number: e.number, cards });
       log(esc(tsSeat("wonTrick", e.winner, { seat: seatName(e.winner), n: e.points })));
       break;
@@ -966,27 +954,27 @@ async function offerFreeSeats(link, help) {
 
 function rematch() {
   const pick = el.panelBody.querySelector('[data-testid="rematch-variant"]');
-  const variant = pick ? pick.value : S.variant;
-  send(variant === S.variant ? { type: "new_game" } : { type: "new_game", settings: { ...tableSettings(), variant } });
+  const variant = pick ? pick.value : S.game.name;
+  send(variant === S.game.name ? { type: "new_game" } : { type: "new_game", settings: { ...tableSettings(), variant } });
 }
 
 function playAgain() {
   const name = storedName();
-  if (name) playOnline(name, S.variant);
+  if (name) playOnline(name, S.game.name);
   else openHome("online");
 }
 
 // ---------------------------------------------------------------------- the home screen
 /** The home screen: play against bots (the solo settings), play online, or create a private table. */
 function storedOnlineVariant() {
-  return localStorage.getItem(ONLINE_KEY) || "classic";
+  return gameOf(localStorage.getItem(ONLINE_KEY)).name;
 }
 
 function storedCreateSettings() {
   try {
-    return { ...S.settings, turn_timer: 30, ...(JSON.parse(localStorage.getItem(CREATE_KEY)) || {}) };
+    return { ...S.settings, turn_timer: DEFAULT_SETTINGS.turn_timer, ...(JSON.parse(localStorage.getItem(CREATE_KEY)) || {}) };
   } catch {
-    return { ...S.settings, turn_timer: 30 };
+    return { ...S.settings, turn_timer: DEFAULT_SETTINGS.turn_timer };
   }
 }
 
@@ -1042,7 +1030,7 @@ function onHomeSubmit(form) {
   keepLang();
   el.dialog.close();
   if (form === el.onlineForm) {
-    const variant = form.elements.variant.value || "classic";
+    const variant = gameOf(form.elements.variant.value).name;
     localStorage.setItem(ONLINE_KEY, variant);
     playOnline(name, variant);
   } else {
@@ -1067,11 +1055,10 @@ function lastTrickShown() {
 }
 
 function trickSeats(trick) {
-  // A completed trick from the view: the leader, then each seat in the direction of play.
-  const all = seats();
-  const step = S.view.rules.direction === "clockwise" ? 1 : S.n - 1;
-  const start = all.indexOf(trick.leader);
-  return trick.cards.map((c, i) => [all[(start + step * i) % S.n], c]);
+  // A completed trick from the view: the leader, then the others in the order of play (the view's).
+  const order = S.view.order;
+  const start = order.indexOf(trick.leader);
+  return trick.cards.map((c, i) => [order[(start + i) % order.length], c]);
 }
 
 function openLastTrick() {
@@ -1103,13 +1090,10 @@ function trickCardHtml(seat, card, winner, testid = "trick-card") {
   );
 }
 
-/** The cards another seat holds in hand: dealt, less those played and (two hands) those still on its table. */
+/** The cards a seat holds in hand, as the server counts them (at two hands, not its table cards). */
 function handCount(seat, v) {
   if (isMe(seat)) return v.hand.length;
-  const played = v.tricks.length + (v.trick.some(([s]) => s === seat) ? 1 : 0);
-  const onTable = v.table ? tableCount(v.table[seat]) : 0;
-  const dealt = v.phase === "bidding" ? (coinche() ? 8 : 5) : S.n === 2 ? 16 : 8;
-  return Math.max(0, dealt - played - onTable);
+  return v.hand_sizes[seat] ?? 0;
 }
 
 function render() {
@@ -1136,8 +1120,8 @@ function render() {
 function renderChrome() {
   const sharedTable = shared();
   const watching = spectating() && S.table !== null;
-  el.app.dataset.players = String(S.n);
-  el.app.dataset.variant = S.variant;
+  el.app.dataset.players = String(S.game.players);
+  el.app.dataset.variant = S.game.name;
   el.newGame.hidden = sharedTable || watching;
   el.home.hidden = !(sharedTable || watching);
   el.app.classList.toggle("shared", sharedTable);
@@ -1198,7 +1182,7 @@ function renderContract(v, betweenDeals) {
       el.contract.dataset.contract = `${v.contract.level}${v.contract.mode}`;
       el.contract.dataset.multiplier = String(v.contract.multiplier);
     }
-  } else if (coinche()) {
+  } else if (S.game.contracts) {
     // The auction: the highest bid so far, and who bid it.
     const standing = v.contract
       ? `<span class="trump-chip contract-chip">${contractHtml(v.contract, t)}</span>` +
@@ -1210,7 +1194,7 @@ function renderContract(v, betweenDeals) {
       el.contract.dataset.multiplier = String(v.contract.multiplier);
     }
   } else if (v.turned) {
-    const round = v.bids.length >= S.n ? 2 : 1;
+    const round = v.bids.length >= S.game.players ? 2 : 1;
     setHtml(
       el.contract,
       `<span>${esc(t("deal", { n: v.deal_number }))}</span>` +
@@ -1239,7 +1223,7 @@ function trickCount(v, side) {
 /** One place around the table: the seat drawn there, or nothing where nobody sits in this game. */
 function renderPlace(pos, v, now, betweenDeals) {
   const box = el.places[pos];
-  const seat = seatAt(pos, me(), S.n);
+  const seat = seatAt(pos, me(), S.game.players);
   box.classList.toggle("vacant", !seat);
   if (!seat) {
     box.dataset.seat = "";
@@ -1311,8 +1295,8 @@ function seatLabelHtml(seat, v, betweenDeals) {
   // One's own clock is in the turn line, next to what to do.
   if (S.timer && S.timer.seat === seat && !isMe(seat)) chips.push(`<span class="chip timer" data-testid="timer-${seat}" data-timer></span>`);
   let role = "";
-  if (S.seat && seat === partnerOf(S.seat, S.n)) role = `<span class="role">${esc(t("partner"))}</span>`;
-  else if (S.n === 3 && S.seat && v.trump && !betweenDeals && ![S.seat, v.taker].includes(seat) && S.seat !== v.taker) {
+  if (S.seat && seat === S.game.partner(S.seat)) role = `<span class="role">${esc(t("partner"))}</span>`;
+  else if (S.game.defendersAlly && S.seat && v.trump && !betweenDeals && ![S.seat, v.taker].includes(seat) && S.seat !== v.taker) {
     // Three hands: the two defenders play together against the taker for this deal.
     role = `<span class="role" data-testid="ally-${seat}">${esc(t("ally"))}</span>`;
   } else if (shared() && isMe(seat)) role = `<span class="role">${esc(t("youMark"))}</span>`;
@@ -1341,7 +1325,7 @@ function seatBubbleHtml(seat, v, now, betweenDeals) {
   if (!mine.length) return "";
   const bid = mine[mine.length - 1][1];
   let text;
-  if (coinche()) text = bidHtml(bid, t);
+  if (S.game.contracts) text = bidHtml(bid, t);
   else if (bid === "pass") text = esc(t("passed"));
   else if (bid === "take") text = `${esc(t("took"))} ${suitHtml(v.turned[1])}`;
   else text = `${esc(t("names"))} ${suitHtml(bid)}`;
@@ -1387,7 +1371,7 @@ function renderCenter(v, betweenDeals) {
 /** Put the cards of a trick on the table, keeping those already there (so only a new card moves in). */
 function placeTrick(box, cards, winner, info) {
   const lang = getLang();
-  const keys = cards.map(([seat, card]) => `${seat}${card}${lang}${me()}${S.n}`);
+  const keys = cards.map(([seat, card]) => `${seat}${card}${lang}${me()}${S.game.players}`);
   for (const child of [...box.children]) {
     if (!child.dataset.key || !keys.includes(child.dataset.key)) child.remove();
   }
@@ -1439,7 +1423,7 @@ function renderHand(v, betweenDeals) {
 
 function renderBids(v, betweenDeals) {
   const mine = !betweenDeals && myTurn("bidding");
-  if (mine && coinche()) {
+  if (mine && S.game.contracts) {
     renderCoincheBids(v);
     return;
   }
@@ -1495,8 +1479,8 @@ function turnText(v, betweenDeals) {
   if (isMe(v.to_move)) {
     let key;
     if (v.phase === "play") key = "yourTurnPlay";
-    else if (coinche()) key = v.legal.includes("surcoinche") ? "yourTurnSurcoinche" : "yourTurnCoinche";
-    else key = v.bids.length >= S.n ? "yourTurnName" : "yourTurnBid";
+    else if (S.game.contracts) key = v.legal.includes("surcoinche") ? "yourTurnSurcoinche" : "yourTurnCoinche";
+    else key = v.bids.length >= S.game.players ? "yourTurnName" : "yourTurnBid";
     return { text: t(key), mine: true };
   }
   if (v.to_move) return { text: t(v.phase === "play" ? "waitingFor" : "waitingBid", { seat: seatName(v.to_move) }) };
@@ -1537,7 +1521,7 @@ function renderPanel(v) {
 
 /** What a deal's outcome is called: in Coinche a contract that fails is "Failed" (chuté). */
 function dealOutcomeWord(outcome) {
-  return coinche() && outcome === "dedans" ? t("failed") : outcomeWord(outcome);
+  return S.game.contracts && outcome === "dedans" ? t("failed") : outcomeWord(outcome);
 }
 
 function panelHtml(v, deal) {
@@ -1548,7 +1532,7 @@ function panelHtml(v, deal) {
   const row = (label, by, cls = "", testid = "") =>
     `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><td>${label}</td>${cols.map((x) => `<td>${by(x)}</td>`).join("")}</tr>`;
   if (outcome === "thrown-in") {
-    html += `<p>${esc(t(coinche() ? "thrownInCoinche" : "thrownInLong"))}</p>`;
+    html += `<p>${esc(t(S.game.contracts ? "thrownInCoinche" : "thrownInLong"))}</p>`;
     html += `<table class="sheet"><tbody>${row(esc(t("matchScore")), (x) => v.score[x], "score", "row-score")}</tbody></table>`;
   } else {
     const taker = seatName(deal.taker);
@@ -1626,8 +1610,8 @@ function winnerHtml(v) {
       .filter((x) => x !== w)
       .map((x) => v.score[x])
       .join(" – ");
-    if (S.n === 4 && S.seat && team(S.seat) === w) line = t("winnerUs", { partner: seatName(partnerOf(S.seat)), a, b });
-    else if (S.n === 4) line = t("winnerSide", { side: sideName(w), a, b });
+    if (S.game.partners && S.seat && team(S.seat) === w) line = t("winnerUs", { partner: seatName(S.game.partner(S.seat)), a, b });
+    else if (S.game.partners) line = t("winnerSide", { side: sideName(w), a, b });
     else if (isMe(w)) line = t("winnerYou", { a, b });
     else line = t("winnerPlayer", { side: sideName(w), a, b });
   }
@@ -1648,8 +1632,8 @@ function panelButtonsHtml(v) {
   if (S.kind === "online") return button("play-again", "play-again", esc(t("playAgain")));
   if (isMe(S.host)) {
     // The host may play the next match at another game: the server seats the people for it.
-    const games = VARIANTS.map(
-      (g) => `<option value="${g}"${g === S.variant ? " selected" : ""}>${esc(t(`variant_${g}`))}</option>`,
+    const games = GAMES.map(
+      ({ name }) => `<option value="${name}"${name === S.game.name ? " selected" : ""}>${esc(t(`variant_${name}`))}</option>`,
     ).join("");
     return (
       `<label class="rematch-game"><span>${esc(t("nextGame"))}</span><select data-testid="rematch-variant">${games}</select></label>` +
@@ -1696,8 +1680,8 @@ function renderLobby() {
   el.links.hidden = !links.invite && !links.watch;
   el.inviteLink.value = links.invite;
   el.watchLink.value = links.watch;
-  setHtml(el.lobbySeats, lobbySeatsHtml({ me: S.seat, players: S.players, host, t, n: S.n }));
-  el.lobbySeats.dataset.players = String(S.n);
+  setHtml(el.lobbySeats, lobbySeatsHtml({ me: S.seat, players: S.players, host, t, game: S.game }));
+  el.lobbySeats.dataset.players = String(S.game.players);
   el.lobbyForm.querySelector("fieldset").disabled = !isHost;
   // The host's own edits are not overwritten while a field is in use.
   if (!el.lobbyForm.contains(document.activeElement) || !isHost) fillSettingsForm(el.lobbyForm, tableSettings());

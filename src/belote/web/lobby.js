@@ -2,25 +2,23 @@
 // and the table's links. The page's own seat is drawn at the bottom, as at the table.
 
 import { esc } from "./dom.js";
-import { partnerOf, screenPos, seatsOf } from "./seats.js";
+import { screenPos } from "./seats.js";
 
 /**
- * The seats of the table's game (four, three or two) as HTML. `me` is the page's seat (null for a
- * spectator), `players` the seats taken (name, bot), `host` the host's seat, `t` the words.
+ * The seats of the table's game (games.js: four, three or two) as HTML. `me` is the page's seat (null
+ * for a spectator), `players` the seats taken (name, bot), `host` the host's seat, `t` the words.
  */
-export function lobbySeatsHtml({ me, players, host, t, n = 4 }) {
-  return seatsOf(n)
-    .map((seat) => seatHtml(seat, { me, players, host, t, n }))
-    .join("");
+export function lobbySeatsHtml({ me, players, host, t, game }) {
+  return game.seats.map((seat) => seatHtml(seat, { me, players, host, t, game })).join("");
 }
 
-function seatHtml(seat, { me, players, host, t, n }) {
-  const pos = screenPos(seat, me || (n === 2 ? "E" : "S"), n);
+function seatHtml(seat, { me, players, host, t, game }) {
+  const pos = screenPos(seat, me || game.bottom, game.players);
   const p = players[seat];
   const marks = [];
   if (p && seat === host) marks.push(`<span class="mark host">${esc(t("host"))}</span>`);
   if (seat === me) marks.push(`<span class="mark you">${esc(t("youMark"))}</span>`);
-  else if (me && seat === partnerOf(me, n)) marks.push(`<span class="mark">${esc(t("partner"))}</span>`);
+  else if (me && seat === game.partner(me)) marks.push(`<span class="mark">${esc(t("partner"))}</span>`);
   let body;
   if (p) {
     body = `<div class="lobby-player" data-testid="lobby-player-${seat}">${esc(p.name)}</div>`;

@@ -6,11 +6,6 @@
 import { esc } from "./dom.js";
 import { cardBack, cardFace, cardText } from "./cards.js";
 
-/** How many cards lie on a seat's table, face up and face down. */
-export function tableCount(piles) {
-  return (piles || []).reduce((n, [up, down]) => n + (up ? 1 : 0) + down, 0);
-}
-
 /**
  * A seat's piles as HTML. One's own face-up cards are buttons, played as the cards of the hand
  * are: `legal` holds the cards that may be played now (only when `mine` is this page's turn).

@@ -1,44 +1,19 @@
-// The seats and the scores of each game, and where each seat goes on the screen. The server names
-// seats by the compass: N E S W at four players, N E S at three, N E at two. The page turns the
-// table so that its own seat is at the bottom.
+// Where each seat goes on the screen. The server names seats by the compass: N E S W at four
+// players, N E S at three, N E at two (each game's seats and scores are in games.js). The page turns
+// the table so that its own seat is at the bottom.
 
 export const SEATS = ["N", "E", "S", "W"];
-export const SIDE_OF = { N: "NS", S: "NS", E: "EW", W: "EW" };
-export const OTHER_SIDE = { NS: "EW", EW: "NS" };
-
-/** Players at the table in each game (src/belote/rules.py, PLAYERS). */
-export const PLAYERS = { classic: 4, coinche: 4, "three-handed": 3, "two-handed": 2 };
-
 /** The places on the screen, from the bottom in the order of play: at three the others sit left and right. */
 const PLACES = { 4: ["S", "W", "N", "E"], 3: ["S", "W", "E"], 2: ["S", "N"] };
-
-export function playersOf(variant) {
-  return PLAYERS[variant] || 4;
-}
-
-/** The seats of a table of `n` players: ["N", "E", "S", "W"], ["N", "E", "S"] or ["N", "E"]. */
-export function seatsOf(n = 4) {
-  return SEATS.slice(0, n);
-}
-
-/** The names of the scores: the sides NS and EW at four, else each player's seat. */
-export function teamsOf(n = 4) {
-  return n === 4 ? ["NS", "EW"] : seatsOf(n);
-}
-
-/** The score a seat's points go to: its side at four, its own at two and three. */
-export function teamOf(seat, n = 4) {
-  return n === 4 ? SIDE_OF[seat] : seat;
-}
 
 /** The seats of a score: "NS" -> ["N", "S"]; at two and three hands a score is one seat. */
 export function teamSeats(team) {
   return team.split("");
 }
 
-/** The partner across the table, at four players only (null otherwise). */
-export function partnerOf(seat, n = 4) {
-  return n === 4 ? SEATS[(SEATS.indexOf(seat) + 2) % 4] : null;
+/** The seats of a table of `n` players: ["N", "E", "S", "W"], ["N", "E", "S"] or ["N", "E"]. */
+function seatsOf(n) {
+  return SEATS.slice(0, n);
 }
 
 /**
