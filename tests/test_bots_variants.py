@@ -11,9 +11,9 @@ from belote.bots.coinche import count
 from belote.cards import FULL_PACK, Card, mask_of, parse_card
 from belote.contracts import ALL_TRUMP, CAPOT, COINCHE, SURCOINCHE, contract_of, is_contract
 from belote.game import PASS, Deal, Match, PlayerView
-from belote.variants import find_variant
 from belote.knowledge import OUT, Knowledge
 from belote.rules import PRESETS, Rules
+from belote.variants import find_variant
 
 #: Coinche: the places of the deck each player takes (three, two, three), in playing order.
 COINCHE_PLACES = find_variant("coinche").first_places()
