@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from belote.bots.base import Bot, RandomBot, make_bot
+from belote.bots import Bot, RandomBot, make_bot
 from belote.bots.heuristic import HeuristicBot
 from belote.cards import CLUBS, SPADES, Card, parse_card
 from belote.game import NAMES, PASS, TAKE, Deal, PlayerView

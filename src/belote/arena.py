@@ -42,7 +42,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.bots.base import Bot, bot_names, make_bot
+from belote.bots import Bot, bot_names, make_bot
 from belote.game import SEATS, Match
 from belote.rules import Rules, find_rules
 

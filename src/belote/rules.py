@@ -23,10 +23,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import MISSING, asdict, dataclass, fields, replace
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any
 
-if TYPE_CHECKING:
-    from belote.variants import Variant
+from belote.variants import VARIANTS, Variant
 
 DIRECTIONS = ("clockwise", "counterclockwise")
 #: What an 81-81 deal does. ``carry`` (seed 000): the defenders score their 81 and the takers'
@@ -53,25 +52,8 @@ class RulesError(ValueError):
     """A rule option that does not exist or has a value it cannot take."""
 
 
-class _GameNames(Sequence[str]):
-    """The names of the games (``belote.variants``), read when first asked: the games import these rules."""
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[str]: ...
-    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
-        return tuple(_games())[i]
-
-    def __len__(self) -> int:
-        return len(_games())
-
-    def __repr__(self) -> str:
-        return "GAME_NAMES"
-
-
 #: The choices of the option ``variant``: every game of ``belote.variants``.
-GAME_NAMES: Sequence[str] = _GameNames()
+GAME_NAMES: tuple[str, ...] = tuple(VARIANTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +93,7 @@ class OptionSpec:
     @property
     def games(self) -> tuple[str, ...] | None:
         """The games that read this option (their ``own_options``), or None when every game reads it."""
-        return tuple(g.name for g in _games().values() if self.name in g.own_options) or None
+        return tuple(g.name for g in VARIANTS.values() if self.name in g.own_options) or None
 
     def read_by(self, game: str) -> bool:
         games = self.games
@@ -208,11 +190,7 @@ class Rules:
     @property
     def game(self) -> Variant:
         """The game these rules play (``belote.variants``): players, scores, auction, scoring."""
-        try:
-            return _GAMES[self.variant]
-        except KeyError:  # the first time: the registry is imported when first asked
-            _GAMES.update(_games())
-            return _GAMES[self.variant]
+        return VARIANTS[self.variant]
 
     @property
     def players(self) -> int:
@@ -262,18 +240,6 @@ class Rules:
             return replace(base or cls(), **data)
         except TypeError as e:  # pragma: no cover - replace() only raises on unknown names
             raise RulesError(str(e)) from None
-
-
-#: The games by name, filled from the registry the first time a game is asked for.
-_GAMES: dict[str, Variant] = {}
-
-
-@functools.cache
-def _games() -> dict[str, Variant]:
-    """The registry of games, imported when first asked: the games' modules import these rules."""
-    from belote.variants import VARIANTS
-
-    return VARIANTS
 
 
 def _rule(name: str, kind: str, label: str, group: str, *, help: str, **details: Any) -> OptionSpec:

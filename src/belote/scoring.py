@@ -5,6 +5,7 @@ computed; the state machine, the record replayer and the score sheet all call it
 
 The worked deal of seed 000: the takers make 108 card points with belote, the defenders 54.
 
+>>> from belote.rules import Rules
 >>> r = score_deal(Rules(), takers=0, cards=(108, 54), tricks=(5, 3), declarations=(0, 0), belote=(20, 0))
 >>> r.outcome, r.points
 ('made', (128, 54))
@@ -16,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from belote.contracts import CAPOT, GENERALE, Contract
-from belote.rules import Rules
+
+if TYPE_CHECKING:
+    from belote.rules import Rules
 
 DEAL_POINTS = 162
 CAPOT_POINTS = 252
@@ -161,6 +165,7 @@ def score_contract(
     goes to the nearest ten (``round_five``); whether the contract is made is decided before.
 
     >>> c = Contract(110, 1, bidder=0)
+    >>> from belote.rules import Rules
     >>> score_contract(Rules(variant="coinche"), c, (113, 49), (5, 3), (0, 0), (0, 0)).points
     (223, 49)
     """
@@ -224,6 +229,7 @@ def score_three(
     plays first (``order``). Capot adds 90. At equal points, ``litige`` applies as at four hands
     with the defenders as one side. Belote is never lost.
 
+    >>> from belote.rules import Rules
     >>> score_three(Rules(variant="three-handed"), 0, (70, 30, 25), (4, 2, 2), (0, 0, 0), (0, 0, 0)).points
     (70, 30, 25)
     """

@@ -1,5 +1,40 @@
-"""The bots: random, heuristic (the strategy of seed 000), and search (sampling and a double-dummy solver)."""
+"""The bots: random, heuristic (the strategy of seed 000), and search (sampling and a double-dummy solver).
 
-from belote.bots.base import Bot, RandomBot, bot_names, make_bot, register
+Every bot is made by name through this registry (``make_bot``); ``register`` adds another.
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot", "register"]
+>>> from belote.game import Match
+>>> m = Match(seed=3)
+>>> make_bot("heuristic", seed=1).act(m.view(m.to_move)) in m.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from belote.bots.base import Bot, RandomBot
+from belote.bots.heuristic import HeuristicBot
+from belote.bots.search import SearchBot
+
+__all__ = ["Bot", "BotFactory", "RandomBot", "bot_names", "make_bot", "register"]
+
+BotFactory = Callable[..., Bot]
+_REGISTRY: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+
+
+def register(name: str, factory: BotFactory) -> None:
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot by name (``random``, ``heuristic``, ``search``...); options go to its constructor."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"no bot named {name!r}; the bots are: {', '.join(sorted(_REGISTRY))}") from None
+    return factory(seed=seed, **options)

@@ -5,7 +5,7 @@ tests re-deal the hidden cards consistently with the view and require the same d
 
 >>> from belote.game import Match
 >>> m = Match(seed=3)
->>> bot = make_bot("random", seed=1)
+>>> bot = RandomBot(seed=1)
 >>> bot.act(m.view(m.to_move)) in m.legal_actions()
 True
 """
@@ -13,7 +13,6 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from belote.game import Action, PlayerView
@@ -37,32 +36,3 @@ class RandomBot:
 
     def act(self, view: PlayerView) -> Action:
         return view.legal[self.rng.randrange(len(view.legal))]
-
-
-BotFactory = Callable[..., Bot]
-_REGISTRY: dict[str, BotFactory] = {"random": RandomBot}
-
-
-def register(name: str, factory: BotFactory) -> None:
-    _REGISTRY[name] = factory
-
-
-def bot_names() -> list[str]:
-    _load_all()
-    return sorted(_REGISTRY)
-
-
-def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot by name (``random``, ``heuristic``, ``search``...); options go to its constructor."""
-    _load_all()
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"no bot named {name!r}; the bots are: {', '.join(sorted(_REGISTRY))}") from None
-    return factory(seed=seed, **options)
-
-
-def _load_all() -> None:
-    # Each bot module registers itself on import; they import this module, so they are loaded late.
-    import belote.bots.heuristic
-    import belote.bots.search  # noqa: F401

@@ -29,7 +29,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from belote.bots.base import register
 from belote.bots.coinche import Style, choose_bid
 from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, bits_of, mask_of
 from belote.declarations import POINTS_BY_NAME
@@ -589,6 +588,3 @@ class HeuristicBot:
         trick = read_trick(view, table)
         cards = [a for a in view.legal if isinstance(a, Card)]
         return lead(table, cards) if trick.led < 0 else follow(table, trick, cards)
-
-
-register("heuristic", HeuristicBot)

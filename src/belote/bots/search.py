@@ -27,8 +27,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from belote.bots import coinche
-from belote.bots.base import register
+import belote.bots.coinche as coinche
 from belote.bots.heuristic import HeuristicBot, hand_worth
 from belote.cards import SUIT_MASKS, bits_of, mask_of
 from belote.contracts import Contract
@@ -446,7 +445,5 @@ def _public_declarations(view: PlayerView, camps: tuple[int, ...]) -> tuple[int,
     total = sum(POINTS_BY_NAME[n] for s, n, _c in view.declarations if camps[s] == side)
     return (total, 0) if side == 0 else (0, total)
 
-
-register("search", SearchBot)
 
 __all__ = ["SearchBot"]
