@@ -169,3 +169,20 @@ def test_a_coinche_sheet_made_from_the_form_has_the_options_chosen(
     assert levels[-4:] == ["170", "180", "capot", "generale"]
     expect(page.locator('#deal-form input[name="mode"][value="NT"]')).to_be_hidden()
     assert tab.errors == []
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("fr-FR", "fr"), ("fr-CA", "fr"), ("de-DE", "en"), ("en-US", "en")])
+def test_the_table_opens_in_the_browser_s_language_and_keeps_the_one_chosen(
+    open_tab: Callable[..., Tab], base_url: str, locale: str, lang: str
+) -> None:
+    tab = open_tab(viewport={"width": 390, "height": 844}, locale=locale)
+    page = tab.page
+    page.goto(base_url)
+    expect(page.get_by_test_id("settings-lang")).to_have_value(lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    other = "en" if lang == "fr" else "fr"
+    page.get_by_test_id("settings-lang").select_option(other)
+    expect(page.locator("html")).to_have_attribute("lang", other)
+    page.reload()
+    expect(page.get_by_test_id("settings-lang")).to_have_value(other)
+    expect(page.locator("html")).to_have_attribute("lang", other)

@@ -7,7 +7,7 @@ import { cardBack, cardFace, cardText, sortHand, suitIcon } from "./cards.js";
 import { Chat, REACTIONS } from "./chat.js";
 import { bidHtml, bidPanelHtml, contractHtml, contractText, lowestLevel, modeHtml, modeWord, parseBid } from "./coinche.js";
 import { $, esc, setHtml } from "./dom.js";
-import { getLang, setLang, t, translatePage, ts } from "./i18n.js";
+import { browserLang, getLang, setLang, t, translatePage, ts } from "./i18n.js";
 import { copyText, lobbySeatsHtml, tableLinks } from "./lobby.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES, gameOf } from "./games.js";
@@ -161,11 +161,13 @@ window.__belote = {
   get chat() { return chat.lines.map(({ seat, name, text, reaction }) => ({ seat, name, text, reaction })); },
 };
 
+/** The solo settings kept by this browser; the page's language, until one is chosen, is the browser's. */
 function loadSettings() {
+  const first = { ...DEFAULT_SETTINGS, lang: browserLang() };
   try {
-    return { ...DEFAULT_SETTINGS, ...(JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}) };
+    return { ...first, ...(JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}) };
   } catch {
-    return { ...DEFAULT_SETTINGS };
+    return first;
   }
 }
 
@@ -498,9 +500,8 @@ function onState(msg) {
   S.sending = null;
   S.states += 1;
   if (S.kind === "solo" && msg.settings) {
-    // A solo table keeps the page's language; at a shared table each page keeps its own.
-    S.settings = { ...S.settings, ...msg.settings };
-    if (msg.settings.lang !== getLang()) applyLang(msg.settings.lang);
+    // A solo table's settings are the page's; the language stays the one this page chose last.
+    S.settings = { ...S.settings, ...msg.settings, lang: S.settings.lang };
   }
   // A message refused earlier stays until something happens at the table.
   const v = msg.view;
@@ -1765,10 +1766,8 @@ el.dialog.addEventListener("click", (ev) => {
   }
 });
 for (const form of [el.botsForm, el.onlineForm, el.createForm]) form.addEventListener("change", () => syncSettingsForm(form));
-el.langPick.addEventListener("change", () => {
-  // Show the dialog itself in the language being chosen.
-  applyLang(el.langPick.value, el.dialog);
-});
+// A language chosen is the page's at once, and kept for the next visit.
+el.langPick.addEventListener("change", keepLang);
 el.dialog.addEventListener("close", () => {
   if (getLang() !== S.settings.lang) applyLang(S.settings.lang);
 });
