@@ -186,3 +186,22 @@ def test_the_table_opens_in_the_browser_s_language_and_keeps_the_one_chosen(
     page.reload()
     expect(page.get_by_test_id("settings-lang")).to_have_value(other)
     expect(page.locator("html")).to_have_attribute("lang", other)
+
+
+# The seats' names as the page shows them, with whether each is cut (shown with an ellipsis).
+CUT_NAMES_JS = """() => [...document.querySelectorAll('.felt .seat-label .name')]
+  .filter(el => el.offsetParent !== null)
+  .map(el => [el.textContent, el.scrollWidth > el.clientWidth + 0.5])"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_no_seat_name_is_cut_on_a_phone(open_tab: Callable[..., Tab], base_url: str, width: int, locale: str) -> None:
+    tab = open_tab(viewport={"width": width, "height": 780}, locale=locale, has_touch=True, is_mobile=True)
+    page = tab.page
+    page.goto(base_url)
+    page.get_by_test_id("settings-start").click()
+    page.wait_for_function("() => window.__belote.view !== null")
+    names = page.evaluate(CUT_NAMES_JS)
+    assert len(names) == 4
+    assert [name for name, cut in names if cut] == [], names
