@@ -472,3 +472,25 @@ def test_the_host_plays_the_next_match_at_another_game(open_tab: OpenTab, server
     expect(page.get_by_test_id("score-NS")).to_have_text("0")
     assert state(page)["seat"] == "S"
     assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- Coinche's prompt
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_coinche_prompt_names_only_what_the_player_may_do(
+    open_tab: OpenTab, server: tuple[str, Path], lang: str
+) -> None:
+    url, _db = server
+    tab = open_tab(**DESKTOP, locale="fr-FR" if lang == "fr" else "en-GB")
+    page = tab.page
+    start_solo(page, url, "coinche")
+    wait_js(
+        page, "() => window.__belote.view.phase === 'bidding' && window.__belote.view.to_move === window.__belote.seat"
+    )
+    legal, shown = page.evaluate(
+        "() => [window.__belote.view.legal, document.querySelector('[data-testid=\"turn\"]').textContent]"
+    )
+    words = {
+        "en": ("Your turn: bid, pass or coinche", "Your turn: bid or pass"),
+        "fr": ("À vous : annoncez, passez ou coinchez", "À vous : annoncez ou passez"),
+    }[lang]
+    assert shown.strip() == (words[0] if "coinche" in legal else words[1])

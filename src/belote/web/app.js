@@ -1480,7 +1480,14 @@ function turnText(v, betweenDeals) {
   if (isMe(v.to_move)) {
     let key;
     if (v.phase === "play") key = "yourTurnPlay";
-    else if (S.game.contracts) key = v.legal.includes("surcoinche") ? "yourTurnSurcoinche" : "yourTurnCoinche";
+    else if (S.game.contracts) {
+      // Name only what the player may do now: coinche is there only against the other side's contract.
+      key = v.legal.includes("surcoinche")
+        ? "yourTurnSurcoinche"
+        : v.legal.includes("coinche")
+          ? "yourTurnCoinche"
+          : "yourTurnContract";
+    }
     else key = v.bids.length >= S.game.players ? "yourTurnName" : "yourTurnBid";
     return { text: t(key), mine: true };
   }
