@@ -21,8 +21,8 @@ from belote.cards import CARDS, FULL_PACK, SUIT_SYMBOLS, CardError, cards_of, pa
 from belote.contracts import MODE_LETTERS, Contract
 from belote.game import SEATS, Deal, IllegalAction, parse_action
 from belote.play import MODE_NAMES
-from belote.rules import OPTIONS, Rules, RulesError
-from belote.variants import VARIANTS, Variant
+from belote.rules import OPTION_SPECS, OPTIONS, Rules, RulesError
+from belote.variants import find_variant
 
 FORMAT = "belote-deal/1"
 REQUIRED = ("format", "dealer", "deck", "bids", "plays")
@@ -39,12 +39,7 @@ class RecordError(ValueError):
 def record_rules(rules: Rules) -> dict[str, Any]:
     """The ``rules`` of a record: the options that differ from the defaults and that its game reads."""
     changes = rules.changes()
-    return {k: v for k, v in changes.items() if k in RULE_KEYS and _owner(k) in (None, rules.game)}
-
-
-def _owner(option: str) -> Variant | None:
-    """The game that alone reads ``option``, or None for an option of every game."""
-    return next((g for g in VARIANTS.values() if option in g.own_options), None)
+    return {k: v for k, v in changes.items() if k in RULE_KEYS and OPTION_SPECS[k].read_by(rules.variant)}
 
 
 def to_record(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str, Any]:
@@ -134,8 +129,9 @@ def _rules(data: Any) -> Rules:
     except RulesError as e:
         raise RecordError(str(e)) from None
     for key in data:
-        owner = _owner(key)
-        if owner is not None and owner is not rules.game:
+        games = OPTION_SPECS[key].games
+        if games is not None and rules.variant not in games:
+            owner = find_variant(games[0])
             raise RecordError(
                 f"rule option {key!r} is a rule of {owner.title}, and this record is of {_game(rules)}"
                 f' (say "variant": "{owner.name}" for a deal of {owner.title})'

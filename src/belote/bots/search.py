@@ -341,11 +341,10 @@ class _DealScore:
         self.won_by_seat = [0] * view.rules.players
         for t in view.tricks:
             self.won_by_seat[t.winner] += t.points
-        #: each camp's seats, the taker first in its camp: where a camp's tricks are counted
         self.taker_camp = camps[view.taker]
-        self.seats = [
-            sorted((s for s in range(len(camps)) if camps[s] == c), key=lambda s: s != view.taker) for c in (0, 1)
-        ]
+        #: each camp's seats in seat order, and the seat its tricks are counted on (the taker in its camp)
+        self.seats = [[s for s in range(len(camps)) if camps[s] == c] for c in (0, 1)]
+        self.counted = [view.taker if c == self.taker_camp else self.seats[c][0] for c in (0, 1)]
 
     def belote(self, hands: list[int], under: tuple[int, ...] | None) -> int | None:
         """The seat holding the king and queen of trumps in this world (from the cards it started with)."""
@@ -380,12 +379,12 @@ class _DealScore:
         n = len(self.camps)
         by_seat, tricks_by_seat = [0] * n, [0] * n
         for camp in (0, 1):
-            seats = sorted(self.seats[camp])
+            seats = self.seats[camp]
             future = cards[camp] - sum(self.won_by_seat[s] for s in seats)
             k = len(seats)
             for i, s in enumerate(seats):
                 by_seat[s] = self.won_by_seat[s] + (future + (k - 1 - i)) // k
-            tricks_by_seat[self.seats[camp][0]] = tricks[camp]
+            tricks_by_seat[self.counted[camp]] = tricks[camp]
         game = self.view.game
         alone = mine_capot and side == self.taker_camp
         r = self.view.score_deal(
