@@ -183,8 +183,8 @@ def test_four_people_a_private_table_and_a_spectator(open_tab: OpenTab, online_u
         score = state(tab.page)["view"]["score"]
         us, them = SIDE[seat], "EW" if SIDE[seat] == "NS" else "NS"
         cells = panel.get_by_test_id("row-score").locator("td")
-        expect(cells.nth(1)).to_have_text(str(score[us]))
-        expect(cells.nth(2)).to_have_text(str(score[them]))
+        expect(cells.nth(0)).to_have_text(str(score[us]))
+        expect(cells.nth(1)).to_have_text(str(score[them]))
         expect(tab.page.get_by_test_id(f"score-{us}")).to_have_text(str(score[us]))
         expect(panel.get_by_test_id("match-winner")).to_be_visible()
     for tab in (bob, cara, dan):
@@ -316,12 +316,17 @@ def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_ur
 
     wait_js(page, "() => window.__belote.timer && window.__belote.timer.seat === 'S'")
     expect(page.get_by_test_id("turn").locator("[data-timer]")).to_have_text(re.compile(r"^[1-5] s$"))
-    mark = page.get_by_test_id("standin-S")
-    expect(mark).to_have_text("A bot is playing for you", timeout=15_000)
+    # One state, one message and one button: no "your turn", no card offered while the bot plays.
+    turn = page.get_by_test_id("turn")
+    expect(turn).to_have_attribute("data-state", "standin", timeout=15_000)
+    expect(turn).to_have_text("A bot is playing for you")
+    expect(page.get_by_test_id("standin-S")).to_have_count(0)
+    expect(page.locator('[data-testid="hand-card"].legal')).to_have_count(0)
+    expect(page.get_by_test_id("bid-bar").locator("button")).to_have_count(0)
     back = page.get_by_test_id("take-back")
     expect(back).to_be_visible()
     back.click()
-    expect(mark).to_be_hidden()
+    expect(turn).not_to_have_attribute("data-state", "standin")
     expect(back).to_be_hidden()
     assert state(page)["players"]["S"]["standin"] is False
     assert not tab.unexpected_errors()

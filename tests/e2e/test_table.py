@@ -91,6 +91,7 @@ def start_game(page: Any, url: str, lang: str = "en", tap: bool = False) -> None
     page.goto(url)
     dialog = page.get_by_test_id("settings-dialog")
     expect(dialog).to_be_visible()
+    page.get_by_test_id("settings-more").locator("summary").click()  # the rules are one click away
     page.get_by_test_id("settings-strength").select_option("easy")
     page.get_by_test_id("settings-speed").select_option("fast")
     page.get_by_test_id("settings-lang").select_option(lang)
@@ -236,14 +237,14 @@ def test_a_whole_deal_played_by_clicking(desktop: Tab, table_server: ServerProce
     assert result is not None
     expect(panel.get_by_test_id("outcome")).to_have_attribute("data-outcome", result.outcome)
     added = panel.get_by_test_id("row-added").locator("td")
-    expect(added.nth(1)).to_have_text(f"+{result.points[0]}")
-    expect(added.nth(2)).to_have_text(f"+{result.points[1]}")
+    expect(added.nth(0)).to_have_text(f"+{result.points[0]}")
+    expect(added.nth(1)).to_have_text(f"+{result.points[1]}")
     score = panel.get_by_test_id("row-score").locator("td")
-    expect(score.nth(1)).to_have_text(str(match.score[0]))
-    expect(score.nth(2)).to_have_text(str(match.score[1]))
+    expect(score.nth(0)).to_have_text(str(match.score[0]))
+    expect(score.nth(1)).to_have_text(str(match.score[1]))
     tricks = panel.get_by_test_id("row-tricks").locator("td")
-    assert int(tricks.nth(1).inner_text()) + int(tricks.nth(2).inner_text()) == 8
-    expect(panel.get_by_test_id("panel-target")).to_contain_text("501")
+    assert int(tricks.nth(0).inner_text()) + int(tricks.nth(1).inner_text()) == 8
+    expect(panel.get_by_test_id("panel-target")).to_contain_text("1000")  # the product's match
     expect(panel.get_by_test_id("history").locator("tbody tr")).to_have_count(1)
     expect(panel.get_by_test_id("continue")).to_be_visible()
     page.wait_for_timeout(400)  # the panel's opening animation
@@ -322,16 +323,20 @@ def test_n_starts_a_new_game_after_a_confirm(desktop: Tab, table_server: ServerP
     ensure_game(page, table_server)
     before = wait_ready(page)
     assert before["last"] > 10
-    asked: list[str] = []
-
-    def confirm(dialog: Any) -> None:
-        asked.append(dialog.type)
-        dialog.accept()
-
-    page.once("dialog", confirm)
+    # The page asks in its own box, not the browser's: refusing keeps the match, accepting opens the home screen.
+    browser_boxes: list[str] = []
+    page.on("dialog", lambda d: browser_boxes.append(d.type))
     page.keyboard.press("n")
+    box = page.get_by_test_id("confirm-dialog")
+    expect(box).to_be_visible()
+    expect(box.get_by_test_id("confirm-text")).to_have_text("Abandon the match under way and start a new one?")
+    box.get_by_test_id("confirm-no").click()
+    expect(box).to_be_hidden()
+    expect(page.get_by_test_id("settings-dialog")).to_be_hidden()
+    page.keyboard.press("n")
+    box.get_by_test_id("confirm-yes").click()
     expect(page.get_by_test_id("settings-dialog")).to_be_visible()
-    assert asked == ["confirm"]
+    assert browser_boxes == []
     page.get_by_test_id("settings-start").click()
     page.wait_for_function(
         "n => window.__belote.last < n && window.__belote.view.deal_number === 1", arg=before["last"]

@@ -92,14 +92,15 @@ def check_panel(page: Any, match: Match) -> None:
     added = panel.get_by_test_id("row-added").locator("td")
     score = panel.get_by_test_id("row-score").locator("td")
     for i, team in enumerate(columns):
-        expect(added.nth(i + 1)).to_have_text(f"+{result.points[names.index(team)]}")
-        expect(score.nth(i + 1)).to_have_text(str(match.score[names.index(team)]))
+        expect(added.nth(i)).to_have_text(f"+{result.points[names.index(team)]}")
+        expect(score.nth(i)).to_have_text(str(match.score[names.index(team)]))
         expect(page.get_by_test_id(f"score-{team}")).to_have_text(str(match.score[names.index(team)]))
 
 
 def start_solo(page: Any, url: str, variant: str) -> None:
     page.goto(url)
     expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+    page.get_by_test_id("settings-more").locator("summary").click()  # the rules are one click away
     page.get_by_test_id(f"settings-variant-{variant}").click()
     page.get_by_test_id("settings-strength").select_option("easy")
     page.get_by_test_id("settings-speed").select_option("fast")

@@ -59,3 +59,19 @@ export async function copyText(input) {
     }
   }
 }
+
+/**
+ * Shares a link with the system's share sheet where there is one (phones), else copies it.
+ * Returns "shared", "copied", or "" when neither happened (the person closed the sheet).
+ */
+export async function shareLink(input, text) {
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: document.title, text, url: input.value });
+      return "shared";
+    } catch (e) {
+      if (e && e.name === "AbortError") return "";
+    }
+  }
+  return (await copyText(input)) ? "copied" : "";
+}
