@@ -1,4 +1,4 @@
-"""The rules page in a real browser: on a phone and a desktop, in English and French.
+"""The rules page in a real browser: on phones of 390 and 360 px and a desktop, in English and French.
 
 Nothing is wider than the window but the tables, each in its own scroll box; the contents lead to
 the sections; the language switch and the link back to the table go where they say.
@@ -17,6 +17,8 @@ Tab = Any  # ``open_tab`` (tests/e2e/conftest.py): ``.page`` and ``.errors``
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+NARROW = {**PHONE, "viewport": {"width": 360, "height": 740}}
+DEVICES = {"phone": PHONE, "narrow": NARROW, "desktop": DESKTOP}
 TITLES = {"en": "How to play Belote", "fr": "Les règles de la belote"}
 SECTIONS = {"en": "Scoring a deal", "fr": "Compter les points"}
 
@@ -36,11 +38,11 @@ TOO_WIDE = """() => {
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("device", list(DEVICES))
 def test_the_page_fits_the_window(
     open_tab: Callable[..., Tab], base_url: str, artifacts: Path, lang: str, device: str
 ) -> None:
-    tab = open_tab(**(PHONE if device == "phone" else DESKTOP))
+    tab = open_tab(**DEVICES[device])
     page = tab.page
     page.goto(f"{base_url}/rules?lang={lang}")
     expect(page.locator("h1")).to_have_text(TITLES[lang])
@@ -56,7 +58,10 @@ def test_the_page_fits_the_window(
     for right in page.eval_on_selector_all(".table-wrap", "els => els.map(e => e.getBoundingClientRect().right)"):
         assert right <= sheet_right
     page.screenshot(path=str(artifacts / f"rules-{device}-{lang}.png"))
-    page.screenshot(path=str(artifacts / f"rules-{device}-{lang}-full.png"), full_page=True)
+    # The first table and the last (Coinche's scores, the widest), each at the top of the window.
+    for n, name in ((0, "cards"), (2, "coinche")):
+        page.locator("article .table-wrap").nth(n).evaluate("e => e.scrollIntoView()")
+        page.screenshot(path=str(artifacts / f"rules-{device}-{lang}-{name}.png"))
     assert tab.errors == []
 
 
