@@ -24,6 +24,7 @@ from belote.game import SEATS, IllegalAction
 from belote.rules import OPTIONS
 from belote.server.hub import Hub, LocalHub
 from belote.server.matchmaking import Matchmaker
+from belote.server.rules_page import rules_page
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
 from belote.server.tables import (
@@ -356,6 +357,7 @@ def create_app(
     routes: list[Any] = [
         Route("/", index),
         Route("/scores", scores_page),
+        Route("/rules", rules_page),
         Route("/api/health", health),
         Route("/api/games", games),
         Route("/api/solo", create_solo, methods=["POST"]),
