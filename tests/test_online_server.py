@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import random
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,8 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
-from belote.server.tables import ServerConfig
-from netplay import error, receive, until
+from belote.server.tables import BOT_NAMES, ServerConfig, bot_names, online_seats, same_name
+from netplay import error, receive, stored_table, until
 
 EASY = {"strength": "easy", "speed": "fast"}
 Sockets = dict[str, Any]
@@ -395,3 +397,99 @@ def test_a_flood_of_messages_is_refused_and_the_table_goes_on(client: TestClient
         time.sleep(1.1)  # a second later, messages are read again
         ws.send_json({"type": "join", "table": t["table"], "token": tokens["N"], "since": -1})
         assert receive(ws)["players"] == before["players"]
+
+
+# ---------------------------------------------------------------------- the bots' names
+def bots_of(state: dict[str, Any]) -> dict[str, str]:
+    """The seats the bots play and their names."""
+    return {s: p["name"] for s, p in state["players"].items() if p["bot"]}
+
+
+def plain(name: str) -> str:
+    """A name without its accents, in capitals: ``LEA`` for Léa."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).upper()
+
+
+def test_bot_names_are_drawn_from_the_seed_all_different_none_like_a_persons() -> None:
+    for seed in range(100):
+        names = bot_names(seed, 3, [])
+        assert names == bot_names(seed, 3, []) and len(set(names)) == 3 and set(names) <= set(BOT_NAMES)
+    assert len({tuple(bot_names(seed, 3, [])) for seed in range(100)}) > 50  # the seed chooses
+    left = ["Jade", "Théo", "Gabriel"]
+    taken = [plain(n) for n in BOT_NAMES if n not in left]  # "LEA" is taken for Léa, "CHLOE" for Chloé
+    for seed in range(20):
+        assert sorted(bot_names(seed, 3, taken)) == sorted(left)
+    assert same_name("théo", "THEO") and not same_name("Louis", "Louise") and not same_name("Léa", "Léo")
+
+
+def test_the_bots_of_a_solo_table_have_first_names_and_keep_them_in_a_new_match(client: TestClient, db: Path) -> None:
+    solo = client.post("/api/solo", json=EASY).json()
+    with client.websocket_connect("/ws") as ws:
+        state = join(ws, solo["table"], solo["token"])
+        seed = stored_table(db, solo["table"])[0]["seed"]
+        assert bots_of(state) == dict(zip("NEW", bot_names(seed, 3, ["You"]), strict=True))
+        assert state["players"]["S"] == {"name": "You", "bot": False, "standin": False}
+        ws.send_json({"type": "new_game"})  # the same game: the same bots
+        again = until(ws, lambda m: bool(m["events"]) and m["events"][0][0] == 0)  # the new match's history
+        assert bots_of(again) == bots_of(state)
+        ws.send_json({"type": "new_game", "settings": {**EASY, "variant": "three-handed"}})
+        three = until(ws, lambda m: m["settings"]["variant"] == "three-handed")
+        seed = stored_table(db, solo["table"])[0]["seed"]
+        assert bots_of(three) == dict(zip("NE", bot_names(seed, 2, ["You"]), strict=True))
+
+
+def test_the_bots_of_a_private_table_are_never_named_like_a_person(client: TestClient, db: Path) -> None:
+    t = create(client, settings=EASY)
+    seed = stored_table(db, t["table"])[0]["seed"]
+    drawn = random.Random(seed).sample(BOT_NAMES, len(BOT_NAMES))
+    guest = sit(client, t, plain(drawn[0]), "N")  # a person named like the first bot the seed draws
+    with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as other:
+        join(host, t["table"], t["token"])
+        join(other, t["table"], guest["token"])
+        host.send_json({"type": "start"})
+        started = until(host, lambda m: m["status"] == "playing")
+    assert bots_of(started) == {"E": drawn[1], "W": drawn[2]}
+    assert started["players"]["N"] == {"name": plain(drawn[0]), "bot": False, "standin": False}
+
+
+# ---------------------------------------------------------------------- who sits where
+N, E, S, W = 0, 1, 2, 3
+
+
+@pytest.mark.parametrize(
+    ("seatings", "seats"),
+    [
+        (["partners"], [S]),
+        (["partners", "partners"], [S, N]),  # two people and two bots: partners
+        (["partners", "partners", "partners"], [S, N, E]),  # two partners and one against them
+        (["partners", "partners", "partners", "partners"], [S, N, E, W]),  # first and second, third and fourth
+    ],
+)
+def test_people_queued_together_sit_as_partners(seatings: list[str], seats: list[int]) -> None:
+    for seed in range(20):
+        assert online_seats(seatings, 4, True, seed) == seats
+
+
+def test_a_person_who_sits_anywhere_takes_a_seat_the_seed_draws() -> None:
+    seen: set[tuple[int, ...]] = set()
+    for seed in range(200):
+        places = online_seats(["any", "partners", "any", "partners"], 4, True, seed)
+        assert places[1] == S and places[3] == N and {places[0], places[2]} == {E, W}
+        assert places == online_seats(["any", "partners", "any", "partners"], 4, True, seed)
+        two = online_seats(["partners", "any"], 4, True, seed)
+        assert two[0] == S and two[1] in (N, E, W)
+        seen.add(tuple(two))
+    assert seen == {(S, N), (S, E), (S, W)}  # the one who sits anywhere is a partner or an opponent
+
+
+@pytest.mark.parametrize(("players", "people"), [(3, 1), (3, 2), (3, 3), (2, 1), (2, 2)])
+def test_without_partners_everybody_sits_where_the_seed_draws(players: int, people: int) -> None:
+    firsts: set[int] = set()
+    for seed in range(200):
+        for seating in ("partners", "any"):
+            places = online_seats([seating] * people, players, False, seed)
+            assert len(set(places)) == people and set(places) <= set(range(players))
+            assert places == online_seats(["any"] * people, players, False, seed)  # no partners: no preference
+        firsts.add(places[0])
+    assert firsts == set(range(players))
+
