@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import time
@@ -13,8 +14,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from belote.server import matchmaking
 from belote.server.app import create_app
-from belote.server.tables import BOT_NAMES, ServerConfig, bot_names, online_seats, same_name
+from belote.server.hub import LocalHub
+from belote.server.matchmaking import QUEUE_GAP, Matchmaker
+from belote.server.store import SQLiteStore
+from belote.server.tables import BOT_NAMES, ServerConfig, TableManager, bot_names, online_seats, same_name
+from belote.variants import VARIANTS
 from netplay import error, receive, stored_table, until
 
 EASY = {"strength": "easy", "speed": "fast"}
@@ -268,6 +274,133 @@ def test_leaving_the_queue(client: TestClient) -> None:
     assert client.get("/api/health").json()["queue"] == 0  # closing the socket leaves the queue
 
 
+def by_game(classic: int = 0, coinche: int = 0, three: int = 0, two: int = 0) -> dict[str, int]:
+    return {"classic": classic, "coinche": coinche, "three-handed": three, "two-handed": two}
+
+
+class Clock:
+    """Stands for the module ``time`` in ``belote.server.matchmaking``: the test sets the hour."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_waiting_players_hear_the_counts_and_the_time_left_at_a_modest_rate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(matchmaking, "time", clock)
+    heard: dict[str, list[dict[str, Any]]] = {"A": [], "B": [], "C": []}
+
+    def to(who: str) -> Any:
+        async def send(msg: Any) -> None:
+            heard[who].append(msg)
+
+        return send
+
+    def queue(variant: str, waiting: int, counts: dict[str, int], left_ms: int, seating: str = "partners") -> Any:
+        players = VARIANTS[variant].players
+        return {"type": "queue", "variant": variant, "players": players, "waiting": waiting, "wait": 20.0,
+                "left_ms": left_ms, "waiting_by_game": counts, "seating": seating}  # fmt: skip
+
+    async def scenario() -> None:
+        store = SQLiteStore(tmp_path / "queue.sqlite3")
+        hub = LocalHub(store)
+        manager = TableManager(hub, ServerConfig(pace=0.0))
+        mm = Matchmaker(hub, manager, wait=20.0, gap=1.0, every=5.0)
+
+        async def at(t: float) -> None:  # a round of the matchmaker's loop at t seconds
+            clock.now = 1000.0 + t
+            await mm.announce(await mm.match_now())
+
+        await mm.join("Ana", to("A"), "classic")  # t = 0: Ana hears at once
+        await at(0.5)
+        clock.now = 1000.6
+        b = await mm.join("Ben", to("B"), "coinche", "any")
+        await at(0.9)  # Ana heard of the queue 0.9 s ago: the news waits
+        await at(1.0)
+        await at(1.5)  # nothing new
+        await at(6.0)  # five seconds without news: everybody hears the time left
+        clock.now = 1006.1
+        await mm.join("Cy", to("C"), "coinche")
+        clock.now = 1006.2
+        await mm.leave(b)
+        await at(7.0)  # Ana sees the same counts (one in, one out of coinche); Cy heard 0.9 s ago
+        await at(7.1)  # Cy's bots come later: Ben, who waited longest, left
+        await at(20.0)  # Ana has waited 20 s: seated with three bots
+        await manager.close()
+        store.close()
+
+    asyncio.run(scenario())
+    assert heard["A"][:-1] == [
+        queue("classic", 1, by_game(classic=1), 20000),
+        queue("classic", 1, by_game(classic=1, coinche=1), 19000),
+        queue("classic", 1, by_game(classic=1, coinche=1), 14000),
+    ]
+    assert heard["A"][-1]["type"] == "matched"
+    assert heard["B"] == [
+        queue("coinche", 1, by_game(classic=1, coinche=1), 20000, "any"),
+        queue("coinche", 1, by_game(classic=1, coinche=1), 14600, "any"),
+    ]
+    assert heard["C"] == [
+        queue("coinche", 2, by_game(classic=1, coinche=2), 14500),
+        queue("coinche", 1, by_game(classic=1, coinche=1), 19000),
+        queue("coinche", 1, by_game(coinche=1), 6100),
+    ]
+
+
+def test_the_queue_counts_the_people_waiting_for_each_game(client: TestClient) -> None:
+    with contextlib.ExitStack() as stack:
+        a, b, c = (stack.enter_context(client.websocket_connect("/ws")) for _ in range(3))
+        a.send_json({"type": "queue", "name": "Ana"})
+        first = receive(a, "queue")
+        assert first["waiting_by_game"] == by_game(classic=1) and 19000 < first["left_ms"] <= 20000
+        b.send_json({"type": "queue", "name": "Ben", "variant": "coinche"})
+        b_came = time.monotonic()
+        receive(b, "queue")
+        c.send_json({"type": "queue", "name": "Cy", "variant": "coinche"})
+        c_came = time.monotonic()
+        own = receive(c, "queue")
+        assert own["waiting"] == 2 and own["waiting_by_game"] == by_game(classic=1, coinche=2)
+        assert 20000 - (time.monotonic() - b_came) * 1000 - 50 <= own["left_ms"] <= 20000  # Ben came first
+        news = receive(a, "queue")  # within a second: the others came
+        while news["waiting_by_game"] != by_game(classic=1, coinche=2):
+            news = receive(a, "queue")
+        assert news["waiting"] == 1 and news["variant"] == "classic"
+        b.send_json({"type": "leave_queue"})
+        left = receive(c, "queue")
+        assert left["waiting"] == 1 and left["waiting_by_game"] == by_game(classic=1, coinche=1)
+        # The bots' time counts from Cy's coming now, and Cy heard last at least a second ago.
+        assert 20000 - (time.monotonic() - c_came) * 1000 - 50 <= left["left_ms"] <= 19000 + 50
+        assert client.get("/api/health").json()["queue"] == 2
+
+
+def test_people_coming_and_going_do_not_flood_the_waiting(client: TestClient) -> None:
+    with contextlib.ExitStack() as stack:
+        a, *others = (stack.enter_context(client.websocket_connect("/ws")) for _ in range(4))
+        a.send_json({"type": "queue", "name": "Ana"})
+        receive(a, "queue")
+        since = time.monotonic()
+        for i in range(5):  # thirty changes to the counts
+            for w, variant in zip(others, ("coinche", "three-handed", "coinche"), strict=True):
+                w.send_json({"type": "queue", "name": f"P{i}", "variant": variant})
+                w.send_json({"type": "leave_queue"})
+        for w in others:  # every socket's messages read by the server
+            w.send_json({"type": "teleport"})
+            error(w)
+        others[0].send_json({"type": "queue", "name": "Two", "variant": "two-handed"})
+        updates = [receive(a, "queue")]
+        while updates[-1]["waiting_by_game"] != by_game(classic=1, two=1):
+            updates.append(receive(a, "queue"))
+        assert len(updates) <= 2 + (time.monotonic() - since) / QUEUE_GAP
+
+
 @contextlib.contextmanager
 def started(client: TestClient, t: dict[str, Any], tokens: dict[str, str]) -> Iterator[tuple[Sockets, States]]:
     """The people of ``tokens`` at the table, each on a socket of their own, and the match started."""
@@ -493,3 +626,63 @@ def test_without_partners_everybody_sits_where_the_seed_draws(players: int, peop
         firsts.add(places[0])
     assert firsts == set(range(players))
 
+
+def queue_together(
+    client: TestClient, variant: str, people: list[tuple[str, str | None]]
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each person queues for ``variant`` in turn (``seating`` when not None), the next once the one
+    before is in the queue; each one's ``matched`` message and first state, in queue order."""
+    with contextlib.ExitStack() as stack:
+        ws = [stack.enter_context(client.websocket_connect("/ws")) for _ in people]
+        for i, (w, (name, seating)) in enumerate(zip(ws, people, strict=True)):
+            msg = {"type": "queue", "name": name, "variant": variant}
+            if seating is not None:
+                msg["seating"] = seating
+            w.send_json(msg)
+            if i + 1 < VARIANTS[variant].players:  # the one who fills a table is seated at once
+                assert receive(w, "queue")["waiting"] == i + 1
+        matched = [receive(w, "matched") for w in ws]
+        return [(m, join(w, m["table"], m["token"])) for w, m in zip(ws, matched, strict=True)]
+
+
+@pytest.mark.parametrize(
+    ("variant", "people", "seats"),
+    [
+        ("classic", [("Ana", None), ("Ben", None)], "SN"),
+        ("coinche", [("Ana", None), ("Ben", "partners")], "SN"),
+        ("classic", [("Ana", None), ("Ben", None), ("Cy", None)], "SNE"),
+        ("coinche", [("Ana", None), ("Ben", None), ("Cy", None), ("Dee", None)], "SNEW"),
+        ("classic", [("Ana", "any"), ("Ben", None), ("Cy", None)], ""),
+        ("three-handed", [("Ana", None), ("Ben", None)], ""),
+        ("three-handed", [("Ana", None), ("Ben", "any"), ("Cy", None)], ""),
+        ("two-handed", [("Ana", None), ("Ben", None)], ""),
+    ],
+)
+def test_the_queue_seats_people_as_they_asked(
+    db: Path, variant: str, people: list[tuple[str, str | None]], seats: str
+) -> None:
+    with app_client(db, queue_wait=1.0) as client:
+        seated = queue_together(client, variant, people)
+    table = seated[0][0]["table"]
+    meta = stored_table(db, table)[0]
+    game = VARIANTS[variant]
+    seatings = [seating or "partners" for _, seating in people]
+    expected = "".join("NESW"[s] for s in online_seats(seatings, game.players, game.partners, meta["seed"]))
+    assert "".join(m["seat"] for m, _ in seated) == expected
+    if seats:
+        assert expected == seats
+    names = [name for name, _ in people]
+    for (matched, state), name in zip(seated, names, strict=True):
+        assert matched["table"] == table and state["seat"] == matched["seat"] and state["kind"] == "online"
+        assert state["players"][matched["seat"]] == {"name": name, "bot": False, "standin": False}
+    state = seated[0][1]
+    free = [s for s in game.seats if s not in expected]
+    assert bots_of(state) == dict(zip(free, bot_names(meta["seed"], len(free), names), strict=True))
+    assert len(state["players"]) == game.players
+
+
+def test_a_seating_other_than_partners_or_any_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "queue", "name": "Ana", "seating": "opposite"})
+        assert error(ws) == "seating is one of partners, any, not 'opposite'"
+    assert client.get("/api/health").json()["queue"] == 0
