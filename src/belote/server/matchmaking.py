@@ -5,6 +5,11 @@ A player queues for one game (``variant``: classic, coinche, three-handed, two-h
 only with players of that game. The queue lives in the hub, so in a shared hub the players waiting
 on every process are one queue; whichever process forms a table tells the processes of the players
 seated (``tell_process``), and those send them their seat tokens.
+
+Each process tells its own waiting players how many wait for each game and how long before the bots
+come, reading the hub's queue on every round of its loop: so it hears of the people who come and go
+on the other processes too. The people seated together sit as partners unless they asked to sit
+anywhere (``seating``; ``belote.server.tables.online_seats``).
 """
 
 from __future__ import annotations
