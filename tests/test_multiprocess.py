@@ -186,3 +186,49 @@ def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_pat
         a.stop()
         b.stop()
         r.close()
+
+
+def test_the_queue_counts_and_seats_the_players_of_every_process(tmp_path: Path, redis_url: str) -> None:
+    args = ("--pace", "0", "--turn-timer", "600", "--queue-wait", "4", "--redis", redis_url)
+    a = Server(tmp_path / "a.sqlite3", tmp_path / "a.log", *args)
+    b = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", *args)
+    a.start()
+    b.start()
+    games = {"classic": 0, "coinche": 0, "three-handed": 0, "two-handed": 0}
+
+    async def queue() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        ana, ben, cy = [await connect(url) for url in (a.ws_url, b.ws_url, b.ws_url)]
+
+        async def next_of(ws: Any, kind: str) -> dict[str, Any]:
+            while True:
+                msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if msg["type"] == kind:
+                    return msg
+
+        heard = []
+        for ws, name, variant in ((ana, "Ana", "classic"), (ben, "Ben", "coinche"), (cy, "Cy", "classic")):
+            await ws.send(json.dumps({"type": "queue", "name": name, "variant": variant}))
+            heard.append(await next_of(ws, "queue"))  # each in the queue before the next comes
+        news = await next_of(ana, "queue")  # Ana, on A, hears of Ben and Cy, on B
+        while news["waiting_by_game"] != {**games, "classic": 2, "coinche": 1}:
+            news = await next_of(ana, "queue")
+        heard.append(news)
+        matched = [await next_of(ws, "matched") for ws in (ana, ben, cy)]  # the wait is over: bots come
+        for ws in (ana, ben, cy):
+            await ws.close()
+        return heard, matched
+
+    try:
+        (ana, ben, cy, ana_later), matched = run(queue())
+    finally:
+        a.stop()
+        b.stop()
+    assert ana["waiting_by_game"] == {**games, "classic": 1} and ana["waiting"] == 1
+    assert ben["waiting_by_game"] == {**games, "classic": 1, "coinche": 1} and ben["waiting"] == 1
+    assert cy["waiting_by_game"] == {**games, "classic": 2, "coinche": 1} and cy["waiting"] == 2
+    # The bots come for Ana and Cy four seconds after Ana came, whichever process tells them.
+    assert 0 < cy["left_ms"] <= ana["left_ms"] <= 4000 and ana_later["left_ms"] <= cy["left_ms"]
+    assert ana_later["waiting"] == 2 and ana_later["variant"] == "classic"
+    # Ana and Cy at one table, partners; Ben alone with three bots at another.
+    assert matched[0]["table"] == matched[2]["table"] != matched[1]["table"]
+    assert [m["seat"] for m in matched] == ["S", "S", "N"]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import random
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,9 +14,14 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from belote.server import matchmaking
 from belote.server.app import create_app
-from belote.server.tables import ServerConfig
-from netplay import error, receive, until
+from belote.server.hub import LocalHub
+from belote.server.matchmaking import QUEUE_GAP, Matchmaker
+from belote.server.store import SQLiteStore
+from belote.server.tables import BOT_NAMES, ServerConfig, TableManager, bot_names, online_seats, same_name
+from belote.variants import VARIANTS
+from netplay import error, receive, stored_table, until
 
 EASY = {"strength": "easy", "speed": "fast"}
 Sockets = dict[str, Any]
@@ -266,6 +274,133 @@ def test_leaving_the_queue(client: TestClient) -> None:
     assert client.get("/api/health").json()["queue"] == 0  # closing the socket leaves the queue
 
 
+def by_game(classic: int = 0, coinche: int = 0, three: int = 0, two: int = 0) -> dict[str, int]:
+    return {"classic": classic, "coinche": coinche, "three-handed": three, "two-handed": two}
+
+
+class Clock:
+    """Stands for the module ``time`` in ``belote.server.matchmaking``: the test sets the hour."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_waiting_players_hear_the_counts_and_the_time_left_at_a_modest_rate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(matchmaking, "time", clock)
+    heard: dict[str, list[dict[str, Any]]] = {"A": [], "B": [], "C": []}
+
+    def to(who: str) -> Any:
+        async def send(msg: Any) -> None:
+            heard[who].append(msg)
+
+        return send
+
+    def queue(variant: str, waiting: int, counts: dict[str, int], left_ms: int, seating: str = "partners") -> Any:
+        players = VARIANTS[variant].players
+        return {"type": "queue", "variant": variant, "players": players, "waiting": waiting, "wait": 20.0,
+                "left_ms": left_ms, "waiting_by_game": counts, "seating": seating}  # fmt: skip
+
+    async def scenario() -> None:
+        store = SQLiteStore(tmp_path / "queue.sqlite3")
+        hub = LocalHub(store)
+        manager = TableManager(hub, ServerConfig(pace=0.0))
+        mm = Matchmaker(hub, manager, wait=20.0, gap=1.0, every=5.0)
+
+        async def at(t: float) -> None:  # a round of the matchmaker's loop at t seconds
+            clock.now = 1000.0 + t
+            await mm.announce(await mm.match_now())
+
+        await mm.join("Ana", to("A"), "classic")  # t = 0: Ana hears at once
+        await at(0.5)
+        clock.now = 1000.6
+        b = await mm.join("Ben", to("B"), "coinche", "any")
+        await at(0.9)  # Ana heard of the queue 0.9 s ago: the news waits
+        await at(1.0)
+        await at(1.5)  # nothing new
+        await at(6.0)  # five seconds without news: everybody hears the time left
+        clock.now = 1006.1
+        await mm.join("Cy", to("C"), "coinche")
+        clock.now = 1006.2
+        await mm.leave(b)
+        await at(7.0)  # Ana sees the same counts (one in, one out of coinche); Cy heard 0.9 s ago
+        await at(7.1)  # Cy's bots come later: Ben, who waited longest, left
+        await at(20.0)  # Ana has waited 20 s: seated with three bots
+        await manager.close()
+        store.close()
+
+    asyncio.run(scenario())
+    assert heard["A"][:-1] == [
+        queue("classic", 1, by_game(classic=1), 20000),
+        queue("classic", 1, by_game(classic=1, coinche=1), 19000),
+        queue("classic", 1, by_game(classic=1, coinche=1), 14000),
+    ]
+    assert heard["A"][-1]["type"] == "matched"
+    assert heard["B"] == [
+        queue("coinche", 1, by_game(classic=1, coinche=1), 20000, "any"),
+        queue("coinche", 1, by_game(classic=1, coinche=1), 14600, "any"),
+    ]
+    assert heard["C"] == [
+        queue("coinche", 2, by_game(classic=1, coinche=2), 14500),
+        queue("coinche", 1, by_game(classic=1, coinche=1), 19000),
+        queue("coinche", 1, by_game(coinche=1), 6100),
+    ]
+
+
+def test_the_queue_counts_the_people_waiting_for_each_game(client: TestClient) -> None:
+    with contextlib.ExitStack() as stack:
+        a, b, c = (stack.enter_context(client.websocket_connect("/ws")) for _ in range(3))
+        a.send_json({"type": "queue", "name": "Ana"})
+        first = receive(a, "queue")
+        assert first["waiting_by_game"] == by_game(classic=1) and 19000 < first["left_ms"] <= 20000
+        b.send_json({"type": "queue", "name": "Ben", "variant": "coinche"})
+        b_came = time.monotonic()
+        receive(b, "queue")
+        c.send_json({"type": "queue", "name": "Cy", "variant": "coinche"})
+        c_came = time.monotonic()
+        own = receive(c, "queue")
+        assert own["waiting"] == 2 and own["waiting_by_game"] == by_game(classic=1, coinche=2)
+        assert 20000 - (time.monotonic() - b_came) * 1000 - 50 <= own["left_ms"] <= 20000  # Ben came first
+        news = receive(a, "queue")  # within a second: the others came
+        while news["waiting_by_game"] != by_game(classic=1, coinche=2):
+            news = receive(a, "queue")
+        assert news["waiting"] == 1 and news["variant"] == "classic"
+        b.send_json({"type": "leave_queue"})
+        left = receive(c, "queue")
+        assert left["waiting"] == 1 and left["waiting_by_game"] == by_game(classic=1, coinche=1)
+        # The bots' time counts from Cy's coming now, and Cy heard last at least a second ago.
+        assert 20000 - (time.monotonic() - c_came) * 1000 - 50 <= left["left_ms"] <= 19000 + 50
+        assert client.get("/api/health").json()["queue"] == 2
+
+
+def test_people_coming_and_going_do_not_flood_the_waiting(client: TestClient) -> None:
+    with contextlib.ExitStack() as stack:
+        a, *others = (stack.enter_context(client.websocket_connect("/ws")) for _ in range(4))
+        a.send_json({"type": "queue", "name": "Ana"})
+        receive(a, "queue")
+        since = time.monotonic()
+        for i in range(5):  # thirty changes to the counts
+            for w, variant in zip(others, ("coinche", "three-handed", "coinche"), strict=True):
+                w.send_json({"type": "queue", "name": f"P{i}", "variant": variant})
+                w.send_json({"type": "leave_queue"})
+        for w in others:  # every socket's messages read by the server
+            w.send_json({"type": "teleport"})
+            error(w)
+        others[0].send_json({"type": "queue", "name": "Two", "variant": "two-handed"})
+        updates = [receive(a, "queue")]
+        while updates[-1]["waiting_by_game"] != by_game(classic=1, two=1):
+            updates.append(receive(a, "queue"))
+        assert len(updates) <= 2 + (time.monotonic() - since) / QUEUE_GAP
+
+
 @contextlib.contextmanager
 def started(client: TestClient, t: dict[str, Any], tokens: dict[str, str]) -> Iterator[tuple[Sockets, States]]:
     """The people of ``tokens`` at the table, each on a socket of their own, and the match started."""
@@ -395,3 +530,159 @@ def test_a_flood_of_messages_is_refused_and_the_table_goes_on(client: TestClient
         time.sleep(1.1)  # a second later, messages are read again
         ws.send_json({"type": "join", "table": t["table"], "token": tokens["N"], "since": -1})
         assert receive(ws)["players"] == before["players"]
+
+
+# ---------------------------------------------------------------------- the bots' names
+def bots_of(state: dict[str, Any]) -> dict[str, str]:
+    """The seats the bots play and their names."""
+    return {s: p["name"] for s, p in state["players"].items() if p["bot"]}
+
+
+def plain(name: str) -> str:
+    """A name without its accents, in capitals: ``LEA`` for Léa."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).upper()
+
+
+def test_bot_names_are_drawn_from_the_seed_all_different_none_like_a_persons() -> None:
+    for seed in range(100):
+        names = bot_names(seed, 3, [])
+        assert names == bot_names(seed, 3, []) and len(set(names)) == 3 and set(names) <= set(BOT_NAMES)
+    assert len({tuple(bot_names(seed, 3, [])) for seed in range(100)}) > 50  # the seed chooses
+    left = ["Jade", "Théo", "Gabriel"]
+    taken = [plain(n) for n in BOT_NAMES if n not in left]  # "LEA" is taken for Léa, "CHLOE" for Chloé
+    for seed in range(20):
+        assert sorted(bot_names(seed, 3, taken)) == sorted(left)
+    assert same_name("théo", "THEO") and not same_name("Louis", "Louise") and not same_name("Léa", "Léo")
+
+
+def test_the_bots_of_a_solo_table_have_first_names_and_keep_them_in_a_new_match(client: TestClient, db: Path) -> None:
+    solo = client.post("/api/solo", json=EASY).json()
+    with client.websocket_connect("/ws") as ws:
+        state = join(ws, solo["table"], solo["token"])
+        seed = stored_table(db, solo["table"])[0]["seed"]
+        assert bots_of(state) == dict(zip("NEW", bot_names(seed, 3, ["You"]), strict=True))
+        assert state["players"]["S"] == {"name": "You", "bot": False, "standin": False}
+        ws.send_json({"type": "new_game"})  # the same game: the same bots
+        again = until(ws, lambda m: bool(m["events"]) and m["events"][0][0] == 0)  # the new match's history
+        assert bots_of(again) == bots_of(state)
+        ws.send_json({"type": "new_game", "settings": {**EASY, "variant": "three-handed"}})
+        three = until(ws, lambda m: m["settings"]["variant"] == "three-handed")
+        seed = stored_table(db, solo["table"])[0]["seed"]
+        assert bots_of(three) == dict(zip("NE", bot_names(seed, 2, ["You"]), strict=True))
+
+
+def test_the_bots_of_a_private_table_are_never_named_like_a_person(client: TestClient, db: Path) -> None:
+    t = create(client, settings=EASY)
+    seed = stored_table(db, t["table"])[0]["seed"]
+    drawn = random.Random(seed).sample(BOT_NAMES, len(BOT_NAMES))
+    guest = sit(client, t, plain(drawn[0]), "N")  # a person named like the first bot the seed draws
+    with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as other:
+        join(host, t["table"], t["token"])
+        join(other, t["table"], guest["token"])
+        host.send_json({"type": "start"})
+        started = until(host, lambda m: m["status"] == "playing")
+    assert bots_of(started) == {"E": drawn[1], "W": drawn[2]}
+    assert started["players"]["N"] == {"name": plain(drawn[0]), "bot": False, "standin": False}
+
+
+# ---------------------------------------------------------------------- who sits where
+N, E, S, W = 0, 1, 2, 3
+
+
+@pytest.mark.parametrize(
+    ("seatings", "seats"),
+    [
+        (["partners"], [S]),
+        (["partners", "partners"], [S, N]),  # two people and two bots: partners
+        (["partners", "partners", "partners"], [S, N, E]),  # two partners and one against them
+        (["partners", "partners", "partners", "partners"], [S, N, E, W]),  # first and second, third and fourth
+    ],
+)
+def test_people_queued_together_sit_as_partners(seatings: list[str], seats: list[int]) -> None:
+    for seed in range(20):
+        assert online_seats(seatings, 4, True, seed) == seats
+
+
+def test_a_person_who_sits_anywhere_takes_a_seat_the_seed_draws() -> None:
+    seen: set[tuple[int, ...]] = set()
+    for seed in range(200):
+        places = online_seats(["any", "partners", "any", "partners"], 4, True, seed)
+        assert places[1] == S and places[3] == N and {places[0], places[2]} == {E, W}
+        assert places == online_seats(["any", "partners", "any", "partners"], 4, True, seed)
+        two = online_seats(["partners", "any"], 4, True, seed)
+        assert two[0] == S and two[1] in (N, E, W)
+        seen.add(tuple(two))
+    assert seen == {(S, N), (S, E), (S, W)}  # the one who sits anywhere is a partner or an opponent
+
+
+@pytest.mark.parametrize(("players", "people"), [(3, 1), (3, 2), (3, 3), (2, 1), (2, 2)])
+def test_without_partners_everybody_sits_where_the_seed_draws(players: int, people: int) -> None:
+    firsts: set[int] = set()
+    for seed in range(200):
+        for seating in ("partners", "any"):
+            places = online_seats([seating] * people, players, False, seed)
+            assert len(set(places)) == people and set(places) <= set(range(players))
+            assert places == online_seats(["any"] * people, players, False, seed)  # no partners: no preference
+        firsts.add(places[0])
+    assert firsts == set(range(players))
+
+
+def queue_together(
+    client: TestClient, variant: str, people: list[tuple[str, str | None]]
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each person queues for ``variant`` in turn (``seating`` when not None), the next once the one
+    before is in the queue; each one's ``matched`` message and first state, in queue order."""
+    with contextlib.ExitStack() as stack:
+        ws = [stack.enter_context(client.websocket_connect("/ws")) for _ in people]
+        for i, (w, (name, seating)) in enumerate(zip(ws, people, strict=True)):
+            msg = {"type": "queue", "name": name, "variant": variant}
+            if seating is not None:
+                msg["seating"] = seating
+            w.send_json(msg)
+            if i + 1 < VARIANTS[variant].players:  # the one who fills a table is seated at once
+                assert receive(w, "queue")["waiting"] == i + 1
+        matched = [receive(w, "matched") for w in ws]
+        return [(m, join(w, m["table"], m["token"])) for w, m in zip(ws, matched, strict=True)]
+
+
+@pytest.mark.parametrize(
+    ("variant", "people", "seats"),
+    [
+        ("classic", [("Ana", None), ("Ben", None)], "SN"),
+        ("coinche", [("Ana", None), ("Ben", "partners")], "SN"),
+        ("classic", [("Ana", None), ("Ben", None), ("Cy", None)], "SNE"),
+        ("coinche", [("Ana", None), ("Ben", None), ("Cy", None), ("Dee", None)], "SNEW"),
+        ("classic", [("Ana", "any"), ("Ben", None), ("Cy", None)], ""),
+        ("three-handed", [("Ana", None), ("Ben", None)], ""),
+        ("three-handed", [("Ana", None), ("Ben", "any"), ("Cy", None)], ""),
+        ("two-handed", [("Ana", None), ("Ben", None)], ""),
+    ],
+)
+def test_the_queue_seats_people_as_they_asked(
+    db: Path, variant: str, people: list[tuple[str, str | None]], seats: str
+) -> None:
+    with app_client(db, queue_wait=1.0) as client:
+        seated = queue_together(client, variant, people)
+    table = seated[0][0]["table"]
+    meta = stored_table(db, table)[0]
+    game = VARIANTS[variant]
+    seatings = [seating or "partners" for _, seating in people]
+    expected = "".join("NESW"[s] for s in online_seats(seatings, game.players, game.partners, meta["seed"]))
+    assert "".join(m["seat"] for m, _ in seated) == expected
+    if seats:
+        assert expected == seats
+    names = [name for name, _ in people]
+    for (matched, state), name in zip(seated, names, strict=True):
+        assert matched["table"] == table and state["seat"] == matched["seat"] and state["kind"] == "online"
+        assert state["players"][matched["seat"]] == {"name": name, "bot": False, "standin": False}
+    state = seated[0][1]
+    free = [s for s in game.seats if s not in expected]
+    assert bots_of(state) == dict(zip(free, bot_names(meta["seed"], len(free), names), strict=True))
+    assert len(state["players"]) == game.players
+
+
+def test_a_seating_other_than_partners_or_any_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "queue", "name": "Ana", "seating": "opposite"})
+        assert error(ws) == "seating is one of partners, any, not 'opposite'"
+    assert client.get("/api/health").json()["queue"] == 0

@@ -56,6 +56,28 @@ def hand(page: Any) -> list[str]:
     return list(page.eval_on_selector_all('[data-testid="hand-card"]', "els => els.map(e => e.dataset.card)"))
 
 
+RECORD_JS = """([id, inner]) => {
+  const el = document.querySelector(`[data-testid="${id}"]`);
+  const seen = (window.__seen = window.__seen || {});
+  const texts = (seen[id + (inner || "")] = []);
+  const note = () => { const t = inner ? el.querySelector(inner) : el; if (t) texts.push(t.textContent); };
+  note();
+  new MutationObserver(note).observe(el, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def record_texts(page: Any, test_id: str, inner: str | None = None) -> None:
+    """From now on, keep every text the element ``test_id`` (or the ``inner`` element in it) shows,
+    for ``recorded_texts``: a text shown only for a while (the queue's wait, a turn's clock) is then
+    checked however late the test looks, not only if it looks in time."""
+    page.evaluate(RECORD_JS, [test_id, inner])
+
+
+def recorded_texts(page: Any, test_id: str, inner: str | None = None) -> list[str]:
+    texts: list[str] = page.evaluate("([id, inner]) => window.__seen[id + (inner || '')]", [test_id, inner])
+    return texts
+
+
 def chat_lines(page: Any) -> list[str]:
     return list(page.eval_on_selector_all('[data-testid="chat-line"]', "els => els.map(e => e.textContent)"))
 

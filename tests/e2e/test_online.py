@@ -23,6 +23,8 @@ from online_fixtures import (
     create_table,
     hand,
     next_to_move,
+    record_texts,
+    recorded_texts,
     sit,
     state,
     wait_js,
@@ -192,7 +194,8 @@ def test_four_people_a_private_table_and_a_spectator(open_tab: OpenTab, online_u
     expect(spectator.page.get_by_test_id("score-panel")).to_be_visible()
     alice.page.get_by_test_id("panel-rematch").click()
     for tab in [*tabs.values(), spectator]:
-        wait_js(tab.page, "() => { const v = window.__belote.view; return !!v && !v.match_over && v.bids.length < 4; }")
+        # Four people and no bot: nobody has bid in the new match.
+        wait_js(tab.page, "() => { const v = window.__belote.view; return !!v && !v.match_over && !v.bids.length; }")
         expect(tab.page.get_by_test_id("score-panel")).to_be_hidden()
     for tab in [*tabs.values(), spectator]:
         assert not tab.unexpected_errors()
@@ -247,20 +250,18 @@ def test_a_name_with_html_shows_as_text(open_tab: OpenTab, online_url: str) -> N
     expect(mallory.page.get_by_test_id(f"name-{seat}")).to_have_text(name)
     for tab in (alice, mallory):
         assert tab.page.evaluate("document.querySelectorAll('img').length") == 0
-    # The phone shows the whole hand, at a seat that is not South: five cards in the bidding, or
-    # eight once a bot has taken (the bots may bid first). The cards are read at one moment, with
-    # the hand the page holds then.
-    shown = mallory.page.wait_for_function(
-        """() => {
-            const view = window.__belote.view;
-            const cards = [...document.querySelectorAll('[data-testid="hand-card"]')];
-            if (!view || view.hand.length < 5 || cards.length !== view.hand.length) return null;
-            return cards.map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.right]; });
-        }"""
-    ).json_value()
-    assert len(shown) in (5, 8)
-    for left, right in shown:
-        assert left >= 0 and right <= PHONE["viewport"]["width"]
+    # The phone shows the whole hand, at a seat that is not South. The bots bid and play on their
+    # own, so the hand is looked at once the table waits for one of the two people, who do not act:
+    # then it holds five cards in the bidding, or eight if a bot took before a person's turn came.
+    people = [state(alice.page)["seat"], seat]
+    waits_for_people = "seats => { const v = window.__belote.view; return !!v && seats.includes(v.to_move); }"
+    wait_js(mallory.page, waits_for_people, people)
+    view = state(mallory.page)["view"]
+    cards = mallory.page.get_by_test_id("hand-card")
+    expect(cards).to_have_count(5 if view["phase"] == "bidding" else 8)
+    assert len(view["hand"]) == (5 if view["phase"] == "bidding" else 8)
+    for box in (cards.nth(i).bounding_box() for i in range(cards.count())):
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"]
     assert not alice.unexpected_errors() and not mallory.unexpected_errors()
 
 
@@ -270,15 +271,15 @@ def test_play_online_seats_one_person_with_three_bots(open_tab: OpenTab, online_
     page.goto(online_url)
     page.get_by_test_id("mode-online").click()
     page.get_by_test_id("online-name").fill("Zoé")
+    record_texts(page, "queue-status")  # shown for the queue's wait only: kept to be read once seated
     page.get_by_test_id("online-go").click()
     panel = page.get_by_test_id("queue-panel")
-    expect(panel).to_be_visible()
-    expect(page.get_by_test_id("queue-status")).to_contain_text("1 player waiting")
-    expect(page.get_by_test_id("queue-status")).to_contain_text("bots join in")
 
     seated = "() => window.__belote.kind === 'online' && window.__belote.view !== null"
     wait_js(page, seated, timeout=QUEUE_WAIT * 1000 + 15_000)
     expect(panel).to_be_hidden()
+    waited = recorded_texts(page, "queue-status")
+    assert any("1 player waiting" in text and "bots join in" in text for text in waited), waited
     found = state(page)
     seat = found["seat"]
     assert seat in "NESW"
@@ -313,13 +314,15 @@ def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_ur
     wait_js(page, "() => { const s = window.__belote.state.settings; return s.turn_timer === 5 && s.deals === 100; }")
     page.get_by_test_id("lobby-start").click()
     playing(page)
+    record_texts(page, "turn", "[data-timer]")  # the clock shows for five seconds: kept to be read after
 
     wait_js(page, "() => window.__belote.timer && window.__belote.timer.seat === 'S'")
-    expect(page.get_by_test_id("turn").locator("[data-timer]")).to_have_text(re.compile(r"^[1-5] s$"))
     # One state, one message and one button: no "your turn", no card offered while the bot plays.
     turn = page.get_by_test_id("turn")
     expect(turn).to_have_attribute("data-state", "standin", timeout=15_000)
     expect(turn).to_have_text("A bot is playing for you")
+    clock = recorded_texts(page, "turn", "[data-timer]")
+    assert any(re.fullmatch(r"[1-5] s", text) for text in clock), clock
     expect(page.get_by_test_id("standin-S")).to_have_count(0)
     expect(page.locator('[data-testid="hand-card"].legal')).to_have_count(0)
     expect(page.get_by_test_id("bid-bar").locator("button")).to_have_count(0)

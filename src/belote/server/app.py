@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from belote.game import SEATS, IllegalAction
 from belote.rules import OPTIONS
 from belote.server.hub import Hub, LocalHub
-from belote.server.matchmaking import Matchmaker
+from belote.server.matchmaking import Matchmaker, check_seating
 from belote.server.rules_page import rules_page
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
@@ -248,10 +248,11 @@ class Connection:
         elif kind == "queue":
             name = check_name(msg.get("name"))
             variant = check_settings({"variant": msg.get("variant", "classic")})["variant"]
+            seating = check_seating(msg.get("seating"))
             self.leave_table()
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)
-            self.entry = await self.matchmaker.join(name, self.send, variant)
+            self.entry = await self.matchmaker.join(name, self.send, variant, seating)
         elif kind == "leave_queue":
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)

@@ -57,7 +57,8 @@ class Hub(Protocol):
 
     async def recent_chat(self, table_id: str) -> list[dict[str, Any]]: ...
 
-    # the matchmaking queue: entry id -> {"name", "variant" (the game waited for), "process", "joined" (unix seconds)}
+    # the matchmaking queue: entry id -> {"name", "variant" (the game waited for), "seating" (partners | any),
+    # "process", "joined" (unix seconds)}
     def queue_lock(self) -> contextlib.AbstractAsyncContextManager[None]: ...
 
     async def queue_add(self, entry: str, data: dict[str, Any]) -> None: ...

@@ -5,6 +5,11 @@ A player queues for one game (``variant``: classic, coinche, three-handed, two-h
 only with players of that game. The queue lives in the hub, so in a shared hub the players waiting
 on every process are one queue; whichever process forms a table tells the processes of the players
 seated (``tell_process``), and those send them their seat tokens.
+
+Each process tells its own waiting players how many wait for each game and how long before the bots
+come, reading the hub's queue on every round of its loop: so it hears of the people who come and go
+on the other processes too. The people seated together sit as partners unless they asked to sit
+anywhere (``seating``; ``belote.server.tables.online_seats``).
 """
 
 from __future__ import annotations
@@ -13,24 +18,36 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from belote.game import SEATS
 from belote.server.hub import Hub, Note
-from belote.server.tables import Send, TableManager, new_token
+from belote.server.tables import SEATINGS, Send, SettingsError, TableManager, new_token
 from belote.variants import VARIANTS, find_variant
 
 log = logging.getLogger("belote.matchmaking")
 
+#: A waiting player hears how the queue stands when it changes, at most once in ``QUEUE_GAP``
+#: seconds (changes in between come together), and at least once in ``QUEUE_EVERY`` seconds.
+QUEUE_GAP = 1.0
+QUEUE_EVERY = 5.0
+
+#: What a waiting player's ``queue`` message depends on: the number waiting for each game (in the
+#: order of ``VARIANTS``) and when the longest waiting for their own game came (the bots' time).
+Shown = tuple[tuple[int, ...], float]
+
 
 @dataclass
 class Waiting:
-    """A player of this process in the queue: how to reach them, and the game they wait for."""
+    """A player of this process in the queue: how to reach them, the game they wait for, how they
+    like to sit, and what they were last told of the queue (and when, on the monotonic clock)."""
 
     send: Send
     variant: str
+    seating: str = "partners"
+    shown: Shown | None = None
+    told: float = 0.0
 
 
 def variant_of(data: dict[str, Any]) -> str:
@@ -39,30 +56,54 @@ def variant_of(data: dict[str, Any]) -> str:
     return variant if variant in VARIANTS else "classic"
 
 
+def seating_of(data: dict[str, Any]) -> str:
+    """How an entry likes to sit (entries written before the queue asked sit as partners)."""
+    seating = data.get("seating", "partners")
+    return seating if seating in SEATINGS else "partners"
+
+
+def check_seating(value: Any) -> str:
+    """The ``seating`` of a ``queue`` message: ``partners`` (also when absent) or ``any``."""
+    if value is None:
+        return "partners"
+    if value not in SEATINGS:
+        raise SettingsError(f"seating is one of {', '.join(SEATINGS)}, not {value!r}")
+    return str(value)
+
+
+def waiting_by_game(entries: dict[str, dict[str, Any]]) -> dict[str, int]:
+    """How many wait for each game, every game named (0 for a game nobody waits for)."""
+    counts = dict.fromkeys(VARIANTS, 0)
+    for data in entries.values():
+        counts[variant_of(data)] += 1
+    return counts
+
+
 class Matchmaker:
-    def __init__(self, hub: Hub, manager: TableManager, wait: float) -> None:
+    def __init__(
+        self, hub: Hub, manager: TableManager, wait: float, gap: float = QUEUE_GAP, every: float = QUEUE_EVERY
+    ) -> None:
         self.hub = hub
         self.manager = manager
         self.wait = wait
+        self.gap = gap
+        self.every = every
         self.local: dict[str, Waiting] = {}  # the entries of this process's connections
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
-        self._last_counts: Counter[str] | None = None
         hub.listen(self._on_note)
 
-    async def join(self, name: str, send: Send, variant: str = "classic") -> str:
+    async def join(self, name: str, send: Send, variant: str = "classic", seating: str = "partners") -> str:
         entry = new_token()
-        self.local[entry] = Waiting(send, variant)
-        data = {"name": name, "variant": variant, "process": self.hub.process, "joined": time.time()}
-        await self.hub.queue_add(entry, data)
-        await self.match_now()
-        await self.announce(force=True)
+        self.local[entry] = Waiting(send, variant, seating)  # before the hub has it: a "matched" note may come at once
+        data = {"name": name, "variant": variant, "seating": seating, "process": self.hub.process}
+        await self.hub.queue_add(entry, {**data, "joined": time.time()})
+        await self.announce(await self.match_now())  # the newcomer hears at once; the others within ``gap``
         return entry
 
     async def leave(self, entry: str) -> None:
         if self.local.pop(entry, None) is not None:
             await self.hub.queue_remove([entry])
-            await self.announce(force=True)
 
     def start(self, every: float = 0.25) -> None:
         if self._task is None:
@@ -79,15 +120,15 @@ class Matchmaker:
             try:
                 if self.local:
                     await self.hub.queue_touch(list(self.local))
-                await self.match_now()
-                await self.announce()
+                entries = await self.match_now()
+                await self.announce(entries)
             except Exception:
                 log.exception("matchmaking round failed")
             await asyncio.sleep(every)
 
-    async def match_now(self) -> None:
+    async def match_now(self) -> dict[str, dict[str, Any]]:
         """Seat a full table of waiting players of one game together; after the wait, seat whoever
-        waits longest for a game with bots."""
+        waits longest for a game with bots. Returns the entries still waiting."""
         async with self._lock, self.hub.queue_lock():
             entries = await self.hub.queue_entries()
             games: dict[str, list[tuple[str, dict[str, Any]]]] = {}
@@ -95,46 +136,58 @@ class Matchmaker:
                 games.setdefault(variant_of(data), []).append((entry, data))
             now = time.time()
             for variant, waiting in games.items():
-                await self._seat(variant, waiting, now)
+                for entry in await self._seat(variant, waiting, now):
+                    entries.pop(entry, None)
+            return entries
 
-    async def _seat(self, variant: str, waiting: list[tuple[str, dict[str, Any]]], now: float) -> None:
+    async def _seat(self, variant: str, waiting: list[tuple[str, dict[str, Any]]], now: float) -> list[str]:
+        """Seats the tables of one game that are ready; the entries seated."""
         seats = find_variant(variant).players
+        seated: list[str] = []
         while waiting and (len(waiting) >= seats or now - waiting[0][1]["joined"] >= self.wait):
             group, waiting = waiting[:seats], waiting[seats:]
             await self.hub.queue_remove([e for e, _ in group])
-            table, given = await self.manager.create_online([d["name"] for _, d in group], variant)
+            seated += [e for e, _ in group]
+            names, seatings = [d["name"] for _, d in group], [seating_of(d) for _, d in group]
+            table, given = await self.manager.create_online(names, variant, seatings)
             log.info("queue: %s table %s for %d players", variant, table.id[:6], len(group))
             for (entry, data), (token, seat) in zip(group, given, strict=True):
                 note = {"kind": "matched", "entry": entry, "table": table.id, "token": token, "seat": SEATS[seat]}
                 await self.hub.tell_process(data["process"], note)
+        return seated
 
-    async def announce(self, force: bool = False) -> None:
-        """Tell this process's waiting players how many wait for their game and how long before bots
-        fill the table."""
+    async def announce(self, entries: dict[str, dict[str, Any]]) -> None:
+        """Tell this process's waiting players (``entries``: the queue) how many wait for each game and
+        how long before bots fill their table: a newcomer at once, the others when it changed for
+        them, at most once in ``gap`` seconds, and in any case once in ``every`` seconds."""
         if not self.local:
-            self._last_counts = None
             return
-        entries = await self.hub.queue_entries()
-        counts = Counter(variant_of(d) for d in entries.values())
-        if not force and counts == self._last_counts:
-            return
-        self._last_counts = counts
-        now = time.time()
-        messages: dict[str, dict[str, Any]] = {}
-        for variant in {w.variant for w in self.local.values()}:
-            oldest = min((d["joined"] for d in entries.values() if variant_of(d) == variant), default=now)
-            left = max(0.0, self.wait - (now - oldest))
-            messages[variant] = {
+        counts = waiting_by_game(entries)
+        now, clock = time.time(), time.monotonic()
+        oldest: dict[str, float] = {}
+        for data in entries.values():
+            variant = variant_of(data)
+            oldest[variant] = min(oldest.get(variant, now), data["joined"])
+        for entry, waiting in list(self.local.items()):
+            if entry not in entries:
+                continue  # seated (the "matched" note tells them), or not in the hub's queue yet
+            shown = (tuple(counts.values()), oldest.get(waiting.variant, now))
+            since = clock - waiting.told
+            if not (waiting.shown is None or since >= self.every or (shown != waiting.shown and since >= self.gap)):
+                continue
+            waiting.shown, waiting.told = shown, clock
+            msg = {
                 "type": "queue",
-                "variant": variant,
-                "players": find_variant(variant).players,
-                "waiting": counts[variant],
+                "variant": waiting.variant,
+                "players": find_variant(waiting.variant).players,
+                "waiting": counts[waiting.variant],
                 "wait": self.wait,
-                "left_ms": int(left * 1000),
+                "left_ms": round(max(0.0, self.wait - (now - shown[1])) * 1000),
+                "waiting_by_game": counts,
+                "seating": waiting.seating,
             }
-        for waiting in list(self.local.values()):
             with contextlib.suppress(Exception):
-                await waiting.send(messages[waiting.variant])
+                await waiting.send(msg)
 
     async def _on_note(self, table_id: str, note: Note) -> None:
         if note.get("kind") != "matched":

@@ -7,7 +7,7 @@ Keys (all under one prefix, ``belote:`` by default):
   change is made under, ``t:{id}:lease`` the process driving it (bots, turn timer), which expires
   a few seconds after that process dies;
 - ``active`` the set of tables whose match goes on, which every process scans for orphaned leases;
-- ``queue`` the matchmaking queue (entry -> JSON: name, variant, process, joined),
+- ``queue`` the matchmaking queue (entry -> JSON: name, variant, seating, process, joined),
   ``queue:alive:{entry}`` one key per waiting player, renewed by its process, so the players of a
   dead process leave the queue by themselves;
 - channels ``note:t:{id}`` (a table changed, a chat line) and ``note:p:{process}`` (to one process).

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
 import unicodedata
@@ -69,6 +70,15 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     **{spec.name: spec.default for spec in TABLE_SETTINGS},
 }
 SEAT_NAMES = {0: "North", 1: "East", 2: "South", 3: "West"}
+#: The bots' names: short French first names, never a seat's ("West" at the top of the screen is not
+#: one's partner) and never a person's at the same table. A table's bots are drawn from its seed.
+BOT_NAMES = (
+    "Léa", "Hugo", "Camille", "Louis", "Manon", "Jules", "Chloé", "Paul",
+    "Inès", "Lucas", "Jade", "Théo", "Emma", "Arthur", "Margot", "Gabriel",
+)  # fmt: skip
+#: How the people the queue seats together sit: ``partners`` (the default) puts them in the same
+#: partnership as far as the game has partnerships; ``any`` takes whichever seat the draw gives.
+SEATINGS = ("partners", "any")
 
 
 @dataclass
@@ -173,16 +183,65 @@ class Seat:
         return cls(data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}))
 
 
-def bot_seat(seat: int, strength: str) -> Seat:
-    """A seat played by the bot of a strength (``easy``, ``normal``, ``strong``)."""
+def bot_seat(name: str, strength: str) -> Seat:
+    """A seat played by the bot of a strength (``easy``, ``normal``, ``strong``), called ``name``."""
     bot, options = STRENGTHS[strength]
-    return Seat(None, SEAT_NAMES[seat], bot, dict(options))
+    return Seat(None, name, bot, dict(options))
 
 
-def fill_with_bots(seats: dict[int, Seat], players: int, strength: str) -> None:
-    """Bots take every seat of the game nobody took."""
-    for s in range(players):
-        seats.setdefault(s, bot_seat(s, strength))
+def same_name(a: str, b: str) -> bool:
+    """Whether two names read alike: case and accents aside (``lea`` is ``Léa``).
+
+    >>> same_name("LEA", "Léa"), same_name("Louis", "Louise")
+    (True, False)
+    """
+
+    def folded(name: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
+
+    return folded(a) == folded(b)
+
+
+def bot_names(seed: int, count: int, taken: list[str]) -> list[str]:
+    """``count`` names for a table's bots, drawn from its ``seed``: all different, none like a
+    name already at the table (``taken``: its people and bots).
+
+    >>> names = bot_names(7, 3, ["lea", "HUGO"])
+    >>> names == bot_names(7, 3, ["lea", "HUGO"]), len(set(names)), {"Léa", "Hugo"} & set(names)
+    (True, 3, set())
+    """
+    drawn = random.Random(seed).sample(BOT_NAMES, len(BOT_NAMES))
+    return [name for name in drawn if not any(same_name(name, t) for t in taken)][:count]
+
+
+def fill_with_bots(seats: dict[int, Seat], players: int, strength: str, seed: int) -> None:
+    """Bots take every seat of the game nobody took, with names drawn from the table's ``seed``."""
+    free = [s for s in range(players) if s not in seats]
+    names = bot_names(seed, len(free), [seat.name for seat in seats.values()])
+    for s, name in zip(free, names, strict=True):
+        seats[s] = bot_seat(name, strength)
+
+
+def online_seats(seatings: list[str], players: int, partners: bool, seed: int) -> list[int]:
+    """The seats of the people the queue matched, in queue order, each with their ``seating``.
+
+    Where the game has partnerships, the people who asked for ``partners`` sit South, North, East,
+    West in that order (two sit as partners, a third against them); the others, and everybody in a
+    game without partners, take the seats left as the table's ``seed`` draws them.
+
+    >>> online_seats(["partners", "partners"], 4, True, 1)
+    [2, 0]
+    >>> online_seats(["partners", "partners", "partners"], 4, True, 1)
+    [2, 0, 1]
+    """
+    free = [s for s in SEAT_ORDER if s < players]
+    places: list[int | None] = [None] * len(seatings)
+    if partners:
+        for i, seating in enumerate(seatings):
+            if seating == "partners":
+                places[i] = free.pop(0)
+    drawn = iter(random.Random(seed).sample(free, places.count(None)))
+    return [next(drawn) if place is None else place for place in places]
 
 
 @dataclass
@@ -487,10 +546,10 @@ class Table:
                 (person,) = (seat for seat in m.seats.values() if seat.bot is None)
                 m.seats = {person_seat(players): person}
             m.fit(settings)
-            fill_with_bots(m.seats, players, settings["strength"])
+            m.seed = secrets.randbelow(2**31)
+            fill_with_bots(m.seats, players, settings["strength"], m.seed)  # the bots kept keep their names
             m.game += 1
             m.settings = settings
-            m.seed = secrets.randbelow(2**31)
             bot, options = STRENGTHS[settings["strength"]]
             for seat in m.seats.values():
                 if seat.bot is not None:
@@ -573,7 +632,7 @@ class Table:
             m = self.meta
             if m.status != "lobby":
                 raise IllegalAction("the game has already started")
-            fill_with_bots(m.seats, m.players, m.settings["strength"])
+            fill_with_bots(m.seats, m.players, m.settings["strength"], m.seed)
             m.status = "playing"
             m.continued = 0
             self.match = self._new_match()
@@ -838,8 +897,9 @@ class TableManager:
         token = new_token()
         seat = person_seat(rules_of(settings).players)
         seats = {seat: Seat(token, name)}
-        fill_with_bots(seats, rules_of(settings).players, settings["strength"])
-        table = await self._create(Meta("solo", secrets.randbelow(2**31), settings, seats))
+        seed = secrets.randbelow(2**31)
+        fill_with_bots(seats, rules_of(settings).players, settings["strength"], seed)
+        table = await self._create(Meta("solo", seed, settings, seats))
         return table, token, seat
 
     async def create_private(self, name: str, seat: int, settings: dict[str, Any]) -> tuple[Table, str]:
@@ -855,15 +915,20 @@ class TableManager:
         )
         return await self._create(meta), token
 
-    async def create_online(self, names: list[str], variant: str = "classic") -> tuple[Table, list[tuple[str, int]]]:
-        """A table of ``variant`` for the players the queue matched (at most its seats), bots in the others."""
+    async def create_online(
+        self, names: list[str], variant: str = "classic", seatings: list[str] | None = None
+    ) -> tuple[Table, list[tuple[str, int]]]:
+        """A table of ``variant`` for the players the queue matched (at most its seats, in queue
+        order, each with their ``seating``, ``partners`` by default: ``online_seats``), bots in the
+        others; each person's seat token and seat."""
         settings = check_settings({"variant": variant}, self.defaults())
-        players = rules_of(settings).players
-        places = secrets.SystemRandom().sample(range(players), len(names))
+        rules = rules_of(settings)
+        seed = secrets.randbelow(2**31)
+        places = online_seats(seatings or ["partners"] * len(names), rules.players, rules.game.partners, seed)
         given = [(new_token(), s) for s in places]
         seats = {s: Seat(token, name) for (token, s), name in zip(given, names, strict=True)}
-        fill_with_bots(seats, players, settings["strength"])
-        table = await self._create(Meta("online", secrets.randbelow(2**31), settings, seats))
+        fill_with_bots(seats, rules.players, settings["strength"], seed)
+        table = await self._create(Meta("online", seed, settings, seats))
         return table, given
 
     async def invitation(self, table_id: str, invite: Any) -> dict[str, Any] | None:
