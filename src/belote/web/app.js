@@ -81,6 +81,7 @@ const el = {
   history: $('[data-testid="history-drawer"]'),
   historyBody: $('[data-testid="history-drawer"] .drawer-body'),
   muteBtn: $('[data-testid="mute"]'),
+  rulesLink: $('[data-testid="rules-link"]'),
   newGame: $('[data-testid="new-game"]'),
   keys: $(".keys"),
   home: $('[data-testid="home"]'),
@@ -256,6 +257,7 @@ function applyLang(lang, root = document) {
   renderReactions();
   chat.render(t);
   redrawLog();
+  el.rulesLink.href = `/rules?lang=${getLang()}`;
 }
 
 // ---------------------------------------------------------------------- messages
@@ -412,7 +414,7 @@ function announce({ e, deal, live }) {
       }
       break;
     case "trick":
-      sound.play("trick");
+      sound.play("trick", { won: !T.seat || T.game.team(e.winner) === T.game.team(T.seat) });
       motion.trickWon();
       break;
     case "turned-up":

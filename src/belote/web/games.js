@@ -3,58 +3,9 @@
 // its facts (game.players, game.contracts, game.tricks, game.table_cards...) instead of testing
 // its name, and builds its forms from the options (settings.js).
 
-const SIDES = { N: "NS", S: "NS", E: "EW", W: "EW" };
-const COMPASS = ["N", "E", "S", "W"];
+import { Game } from "./gamefacts.js";
 
-/** One game: the server's facts, and the few questions the page asks of them. */
-export class Game {
-  constructor(spec) {
-    // name, players, seats ["N", "E", ...], teams (the scores' names: ["NS", "EW"] or the seats),
-    // partners, tricks, auction, turned_card, bidding_hand, playing_hand, table_cards, out_of_play,
-    // declarations, options (those the game reads) and sheet_options (those its score sheet holds).
-    Object.assign(this, spec);
-  }
-
-  /** Whether the auction names contracts (Coinche) rather than taking a turned card. */
-  get contracts() {
-    return this.auction === "contracts";
-  }
-
-  /** The score a seat's points go to: its side, or its own. */
-  team(seat) {
-    return this.partners ? SIDES[seat] : seat;
-  }
-
-  /** The partner across the table, or null in a game where each plays for themselves. */
-  partner(seat) {
-    return this.partners ? COMPASS[(COMPASS.indexOf(seat) + 2) % 4] : null;
-  }
-
-  /** The seat drawn at the bottom for a page without one: South, or the last seat where nobody sits South. */
-  get bottom() {
-    return this.seats.includes("S") ? "S" : this.seats[this.seats.length - 1];
-  }
-
-  /** Whether the two defenders play together against the taker for a deal (three hands). */
-  get defendersAlly() {
-    return !this.partners && this.players > 2;
-  }
-
-  /**
-   * Whether a form shows an option for this game: at a table (`place` "table") the options the game
-   * reads and a host chooses, and the table settings (bots, timer); on a score sheet ("sheet") the
-   * options its sheet holds. Sequences and fours are never declared in a game without declarations
-   * (two hands): the option that turns them off is not asked.
-   */
-  shows(name, place = "table") {
-    if (name === "declarations" && !this.declarations) return false;
-    if (place === "sheet") return this.sheet_options.includes(name);
-    const option = OPTIONS.find((o) => o.name === name);
-    if (option) return option.table !== false && this.options.includes(name);
-    const setting = TABLE_SETTINGS.find((o) => o.name === name);
-    return Boolean(setting) && (!setting.games || setting.games.includes(this.name));
-  }
-}
+export { Game };
 
 /** The server's answer; asked again (after 0.5 s, 1 s, 2 s... up to 5 s) while the server does not answer. */
 async function load() {
@@ -72,7 +23,7 @@ async function load() {
 const answer = await load();
 
 /** The games, in the server's order (the order of the game tiles). */
-export const GAMES = answer.games.map((spec) => new Game(spec));
+export const GAMES = answer.games.map((spec) => new Game(spec, answer));
 /** The rule options, in form order, and the settings only a server table has (bots, speed, timer). */
 export const OPTIONS = answer.options;
 export const TABLE_SETTINGS = answer.table_settings || [];
