@@ -120,37 +120,165 @@ def test_the_worked_match_through_the_page(open_tab: Callable[..., Tab], base_ur
     assert tab.errors == []
 
 
-def test_refused_entries_are_shown_in_words_and_change_nothing(open_tab: Callable[..., Tab], base_url: str) -> None:
+def deal_requests(page: Any) -> list[str]:
+    """The deals the page sends from now on (a list that grows as it sends them)."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" and r.url.endswith("/deals") else None)
+    return sent
+
+
+def problem_of(page: Any, control: str) -> Any:
+    """The words the page says of a field's problem: those its control is described by."""
+    return page.locator(f"{control}[aria-invalid=true]").locator("xpath=.").evaluate(
+        "c => c.getAttribute('aria-describedby').split(' ').map(id => document.getElementById(id))"
+        ".filter(e => e && e.classList.contains('field-error')).map(e => e.textContent).join(' | ')"
+    )
+
+
+def test_entries_are_checked_in_the_page_before_they_are_sent(open_tab: Callable[..., Tab], base_url: str) -> None:
     tab = open_tab(locale="en-GB")
     page = tab.page
     start_sheet(page, base_url, start=(0, 0))
-    error = page.locator("#error")
+    sent = deal_requests(page)
+    problems = page.locator(".field-error")
 
+    # 170 card points: said under the field, which takes the focus; nothing is sent.
     enter_deal(page, "NS", 170)
-    expect(error).to_have_text("card points must be 0 to 162, not 170")
-    expect_totals(page, 0, 0)
-    expect(page.locator("#deals tbody tr")).to_have_count(0)
+    expect(problems).to_have_count(1)
+    expect(problems).to_have_text("Card points go from 0 to 162.")
+    assert problem_of(page, "#cards") == "Card points go from 0 to 162."
+    expect(page.locator("#cards")).to_be_focused()
+    # The words come right after the field's label, before the defenders' line.
+    assert page.evaluate("document.querySelector('label.cards').nextElementSibling.className") == "field-error"
+    expect(page.locator("#error")).to_be_hidden()
+    expect(page.locator("#deal-error")).to_be_hidden()
 
+    # Mending the field takes its words away; two sides' declarations are said at the group.
+    page.fill("#cards", "100")
+    expect(problems).to_have_count(0)
     enter_deal(page, "NS", 100, declarations=(20, 50))
-    expect(error).to_contain_text("only the side with the best declaration scores its declarations")
-
+    expect(problems).to_have_text(["Only the side with the best declaration scores its declarations."])
+    assert problem_of(page, "#declarations-field") == "Only the side with the best declaration scores its declarations."
     page.click("#lang")
-    expect(error).to_have_text("Seul le camp qui a la meilleure annonce marque ses annonces.")
+    expect(problems).to_have_text(["Seul le camp qui a la meilleure annonce marque ses annonces."])
     page.click("#lang")
 
-    # Mended in place (the form keeps what was entered), the deal goes in and the error goes away.
+    # Declarations in tens, and a card count missing: both said, each at its field.
+    page.fill("#decl-ns", "0")
+    page.fill("#decl-ew", "25")
+    page.fill("#cards", "")
+    page.click("#add")
+    expect(problems).to_have_text(
+        ["Enter the card points.", "Declarations are multiples of 10 (tierce 20, quarte 50, quinte 100…)."]
+    )
+    assert problem_of(page, "#decl-ew") == "Declarations are multiples of 10 (tierce 20, quarte 50, quinte 100…)."
+    expect(page.locator("#cards")).to_be_focused()
+    assert sent == []
+    expect_totals(page, 0, 0)
+
+    # Mended in place (the form keeps what was entered), the deal goes in and the words go away.
+    page.fill("#cards", "100")
+    page.fill("#decl-ns", "20")
     page.fill("#decl-ew", "0")
     page.click("#add")
-    expect(error).to_be_hidden()
     expect_totals(page, 120, 62)
+    expect(problems).to_have_count(0)
+    assert len(sent) == 1
 
     # The form is cleared for the next deal: nobody has said who took.
-    expect(page.locator('#deal-form input[name="takers"]:checked')).to_have_count(0)
     page.fill("#cards", "100")
     page.click("#add")
-    expect(error).to_have_text("say who took: NS or EW")
-    expect_totals(page, 120, 62)
-    assert tab.unexpected_errors(*HANDLED) == []
+    expect(problems).to_have_text(["Say who took."])
+    assert problem_of(page, '[role=radiogroup][aria-labelledby="takers-label"]') == "Say who took."
+    page.click("#lang")
+    expect(problems).to_have_text(["Dites qui a pris."])
+    expect(page.locator("#takers-label")).to_have_text("Preneurs")
+    assert len(sent) == 1
+    assert tab.errors == []
+
+
+def test_the_setup_is_checked_in_the_page(open_tab: Callable[..., Tab], base_url: str) -> None:
+    tab = open_tab(locale="fr-FR")
+    page = tab.page
+    page.goto(f"{base_url}/scores")
+    expect(page.locator("#setup")).to_be_visible()
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    page.fill("#name-ns", "Nous")
+    page.fill("#name-ew", " nous ")
+    page.fill("#start-ns", "501")
+    page.click("#setup-form button[type=submit]")
+    problems = page.locator(".field-error")
+    # Each under its row: the first team's starting score, then the second team's name.
+    expect(problems).to_have_text(
+        ["Le score de départ atteint déjà la ligne.", "Une autre équipe ou un autre joueur porte déjà ce nom."]
+    )
+    expect(page.locator("#start-ns")).to_be_focused()
+    page.click("#lang")
+    expect(problems).to_have_text(["The starting score is already at the line.", "Another team or player already has this name."])
+    assert sent == []
+    page.fill("#name-ew", "Eux")
+    page.fill("#start-ns", "500")
+    page.click("#setup-form button[type=submit]")
+    expect(page.locator("#sheet")).to_be_visible()
+    expect_totals(page, 500, 0)
+    assert len(sent) == 1
+    assert tab.errors == []
+
+
+def test_the_servers_refusals_are_said_next_to_the_form(open_tab: Callable[..., Tab], base_url: str) -> None:
+    tab = open_tab(locale="en-GB")
+    page = tab.page
+    start_sheet(page, base_url, start=(0, 0))
+    sheet_id = page.url.split("sheet=")[1]
+    # Another phone enters a deal: this page's deal is refused, with the sheet as it stands.
+    answer = page.request.post(f"{base_url}/api/sheets/{sheet_id}/deals", data={"takers": "EW", "cards": 100})
+    assert answer.ok
+    enter_deal(page, "NS", 90)
+    refusal = page.locator("#deal-error")
+    expect(refusal).to_have_text("The sheet changed meanwhile; here it is as it stands.")
+    expect_totals(page, 62, 100)
+    # Next to the form: just above its button, not at the top of the page.
+    assert page.evaluate("document.getElementById('deal-error').nextElementSibling.id") == "add"
+    expect(page.locator("#error")).to_be_hidden()
+    page.click("#lang")
+    expect(refusal).to_have_text("La feuille a changé entre-temps ; la voici telle qu'elle est.")
+    page.click("#lang")
+
+    # A refusal of a kind the page does not know is the server's sentence, as a sentence.
+    page.route(
+        "**/deals",
+        lambda route: route.fulfill(status=400, json={"error": "the table is closed for the night", "code": "night"}),
+    )
+    enter_deal(page, "NS", 90)
+    expect(refusal).to_have_text("The table is closed for the night.")
+    page.unroute("**/deals")
+    enter_deal(page, "NS", 90)
+    expect(refusal).to_be_hidden()
+    expect_totals(page, 152, 172)
+    assert tab.unexpected_errors("status of 409", *HANDLED) == []
+
+
+def test_the_card_points_say_whose_they_are(open_tab: Callable[..., Tab], base_url: str) -> None:
+    tab = open_tab(locale="en-GB")
+    page = tab.page
+    start_sheet(page, base_url, start=(0, 0))
+    label = page.locator("#cards-label")
+    expect(label).to_have_text("Takers' card points")
+    page.check('#deal-form input[name="takers"][value="EW"]')
+    expect(label).to_have_text("Takers' card points (Ben & Dev)")
+    expect(page.get_by_label("Takers' card points (Ben & Dev)")).to_have_id("cards")
+    enter_deal(page, "EW", 100)
+    head = page.locator("#deals thead th").nth(2)
+    expect(head).to_have_text("Card pointsAlice & Cara – Ben & Dev")
+    expect(page.locator("#deals tbody tr").nth(0).locator("td").nth(2)).to_have_text("62–100")
+    # The declarations' fields are named by their group and their side.
+    expect(page.get_by_role("group", name="Declarations").get_by_label("Alice & Cara")).to_have_id("decl-ns")
+    page.click("#lang")
+    page.check('#deal-form input[name="takers"][value="NS"]')
+    expect(label).to_have_text("Points de cartes des preneurs (Alice & Cara)")
+    expect(head).to_have_text("Points de cartesAlice & Cara – Ben & Dev")
+    assert tab.errors == []
 
 
 def test_capot_fills_the_card_points_and_litige_waits(open_tab: Callable[..., Tab], base_url: str) -> None:
@@ -209,7 +337,7 @@ def test_an_unknown_sheet(open_tab: Callable[..., Tab], base_url: str) -> None:
     tab = open_tab(locale="en-GB")
     page = tab.page
     page.goto(f"{base_url}/scores?sheet=nope")
-    expect(page.locator("#error")).to_have_text("no score sheet with that id")
+    expect(page.locator("#error")).to_have_text("No score sheet with that id.")
     expect(page.locator("#setup")).to_be_visible()
     assert tab.unexpected_errors(*HANDLED) == []
 
@@ -251,16 +379,23 @@ def test_a_coinche_sheet_through_the_page(open_tab: Callable[..., Tab], base_url
     start_game(page, base_url, "coinche", ("Nous", "Eux"), goal="1000")
     expect(page.locator("#cards-label")).to_have_text("Bidders' card points")
     rows = page.locator("#deals tbody tr")
-    error = page.locator("#error")
+    error = page.locator("#deal-error")
+    problems = page.locator(".field-error")
 
-    # Nobody said who bid: refused with the rule, in English and then in French.
+    # Nothing said: the contract, its trumps, who bid and the card points are asked for, each at its field.
+    page.click("#add")
+    expect(problems).to_have_text(
+        ["Choose the contract.", "Choose the trumps.", "Say which side bid the contract.", "Enter the card points."]
+    )
+    expect(page.locator("#level")).to_be_focused()
+    # Who bid is still missing: said in English and then in French.
     page.select_option("#level", "110")
     page.check('#deal-form input[name="mode"][value="H"]')
     page.fill("#cards", "113")
     page.click("#add")
-    expect(error).to_have_text("say who bid the contract: NS or EW")
+    expect(problems).to_have_text(["Say which side bid the contract."])
     page.click("#lang")
-    expect(error).to_have_text("Dites quel camp a pris le contrat.")
+    expect(problems).to_have_text(["Dites quel camp a pris le contrat."])
     page.click("#lang")
 
     # 110 hearts by Nous, coinched, made with 113 and belote: (160 + 110) x 2 + 20.
