@@ -164,8 +164,10 @@ function showProblems(list) {
     if (described.length) control.setAttribute("aria-describedby", described.join(" "));
     else control.removeAttribute("aria-describedby");
   }
-  problems = list;
-  list.forEach((problem, i) => {
+  // In the order of the form, whatever the order of the checks.
+  const before = (a, b) => a.control.compareDocumentPosition(b.control) & Node.DOCUMENT_POSITION_PRECEDING;
+  problems = [...list].sort((a, b) => (before(a, b) ? 1 : -1));
+  problems.forEach((problem, i) => {
     const words = document.createElement("p");
     words.className = "field-error";
     words.id = `problem-${i}`;
@@ -182,7 +184,7 @@ function showProblems(list) {
 /** Shows the problems found, with the focus on the first; true when there was none. */
 function passes(list) {
   showProblems(list);
-  if (list.length) focusOf(list[0].control)?.focus();
+  if (problems.length) focusOf(problems[0].control)?.focus();
   return list.length === 0;
 }
 
