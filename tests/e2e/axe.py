@@ -63,4 +63,6 @@ def assert_no_serious(page: Any, name: str, include: str | None = None) -> None:
     """Fails the test when axe finds a serious or critical violation in ``page``, naming each and where."""
     violations = serious_violations(page, include)
     if violations:
-        pytest.fail(f"axe-core finds {len(violations)} serious violation(s) in {name}:\n{describe(violations)}", pytrace=False)
+        pytest.fail(
+            f"axe-core finds {len(violations)} serious violation(s) in {name}:\n{describe(violations)}", pytrace=False
+        )

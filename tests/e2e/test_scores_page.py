@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from axe import assert_no_serious
 from playwright.sync_api import expect
 
 # ``open_tab`` (tests/e2e/conftest.py) gives a Tab: ``.page`` and ``.errors``, what the console said.
@@ -129,9 +131,13 @@ def deal_requests(page: Any) -> list[str]:
 
 def problem_of(page: Any, control: str) -> Any:
     """The words the page says of a field's problem: those its control is described by."""
-    return page.locator(f"{control}[aria-invalid=true]").locator("xpath=.").evaluate(
-        "c => c.getAttribute('aria-describedby').split(' ').map(id => document.getElementById(id))"
-        ".filter(e => e && e.classList.contains('field-error')).map(e => e.textContent).join(' | ')"
+    return (
+        page.locator(f"{control}[aria-invalid=true]")
+        .locator("xpath=.")
+        .evaluate(
+            "c => c.getAttribute('aria-describedby').split(' ').map(id => document.getElementById(id))"
+            ".filter(e => e && e.classList.contains('field-error')).map(e => e.textContent).join(' | ')"
+        )
     )
 
 
@@ -215,7 +221,9 @@ def test_the_setup_is_checked_in_the_page(open_tab: Callable[..., Tab], base_url
     )
     expect(page.locator("#start-ns")).to_be_focused()
     page.click("#lang")
-    expect(problems).to_have_text(["The starting score is already at the line.", "Another team or player already has this name."])
+    expect(problems).to_have_text(
+        ["The starting score is already at the line.", "Another team or player already has this name."]
+    )
     assert sent == []
     page.fill("#name-ew", "Eux")
     page.fill("#start-ns", "500")
@@ -459,3 +467,125 @@ def test_a_three_handed_sheet_through_the_page(open_tab: Callable[..., Tab], bas
     # The next dealer is Bob.
     expect(page.locator('#deal-form input[name="dealer"][value="E"]')).to_be_checked()
     assert tab.errors == []
+
+
+# --- on a phone, and for everyone ------------------------------------------------------------------------
+
+# What is cut: a visible label or line wider than its box, or a select whose longest choice is wider
+# than the room its box leaves for words (a select's own scrollWidth never says so). The room is the
+# box less its padding and the arrow's 20 px.
+CUT = """() => {
+  const seen = (e) => e.offsetParent !== null && getComputedStyle(e).visibility !== "hidden";
+  const context = document.createElement("canvas").getContext("2d");
+  const cut = [];
+  for (const select of document.querySelectorAll("select")) {
+    if (!seen(select)) continue;
+    const style = getComputedStyle(select);
+    context.font = style.font;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    for (const option of select.options) {
+      const width = context.measureText(option.textContent).width;
+      const words = `select ${select.name}: "${option.textContent}"`;
+      if (width > room) cut.push(`${words} is ${Math.round(width)} px in ${room} px`);
+    }
+  }
+  const words = "label, label span, legend, .label, .hint, .field-error, th, td, h1, button";
+  for (const e of document.querySelectorAll(words)) {
+    const room = `${e.scrollWidth} px in ${e.clientWidth} px`;
+    if (seen(e) && e.scrollWidth > e.clientWidth + 1) cut.push(`${e.tagName} "${e.textContent.trim()}": ${room}`);
+  }
+  return cut;
+}"""
+
+
+def test_nothing_is_cut_on_a_phone(open_tab: Callable[..., Tab], base_url: str) -> None:
+    for locale in ("en-GB", "fr-FR"):
+        tab = open_tab(**PHONE, locale=locale)
+        page = tab.page
+        page.goto(f"{base_url}/scores")
+        expect(page.locator("#setup")).to_be_visible()
+        for variant in ("classic", "coinche", "three-handed", "two-handed"):
+            page.check(f'input[name="variant"][value="{variant}"]')
+            assert page.evaluate(CUT) == [], f"{locale} {variant}"
+        # The litige is said short in its select, and in full under it.
+        page.check('input[name="variant"][value="classic"]')
+        litige = page.get_by_test_id("sheet-litige")
+        help_ = page.locator("#litige-help")
+        if locale == "en-GB":
+            expect(litige.locator("option:checked")).to_have_text("takers' points wait")
+            expect(help_).to_have_text(
+                "At 81 all, the defenders score their points; the takers' points wait for the winner of the next deal."
+            )
+            litige.select_option("hold")
+            expect(help_).to_have_text(
+                "At 81 all, nobody scores but belote; the whole deal waits for the winner of the next deal."
+            )
+        else:
+            expect(litige.locator("option:checked")).to_have_text("les preneurs attendent")
+            litige.select_option("hold")
+            expect(help_).to_have_text(
+                "À 81 partout, personne ne marque sauf la belote ; "
+                "toute la donne attend le gagnant de la donne suivante."
+            )
+        expect(page.get_by_role("combobox", name=re.compile("litige"))).to_have_attribute(
+            "aria-describedby", "litige-help"
+        )
+        # A sheet with its problems said, and with deals.
+        start_sheet(page, base_url)
+        page.fill("#cards", "170")
+        page.click("#add")
+        expect(page.locator(".field-error")).to_have_count(2)
+        assert page.evaluate(CUT) == [], f"{locale} sheet with problems"
+        enter_deal(page, "NS", 108, belote="NS")
+        assert page.evaluate(CUT) == [], f"{locale} sheet"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert tab.errors == []
+
+
+SIZES = {"390": PHONE, "1280": {"viewport": {"width": 1280, "height": 800}}}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_axe_finds_no_serious_violation(
+    open_tab: Callable[..., Tab], base_url: str, artifacts: Path, locale: str, size: str
+) -> None:
+    tab = open_tab(**SIZES[size], locale=locale)
+    page = tab.page
+
+    def shot(name: str) -> None:
+        page.screenshot(path=str(artifacts / f"scores-{name}-{locale[:2]}-{size}.png"), full_page=True)
+
+    page.goto(f"{base_url}/scores")
+    expect(page.locator("#setup")).to_be_visible()
+    assert_no_serious(page, f"the setup ({locale}, {size} px)")
+    shot("setup")
+    page.check('input[name="variant"][value="coinche"]')
+    assert_no_serious(page, f"the setup of Coinche ({locale}, {size} px)")
+    page.check('input[name="variant"][value="classic"]')
+    # A problem of the setup said.
+    page.fill("#name-ew", "ns")
+    page.click("#setup-form button[type=submit]")
+    expect(page.locator(".field-error")).to_have_count(1)
+    assert_no_serious(page, f"the setup with a problem ({locale}, {size} px)")
+
+    start_sheet(page, base_url)
+    assert_no_serious(page, f"an empty sheet ({locale}, {size} px)")
+    shot("empty")
+    page.click("#add")
+    expect(page.locator(".field-error")).to_have_count(2)
+    assert_no_serious(page, f"a sheet with problems ({locale}, {size} px)")
+    shot("problems")
+    enter_deal(page, "NS", 108, belote="NS")
+    enter_deal(page, "EW", 74, declarations=(0, 20))
+    page.route("**/deals", lambda route: route.fulfill(status=400, json={"error": "refused", "code": "full"}))
+    enter_deal(page, "NS", 90)
+    expect(page.locator("#deal-error")).to_be_visible()
+    page.unroute("**/deals")
+    assert_no_serious(page, f"a sheet with deals and a refusal ({locale}, {size} px)")
+    shot("deals")
+    enter_deal(page, "NS", 90)
+    expect(page.locator("#over")).to_be_visible()
+    assert_no_serious(page, f"a sheet over ({locale}, {size} px)")
+    shot("over")
+    assert tab.unexpected_errors(*HANDLED) == []
