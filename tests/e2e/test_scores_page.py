@@ -47,6 +47,8 @@ def enter_deal(
     capot: str = "",
     declarations: tuple[int, int] = (0, 0),
 ) -> None:
+    # The deal before is answered first (its answer clears the form for the next one).
+    expect(page.locator("#add")).to_be_enabled()
     page.check(f'#deal-form input[name="takers"][value="{takers}"]')
     page.check(f'#deal-form input[name="capot"][value="{capot}"]')
     if cards is not None:
@@ -367,6 +369,7 @@ def start_game(page: Any, base_url: str, variant: str, names: tuple[str, ...], g
 def enter_contract(
     page: Any, level: str, mode: str, bidder: str, cards: int, coinche: str = "", belote: str = ""
 ) -> None:
+    expect(page.locator("#add")).to_be_enabled()
     page.select_option("#level", level)
     page.check(f'#deal-form input[name="mode"][value="{mode}"]')
     page.check(f'#deal-form input[name="bidder"][value="{bidder}"]')
@@ -457,6 +460,31 @@ def test_a_three_handed_sheet_through_the_page(open_tab: Callable[..., Tab], bas
     page.fill("#cards-e", "40")
     page.fill("#cards-s", "35")
     expect(page.locator("#three-total")).to_contain_text("In play: 125")
+
+    # Checked in the page first: too few card points in play, a capot that leaves the defenders some.
+    sent = deal_requests(page)
+    problems = page.locator(".field-error")
+    page.fill("#cards-s", "")
+    page.click("#add")
+    expect(problems).to_have_text(["Enter the card points."])
+    assert problem_of(page, "#cards-s") == "Enter the card points."
+    page.fill("#cards-s", "0")
+    page.fill("#cards-n", "10")
+    page.check('#deal-form input[name="capot3"][value="taker"]')
+    page.click("#add")
+    expect(problems).to_have_text(
+        [
+            "The three players' card points add up to 64 to 162.",
+            "Every trick to the taker leaves the defenders no card point: enter 0 for them.",
+        ]
+    )
+    assert problem_of(page, '[role=group][aria-labelledby="cards3-label"]') == (
+        "The three players' card points add up to 64 to 162."
+    )
+    assert sent == []
+    page.check('#deal-form input[name="capot3"][value=""]')
+    page.fill("#cards-n", "50")
+    page.fill("#cards-s", "35")
     page.click("#add")
     expect(page.locator("#total-n")).to_have_text("62")
     expect(page.locator("#total-e")).to_have_text("0")
