@@ -399,6 +399,7 @@ def test_a_coinche_sheet_through_the_page(open_tab: Callable[..., Tab], base_url
         ["Choose the contract.", "Choose the trumps.", "Say which side bid the contract.", "Enter the card points."]
     )
     expect(page.locator("#level")).to_be_focused()
+    assert_no_serious(page, "a Coinche sheet with problems")
     # Who bid is still missing: said in English and then in French.
     page.select_option("#level", "110")
     page.check('#deal-form input[name="mode"][value="H"]')
@@ -443,8 +444,8 @@ def test_a_coinche_sheet_through_the_page(open_tab: Callable[..., Tab], base_url
     assert tab.unexpected_errors(*HANDLED) == []
 
 
-def test_a_three_handed_sheet_through_the_page(open_tab: Callable[..., Tab], base_url: str) -> None:
-    tab = open_tab(locale="en-GB")
+def test_a_three_handed_sheet_through_the_page(open_tab: Callable[..., Tab], base_url: str, artifacts: Path) -> None:
+    tab = open_tab(**PHONE, locale="en-GB")
     page = tab.page
     page.goto(f"{base_url}/scores")
     page.check('input[name="variant"][value="three-handed"]')
@@ -481,6 +482,8 @@ def test_a_three_handed_sheet_through_the_page(open_tab: Callable[..., Tab], bas
     assert problem_of(page, '[role=group][aria-labelledby="cards3-label"]') == (
         "The three players' card points add up to 64 to 162."
     )
+    assert_no_serious(page, "a three-handed sheet with problems")
+    page.screenshot(path=str(artifacts / "scores-three-problems.png"), full_page=True)
     assert sent == []
     page.check('#deal-form input[name="capot3"][value=""]')
     page.fill("#cards-n", "50")
