@@ -1,6 +1,8 @@
 // The score sheet page. The server scores every deal (with the engine's own score_deal) and
 // answers with the whole sheet; this page only collects what the table counted and draws the
-// sheet it is given, so it never holds a second copy of the rules.
+// sheet it is given, so it never holds a second copy of the scoring. It does check an entry before
+// sending it, by the same rules as the server's (belote/sheet.py: what a deal may hold, not what it
+// scores), so that a mistake is named next to its field at once.
 
 import { GAMES, gameOf } from "./games.js";
 import { browserLang, getLang, own, setLang, t, translatePage } from "./i18n.js";
@@ -11,16 +13,50 @@ const $ = (id) => document.getElementById(id);
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const DEAL_POINTS = 162;
 const LANG_KEY = "belote-lang";
+// The bounds of belote/sheet.py: a side's declarations in one deal, a starting score, a name, and
+// what the 24 cards in play at three hands hold with the last trick.
+const MAX_DECLARATIONS = 1000;
+const MAX_START = 100_000;
+const MAX_NAME = 40;
+const THREE_MIN_POINTS = 64;
+// Setup choices whose words are too long for a phone's select: the sheet says them short, and the
+// chosen one in full under the field when there is more to say ("sheet-help-...").
+const SHORT_CHOICES = ["litige", "direction"];
 
 let sheet = null; // the last sheet the server sent
 let game = GAMES[0]; // the sheet's game (games.js)
-let lastError = null;
 let builtFor = null; // the game and teams the deal form was built for
+// What the page says is wrong, kept to be said again in the other language: the server's refusals
+// by the box that shows them, and the page's own problems, each next to its field.
+const refusals = { error: null, "setup-error": null, "deal-error": null, "undo-error": null };
+let problems = []; // [{ control, key }]
 
 // The setup form is the table's (settings.js), built before anything looks its fields up.
 for (const box of document.querySelectorAll("[data-fields]")) {
   const prefix = box.dataset.fields;
   box.outerHTML = box.dataset.only === "variant" ? variantPickerHtml(prefix) : optionsHtml(prefix, { place: "sheet" });
+}
+for (const name of SHORT_CHOICES) {
+  const select = document.querySelector(`#setup-form select[name="${name}"]`);
+  if (!select) continue;
+  for (const option of select.options) {
+    option.dataset.i18n = `sheet-choice-${name}-${option.value}`;
+    delete option.dataset.i18nElse;
+  }
+  const help = document.createElement("p");
+  help.className = "hint choice-help";
+  help.id = `${name}-help`;
+  select.setAttribute("aria-describedby", help.id);
+  select.closest("label").after(help);
+  select.addEventListener("change", () => sayChoice(select));
+}
+
+/** The full words of a short choice, under its field. */
+function sayChoice(select) {
+  const help = $(`${select.name}-help`);
+  const key = `sheet-help-${select.name}-${select.value}`;
+  help.textContent = own(key) ?? "";
+  help.hidden = !own(key) || select.closest("[data-row]").hidden;
 }
 
 function chooseLanguage() {
@@ -41,8 +77,13 @@ function applyLanguage() {
   const button = $("lang");
   button.textContent = t("other-language");
   button.lang = getLang() === "en" ? "fr" : "en";
+  for (const name of SHORT_CHOICES) {
+    const select = document.querySelector(`#setup-form select[name="${name}"]`);
+    if (select) sayChoice(select);
+  }
   if (sheet) render(sheet);
-  showError(lastError);
+  for (const [box, error] of Object.entries(refusals)) showRefusal(box, error);
+  showProblems(problems);
 }
 
 // ------------------------------------------------------------------ talking to the server
@@ -78,19 +119,82 @@ async function api(method, path, body) {
   return data;
 }
 
-function showError(error) {
-  lastError = error;
-  const box = $("error");
-  if (!error) {
-    box.hidden = true;
-    box.textContent = "";
-    return;
-  }
-  // The server's errors are English sentences that name the exact problem; in French the page says
-  // the same kind of problem (by its code) in French.
-  box.textContent = (error.code && own(`sheet-error-${error.code}`)) || error.message;
-  box.hidden = false;
+/** A refusal's words: those of its code in the page's language, else the server's sentence. */
+function refusalWords(error) {
+  const known = error.code && own(`sheet-error-${error.code}`);
+  if (known) return known;
+  const text = error.message.trim();
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?…]$/.test(text) ? "" : ".");
 }
+
+/** Shows a refusal of the server in one of the page's boxes (`id`), or empties the box with null. */
+function showRefusal(id, error) {
+  refusals[id] = error;
+  const box = $(id);
+  box.hidden = !error;
+  box.textContent = error ? refusalWords(error) : "";
+}
+
+function clearRefusals() {
+  for (const id of Object.keys(refusals)) showRefusal(id, null);
+}
+
+// ------------------------------------------------------------------ problems next to their fields
+
+/** Where a problem with a control is said: after its row, its group or its label. */
+function anchorOf(control) {
+  return control.closest(".team-row, .group") ?? control.closest("label") ?? control;
+}
+
+/** What takes the focus for a control: a field itself, or the first choice of a group. */
+function focusOf(control) {
+  if (control.matches("input, select")) return control;
+  return control.querySelector("input:checked:not(:disabled)") ?? control.querySelector("input:not(:disabled)");
+}
+
+/**
+ * Says each problem ({control, key, params}) under its control's row, marks the control invalid and
+ * described by the words; problems of an earlier check are taken away first.
+ */
+function showProblems(list) {
+  for (const old of document.querySelectorAll(".field-error")) old.remove();
+  for (const control of document.querySelectorAll("[aria-invalid]")) {
+    control.removeAttribute("aria-invalid");
+    const described = (control.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => !id.startsWith("problem-"));
+    if (described.length) control.setAttribute("aria-describedby", described.join(" "));
+    else control.removeAttribute("aria-describedby");
+  }
+  // In the order of the form, whatever the order of the checks.
+  const before = (a, b) => a.control.compareDocumentPosition(b.control) & Node.DOCUMENT_POSITION_PRECEDING;
+  problems = [...list].sort((a, b) => (before(a, b) ? 1 : -1));
+  problems.forEach((problem, i) => {
+    const words = document.createElement("p");
+    words.className = "field-error";
+    words.id = `problem-${i}`;
+    words.textContent = t(problem.key, problem.params ?? {});
+    let anchor = anchorOf(problem.control);
+    while (anchor.nextElementSibling?.classList.contains("field-error")) anchor = anchor.nextElementSibling;
+    anchor.after(words);
+    problem.control.setAttribute("aria-invalid", "true");
+    const described = problem.control.getAttribute("aria-describedby");
+    problem.control.setAttribute("aria-describedby", described ? `${described} ${words.id}` : words.id);
+  });
+}
+
+/** Shows the problems found, with the focus on the first; true when there was none. */
+function passes(list) {
+  showProblems(list);
+  if (problems.length) focusOf(problems[0].control)?.focus();
+  return list.length === 0;
+}
+
+/** A field mended: its problem goes (the others stay until the next check). */
+function mended(event) {
+  const left = problems.filter((p) => !p.control.contains(event.target) && p.control !== event.target);
+  if (left.length !== problems.length) showProblems(left);
+}
+
+const whole = (v) => Number.isInteger(v);
 
 // A number field as the server should see it: blank is missing, a number is a number, and
 // anything else is passed on so that the server can say what is wrong with it.
@@ -103,6 +207,11 @@ function fieldValue(input) {
 
 function checked(name) {
   return document.querySelector(`input[name="${name}"]:checked`)?.value ?? "";
+}
+
+/** The radio group of a name in the deal form. */
+function groupOf(name) {
+  return document.querySelector(`#deal-form input[name="${name}"]`).closest("[role=radiogroup]");
 }
 
 // ------------------------------------------------------------------ the host's choices
@@ -126,6 +235,32 @@ function showGameFields() {
     const input = $(id);
     if (defaults.has(input.value.trim()) && chosen.teams[i]) input.value = chosen.teams[i];
   });
+  for (const name of SHORT_CHOICES) {
+    const select = form.querySelector(`select[name="${name}"]`);
+    if (select) sayChoice(select);
+  }
+}
+
+/** The problems of the setup, by the checks of belote/sheet.py (names, starting scores). */
+function setupProblems(settings, count) {
+  const found = [];
+  const seen = new Set();
+  ["name-ns", "name-ew", "name-s"].slice(0, count).forEach((id, i) => {
+    const name = settings.names[i].split(/\s+/).filter(Boolean).join(" ");
+    const folded = name.toLowerCase();
+    if (!name) found.push({ control: $(id), key: "sheet-check-name-missing" });
+    else if (name.length > MAX_NAME || /\p{C}/u.test(name)) found.push({ control: $(id), key: "sheet-error-names" });
+    else if (seen.has(folded)) found.push({ control: $(id), key: "sheet-check-name-same" });
+    seen.add(folded);
+  });
+  ["start-ns", "start-ew", "start-s"].slice(0, count).forEach((id, i) => {
+    const points = settings.start[i];
+    if (!whole(points) || points < 0 || points > MAX_START) found.push({ control: $(id), key: "sheet-error-start" });
+    else if (settings.deals === null && points >= settings.target) {
+      found.push({ control: $(id), key: "sheet-error-start-over" });
+    }
+  });
+  return found;
 }
 
 async function createSheet(event) {
@@ -136,6 +271,8 @@ async function createSheet(event) {
   const names = ["name-ns", "name-ew", "name-s"].slice(0, count).map((id) => $(id).value);
   const start = ["start-ns", "start-ew", "start-s"].slice(0, count).map((id) => fieldValue($(id)) ?? 0);
   const settings = { ...rules, names, start };
+  showRefusal("setup-error", null);
+  if (!passes(setupProblems(settings, count))) return;
   const button = event.submitter ?? $("setup-form").querySelector("button[type=submit]");
   button.disabled = true;
   try {
@@ -143,11 +280,11 @@ async function createSheet(event) {
     const url = new URL(location.href);
     url.searchParams.set("sheet", created.id);
     history.replaceState(null, "", url);
-    showError(null);
+    clearRefusals();
     show(created);
   } catch (error) {
     if (!(error instanceof Refused)) console.error(error);
-    showError(error);
+    showRefusal("setup-error", error);
   } finally {
     button.disabled = false;
   }
@@ -248,8 +385,6 @@ function buildForm(data) {
   $("declarations-field").hidden = !game.declarations;
   $("capot-sides").hidden = eachCounts();
   $("capot-three").hidden = !eachCounts();
-  $("cards-label").dataset.i18n = game.contracts ? "bidders-cards" : "takers-cards";
-  $("cards-label").textContent = t($("cards-label").dataset.i18n);
   resetDealForm();
 }
 
@@ -272,6 +407,9 @@ function updateCards() {
   cards.disabled = capot !== "";
   if (capot !== "" && side !== "") cards.value = capot === side ? "162" : "0";
   else if (capot !== "") cards.value = "";
+  // The card points are the takers' (or bidders'): named by the side once it is chosen.
+  const role = game.contracts ? "bidders" : "takers";
+  $("cards-label").textContent = side === "" ? t(`${role}-cards`) : t(`sheet-cards-of-${role}`, { name: sheet.names[side] });
   const hint = $("defenders");
   const points = fieldValue(cards);
   if (side !== "" && Number.isInteger(points) && points >= 0 && points <= DEAL_POINTS) {
@@ -345,13 +483,97 @@ function entryOfForm() {
   return { takers: checked("takers") || null, ...entry };
 }
 
+// ------------------------------------------------------------------ checking a deal before sending it
+
+/** Card points in a field: missing, or not 0 to 162 (sheet.py's "cards-missing" and "cards"). */
+function cardsProblem(input) {
+  const points = fieldValue(input);
+  if (points === null) return { control: input, key: "sheet-error-cards-missing" };
+  if (!whole(points) || points < 0 || points > DEAL_POINTS) return { control: input, key: "sheet-error-cards" };
+  return null;
+}
+
+/** Declarations by side or player: 0 to 1000 in tens, none without declarations, one camp only. */
+function declarationProblems(found, camps) {
+  if (!game.declarations) return;
+  const values = {};
+  for (const team of sheet.teams) {
+    const input = $(`decl-${key(team)}`);
+    const points = fieldValue(input) ?? 0;
+    values[team] = points;
+    if (!whole(points) || points < 0 || points > MAX_DECLARATIONS || points % 10) {
+      found.push({ control: input, key: "sheet-error-declarations" });
+    } else if (points && !sheet.rules.declarations) found.push({ control: input, key: "sheet-error-sans" });
+  }
+  const scoring = camps.filter((camp) => camp.some((team) => whole(values[team]) && values[team] > 0));
+  if (scoring.length > 1) found.push({ control: $("declarations-field"), key: "sheet-error-declarations-both" });
+}
+
+function checkSides(found, side, sideGroup, missingKey) {
+  if (side === "") found.push({ control: groupOf(sideGroup), key: missingKey });
+  if (checked("capot") === "") {
+    const problem = cardsProblem($("cards"));
+    if (problem) found.push(problem);
+  }
+  declarationProblems(found, sheet.teams.map((team) => [team]));
+}
+
+/** What is wrong with the deal entered, by the rules of belote/sheet.py, in the order of the form. */
+function dealProblems() {
+  const found = [];
+  if (eachCounts()) {
+    if (checked("dealer") === "") found.push({ control: groupOf("dealer"), key: "sheet-error-dealer-missing" });
+    const taker = checked("taker");
+    if (taker === "") found.push({ control: groupOf("taker"), key: "sheet-error-takers-missing" });
+    const inputs = sheet.teams.map((team) => $(`cards-${key(team)}`));
+    const wrong = inputs.map(cardsProblem).filter(Boolean);
+    found.push(...wrong);
+    if (!wrong.length) {
+      const total = inputs.reduce((sum, input) => sum + fieldValue(input), 0);
+      if (total < THREE_MIN_POINTS || total > DEAL_POINTS) {
+        found.push({ control: inputs[0].closest("[role=group]"), key: "sheet-error-cards-total" });
+      }
+      const capot = checked("capot3");
+      if (taker !== "" && capot === "taker" && inputs.some((input, i) => sheet.teams[i] !== taker && fieldValue(input))) {
+        found.push({ control: groupOf("capot3"), key: "sheet-check-capot-taker" });
+      }
+      if (taker !== "" && capot === "defenders" && fieldValue($(`cards-${key(taker)}`))) {
+        found.push({ control: groupOf("capot3"), key: "sheet-check-capot-defenders" });
+      }
+    }
+    if (taker !== "") {
+      declarationProblems(found, [[taker], sheet.teams.filter((team) => team !== taker)]);
+    } else declarationProblems(found, []);
+    return found;
+  }
+  if (!game.contracts) {
+    checkSides(found, checked("takers"), "takers", "sheet-error-takers-missing");
+    return found;
+  }
+  const level = $("level").value;
+  if (level === "") found.push({ control: $("level"), key: "sheet-check-level" });
+  const mode = checked("mode");
+  const noSuit = mode === "NT" || mode === "AT";
+  if (mode === "") found.push({ control: groupOf("mode"), key: "sheet-check-mode" });
+  else if (noSuit && !sheet.rules.no_trump_all_trump) found.push({ control: groupOf("mode"), key: "sheet-error-contract-mode" });
+  const bidder = checked("bidder");
+  checkSides(found, bidder, "bidder", "sheet-error-bidder-missing");
+  if (noSuit && checked("belote") !== "") found.push({ control: groupOf("belote"), key: "sheet-error-belote-mode" });
+  if ($("alone").checked && (level !== "generale" || checked("capot") === "" || checked("capot") !== bidder)) {
+    found.push({ control: $("alone"), key: "sheet-check-alone" });
+  }
+  return found;
+}
+
 async function addDeal(event) {
   event.preventDefault();
-  await change(`/api/sheets/${sheet.id}/deals`, { ...entryOfForm(), seen: sheet.deals }, $("add"), true);
+  showRefusal("deal-error", null);
+  if (!passes(dealProblems())) return;
+  await change(`/api/sheets/${sheet.id}/deals`, { ...entryOfForm(), seen: sheet.deals }, $("add"), "deal-error");
 }
 
 async function undo() {
-  await change(`/api/sheets/${sheet.id}/undo`, { seen: sheet.deals }, $("undo"), false);
+  await change(`/api/sheets/${sheet.id}/undo`, { seen: sheet.deals }, $("undo"), "undo-error");
 }
 
 // Where the next deal starts: who took, or in Coinche the contract.
@@ -360,11 +582,13 @@ function firstField() {
   return eachCounts() ? 'input[name="taker"]' : 'input[name="takers"]';
 }
 
-async function change(path, body, button, isDeal) {
+async function change(path, body, button, box) {
+  const isDeal = box === "deal-error";
   button.disabled = true;
   try {
     const answer = await api("POST", path, body);
-    showError(null);
+    clearRefusals();
+    showProblems([]);
     render(answer);
     if (isDeal) {
       resetDealForm();
@@ -374,7 +598,7 @@ async function change(path, body, button, isDeal) {
     if (!(error instanceof Refused)) console.error(error); // a bug here, not a refusal: say so loudly
     // A stale page is sent the sheet as it stands: draw it, then say why.
     if (error.sheet) render(error.sheet);
-    showError(error);
+    showRefusal(box, error);
   } finally {
     button.disabled = false;
     if (sheet) $("undo").disabled = sheet.deals === 0;
@@ -458,9 +682,13 @@ function drawHead(data) {
     th.scope = "col";
     if (className) th.className = className;
     if (words === "#") th.textContent = "#";
-    else {
-      th.dataset.i18n = words;
-      th.textContent = t(words);
+    else th.textContent = t(words);
+    if (words === "card-points") {
+      // Whose card points are whose: the sides (or players) in the order of the numbers below.
+      const whose = document.createElement("span");
+      whose.className = "whose";
+      whose.textContent = data.teams.map((team) => data.names[team]).join(" – ");
+      th.append(whose);
     }
     row.append(th);
   }
@@ -584,6 +812,9 @@ async function start() {
   fillSettingsForm($("setup-form"), {});
   $("setup-form").addEventListener("change", showGameFields);
   $("deal-form").addEventListener("submit", addDeal);
+  $("deal-form").addEventListener("input", mended);
+  $("deal-form").addEventListener("change", mended);
+  $("setup-form").addEventListener("input", mended);
   $("deal-form").addEventListener("input", updateCards);
   $("deal-form").addEventListener("change", updateCards);
   $("undo").addEventListener("click", undo);
@@ -596,7 +827,7 @@ async function start() {
   try {
     show(await api("GET", `/api/sheets/${encodeURIComponent(id)}`));
   } catch (error) {
-    showError(error);
+    showRefusal("error", error);
     showSetup();
   }
 }
