@@ -96,10 +96,10 @@ export function wordsFor(table) {
           ? { html: esc(tsSeat("dealtBy", e.dealer, { n: deal.number, seat: seatName(e.dealer), card: cardText(e.turned, lang) })), cls: "deal" }
           : { html: esc(tsSeat("dealtByAll", e.dealer, { n: deal.number, seat: seatName(e.dealer) })), cls: "deal" };
       case "bid": {
-        const line = { html: bidText(e.seat, e.bid, deal.turned), cls: e.bid === "coinche" || e.bid === "surcoinche" ? "say" : e.bid === "pass" ? "pass" : "bid" };
+        const line = { html: bidText(e.seat, e.bid, deal.turned), cls: e.bid === "coinche" || e.bid === "surcoinche" ? "say" : e.bid === "pass" ? "line-pass" : "line-bid" };
         // The second round of the games with a turned card begins once everybody has passed.
         const round2 = game.turned_card && deal.bids.length === game.players && deal.bids.every(([, b]) => b === "pass");
-        return round2 ? [line, { html: esc(t("round2")), cls: "round" }] : line;
+        return round2 ? [line, { html: esc(t("round2")), cls: "line-round" }] : line;
       }
       case "trump":
         if (!e.contract) return null; // the bid that took says it
@@ -112,7 +112,7 @@ export function wordsFor(table) {
         if (!e.say) return null;
         return { html: esc(t(e.say === "belote" ? "saysBelote" : "saysRebelote", { seat: seatName(e.seat) })), cls: "say" };
       case "trick":
-        return { html: esc(tsSeat("wonTrick", e.winner, { seat: seatName(e.winner), n: e.points })), cls: "trick" };
+        return { html: esc(tsSeat("wonTrick", e.winner, { seat: seatName(e.winner), n: e.points })), cls: "line-trick" };
       case "declarations-shown":
         return {
           html: esc(t("declarationsShown", { side: sideName(e.side), what: e.declarations.map((d) => `${declName(d.name)} (${d.points})`).join(", ") })),

@@ -1,0 +1,387 @@
+"""The table as players expect it, in a real browser: the history drawer on a phone, the match's score
+sheet from the scoreboard, banners and bubbles that never cover a card (bounding boxes at every
+viewport), a French page, a keyboard-only deal, sound and its mute switch, a lost connection, the
+newcomer's hint, the end of a match, and axe-core on the home screen, the table, the lobby and the drawer.
+
+Each test has its own solo table (easy and fast bots) on the in-process server of tests/e2e/conftest.py.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from axe import assert_no_serious
+from table_fixtures import DESKTOP, PHONE
+
+LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
+
+STATE_JS = """() => { const b = window.__belote;
+  return b && b.view ? {view: b.view, waiting: b.waiting, last: b.last, table: b.table, deals: b.deals} : null; }"""
+READY_JS = """() => { const b = window.__belote; const v = b && b.view;
+  return !!v && b.connected && (b.waiting === 'continue' || v.match_over || v.to_move === b.seat); }"""
+
+# Records, at every frame, any banner or bubble whose box meets a card of the trick, the hand or the
+# turned card: what a player would see covered.
+COVER_WATCH_JS = """() => {
+  window.__covered = [];
+  window.__watched = 0;
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const look = () => {
+    const covers = [...document.querySelectorAll('[data-testid="announce"], .bubble')]
+      .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden' && getComputedStyle(e).display !== 'none');
+    const cards = [...document.querySelectorAll('.trick-card, [data-testid="hand-card"], [data-testid="turned-card"]')];
+    for (const c of covers) {
+      const a = box(c);
+      if (!a.width) continue;
+      window.__watched += 1;
+      for (const card of cards) {
+        const b = box(card);
+        if (b.width && meet(a, b)) window.__covered.push(`${c.textContent.trim()} over ${card.dataset.card}`);
+      }
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+# ---------------------------------------------------------------------- helpers
+def start_solo(page: Any, url: str, lang: str = "en", tap: bool = False, **choices: str) -> None:
+    """The home screen: the rules one click away, easy fast bots, and deal."""
+    page.goto(url)
+    dialog = page.get_by_test_id("settings-dialog")
+    expect(dialog).to_be_visible()
+    page.get_by_test_id("settings-more").locator("summary").click()
+    page.get_by_test_id("settings-strength").select_option("easy")
+    page.get_by_test_id("settings-speed").select_option("fast")
+    for name, value in choices.items():
+        field = page.get_by_test_id(f"settings-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.get_by_test_id("settings-lang").select_option(lang)
+    start = page.get_by_test_id("settings-start")
+    start.tap() if tap else start.click()
+    expect(dialog).to_be_hidden()
+    page.wait_for_function("() => window.__belote.joined && window.__belote.view !== null")
+
+
+def wait_ready(page: Any, timeout: float = 30_000) -> dict[str, Any]:
+    page.wait_for_function(READY_JS, timeout=timeout)
+    state: dict[str, Any] = page.evaluate(STATE_JS)
+    return state
+
+
+def act(page: Any, state: dict[str, Any], tap: bool = False) -> None:
+    """One action of South's: the first bid that takes, else the first legal card, else Continue."""
+    view = state["view"]
+    if state["waiting"] == "continue":
+        button = page.get_by_test_id("continue")
+        button.tap() if tap else button.click()
+        page.wait_for_function("() => window.__belote.waiting !== 'continue'")
+        return
+    if view["phase"] == "bidding":
+        choice = next((b for b in view["legal"] if b != "pass"), "pass")
+        target = page.get_by_test_id(f"bid-{choice}")
+    else:
+        target = page.locator(f'[data-testid="hand-card"][data-card="{view["legal"][0]}"]')
+    target.tap() if tap else target.click()
+    page.wait_for_function("n => window.__belote.last > n", arg=state["last"])
+
+
+def play_until(page: Any, until: Any, tap: bool = False, limit: int = 120) -> dict[str, Any]:
+    for _ in range(limit):
+        state = wait_ready(page)
+        if until(state):
+            return state
+        act(page, state, tap)
+    raise AssertionError("the state looked for never came")
+
+
+def in_play(state: dict[str, Any]) -> bool:
+    return state["waiting"] is None and state["view"]["phase"] == "play"
+
+
+# ---------------------------------------------------------------------- history, score sheet
+def test_the_history_drawer_on_a_phone_lists_every_bid_and_trick(open_tab: Any, base_url: str, artifacts: Path) -> None:
+    tab = open_tab(**PHONE)
+    page = tab.page
+    start_solo(page, base_url, tap=True)
+    state = play_until(page, lambda s: in_play(s) and len(s["view"]["tricks"]) >= 2, tap=True)
+    page.get_by_test_id("history-btn").tap()
+    drawer = page.get_by_test_id("history-drawer")
+    expect(drawer).to_be_visible()
+    deal = state["deals"][-1]
+    bids = drawer.get_by_test_id("history-bid")
+    expect(bids).to_have_count(len(deal["bids"]))
+    shown = bids.evaluate_all("els => els.map(e => [e.dataset.seat, e.dataset.bid])")
+    assert sorted(shown) == sorted(deal["bids"])
+    expect(drawer.get_by_test_id("history-contract")).to_be_visible()
+    tricks = drawer.get_by_test_id("history-trick")
+    expect(tricks).to_have_count(len(deal["tricks"]) + (1 if deal["cards"] and len(deal["cards"]) % 4 else 0))
+    box = drawer.bounding_box()
+    assert box is not None and box["width"] <= 390 and box["y"] + box["height"] <= 844 + 1
+    page.screenshot(path=str(artifacts / "table-history-phone.png"))
+    drawer.get_by_test_id("history-close").tap()
+    expect(drawer).to_be_hidden()
+    assert not tab.unexpected_errors()
+
+
+def test_the_scoreboard_opens_the_match_sheet_at_any_time(open_tab: Any, base_url: str, artifacts: Path) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    start_solo(page, base_url)
+    # Before any deal is scored the sheet is there, and empty.
+    page.get_by_test_id("scoreboard").click()
+    drawer = page.get_by_test_id("history-drawer")
+    expect(drawer.get_by_test_id("history-tab-match")).to_have_attribute("aria-selected", "true")
+    expect(drawer.get_by_test_id("match-sheet").locator("tbody tr")).to_have_text(["No deal scored yet"])
+    page.keyboard.press("Escape")
+    expect(drawer).to_be_hidden()
+    # A deal later, in the middle of the next one, the sheet holds the first deal's points.
+    state = play_until(page, lambda s: s["view"]["deal_number"] >= 2 and in_play(s))
+    page.get_by_test_id("scoreboard").click()
+    rows = drawer.get_by_test_id("match-sheet").locator("tbody tr")
+    expect(rows).to_have_count(1)
+    first = next(d for d in state["deals"] if d["result"])
+    points = first["result"]["points"]
+    expect(rows.first.locator("td").nth(3)).to_have_text(f"+{points['NS']}")
+    expect(rows.first.locator("td").nth(4)).to_have_text(f"+{points['EW']}")
+    heads = drawer.get_by_test_id("match-sheet").locator("thead th")
+    expect(heads.nth(3)).to_have_text("Us")
+    expect(heads.nth(4)).to_have_text("Them")
+    # The sides are named with their players.
+    expect(drawer.locator(".history-score")).to_contain_text("Us · You &")
+    page.screenshot(path=str(artifacts / "table-sheet-desktop.png"))
+    drawer.get_by_test_id("history-tab-deal").click()
+    expect(drawer.get_by_test_id("history-bidding")).to_be_visible()
+    assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- nothing covers a card
+def test_no_banner_or_bubble_covers_a_card(open_tab: Any, base_url: str, artifacts: Path) -> None:
+    for name, options in VIEWPORTS.items():
+        tab = open_tab(**options)
+        page = tab.page
+        tap = name != "desktop"
+        start_solo(page, base_url, tap=tap)
+        page.evaluate(COVER_WATCH_JS)
+        # A whole deal and the bidding of the next: bids, declarations, belote and tricks come and go.
+        play_until(page, lambda s: s["view"]["deal_number"] >= 2 and in_play(s), tap=tap)
+        covered = page.evaluate("window.__covered")
+        watched = page.evaluate("window.__watched")
+        assert watched > 0, f"{name}: no banner or bubble was ever shown"
+        assert covered == [], f"{name}: {sorted(set(covered))[:10]}"
+        page.screenshot(path=str(artifacts / f"table-{name}.png"))
+        assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- French
+def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, artifacts: Path) -> None:
+    tab = open_tab(locale="fr-FR", **PHONE)
+    page = tab.page
+    page.goto(base_url)
+    expect(page.get_by_test_id("settings-lang")).to_have_value("fr")
+    expect(page.get_by_test_id("settings-start")).to_have_text("Distribuer")
+    page.get_by_test_id("settings-start").tap()
+    page.wait_for_function("() => window.__belote.view !== null")
+    state = play_until(page, in_play, tap=True)
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile("À vous de jouer"))
+    # A card the rules refuse: the refusal is in French.
+    view = state["view"]
+    illegal = [c for c in view["hand"] if c not in view["legal"]]
+    if illegal:
+        page.locator(f'[data-testid="hand-card"][data-card="{illegal[0]}"]').tap()
+        expect(page.get_by_test_id("error")).to_have_text(re.compile("^Vous devez"))
+    # No text is cut: nothing wider than its box where the box hides what overflows.
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('button, .seat-label .name, .turn, .contract span, .target, .side-name')]
+             .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
+             .map((e) => e.textContent.trim())"""
+    )
+    assert cut == []
+    page.get_by_test_id("history-btn").tap()
+    expect(page.get_by_test_id("history-tab-deal")).to_have_text("Cette donne")
+    page.screenshot(path=str(artifacts / "table-fr-phone.png"))
+    assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- the keyboard alone
+def test_a_deal_played_with_the_keyboard_alone(open_tab: Any, base_url: str) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    start_solo(page, base_url)
+    for _ in range(60):
+        state = wait_ready(page)
+        view = state["view"]
+        if state["waiting"] == "continue":
+            page.keyboard.press("Enter")
+            break
+        if view["phase"] == "bidding":
+            choice = next((b for b in view["legal"] if b != "pass"), "pass")
+            # Tab to the bid's button, then Enter.
+            for _ in range(40):
+                page.keyboard.press("Tab")
+                if page.evaluate("() => document.activeElement && document.activeElement.dataset.bid") == choice:
+                    break
+            else:
+                raise AssertionError(f"Tab never reached the bid {choice}")
+            page.keyboard.press("Enter")
+        else:
+            cards = page.get_by_test_id("hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
+            index = cards.index(view["legal"][0]) + 1
+            if len(view["hand"]) % 2:
+                page.keyboard.press(str(index))
+            else:
+                # The focus ring shows on the card reached with Tab, and Enter plays it.
+                for _ in range(40):
+                    page.keyboard.press("Tab")
+                    if page.evaluate("() => document.activeElement && document.activeElement.dataset.card") == view["legal"][0]:
+                        break
+                else:
+                    raise AssertionError("Tab never reached the card")
+                ring = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+                assert ring == "solid"
+                label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+                assert label.endswith("can be played")
+                page.keyboard.press("Enter")
+        page.wait_for_function("n => window.__belote.last > n", arg=state["last"])
+    else:
+        raise AssertionError("the deal did not end")
+    page.wait_for_function("() => window.__belote.waiting !== 'continue'")
+    assert page.evaluate("() => window.__belote.view.deal_number") == 2
+    assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- sound
+def test_sound_and_a_mute_switch_that_is_remembered(open_tab: Any, base_url: str) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    start_solo(page, base_url)
+    play_until(page, lambda s: in_play(s) and len(s["view"]["tricks"]) >= 1)
+    played = page.evaluate("() => window.__beloteSounds.played")
+    assert played.get("card", 0) >= 4 and played.get("trick", 0) >= 1 and played.get("turn", 0) >= 1
+    mute = page.get_by_test_id("mute")
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    page.wait_for_function("() => window.__belote.view !== null")
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    play_until(page, lambda s: in_play(s) and len(s["view"]["tricks"]) >= 3)
+    sounds = page.evaluate("() => window.__beloteSounds")
+    assert sum(sounds["played"].values()) == 0, sounds
+    assert sounds["muted"].get("card", 0) >= 4
+    assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- a lost connection
+def test_a_lost_connection_offers_no_card_and_says_why(open_tab: Any, base_url: str) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    sockets: list[Any] = []
+    blocked = {"on": False}
+
+    def through(ws: Any) -> None:
+        if blocked["on"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws$"), through)
+    start_solo(page, base_url)
+    play_until(page, in_play)
+    expect(page.get_by_test_id("turn")).to_have_attribute("data-state", "mine")
+    blocked["on"] = True
+    for ws in sockets:
+        ws.close()
+    turn = page.get_by_test_id("turn")
+    expect(turn).to_have_attribute("data-state", "offline")
+    expect(turn).to_contain_text("Connection lost")
+    expect(page.locator('[data-testid="hand-card"].legal')).to_have_count(0)
+    page.get_by_test_id("hand-card").first.click()
+    expect(page.get_by_test_id("error")).to_contain_text("Not connected")
+    blocked["on"] = False
+    expect(turn).to_have_attribute("data-state", "mine", timeout=15_000)
+    expect(page.locator('[data-testid="hand-card"].legal').first).to_be_visible()
+    assert not tab.unexpected_errors("WebSocket")
+
+
+# ---------------------------------------------------------------------- learning
+def test_a_newcomer_is_told_what_taking_means_once(open_tab: Any, base_url: str) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    start_solo(page, base_url)
+    state = play_until(page, lambda s: s["view"]["phase"] == "bidding" and s["waiting"] is None)
+    hint = page.get_by_test_id("take-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("trumps")
+    act(page, state)
+    expect(hint).to_be_hidden()
+    # The next decisions to take say nothing more.
+    play_until(page, lambda s: s["view"]["deal_number"] >= 2 and s["view"]["phase"] == "bidding" and s["waiting"] is None)
+    expect(hint).to_be_hidden()
+    rules = page.get_by_test_id("rules-link")
+    expect(rules).to_have_attribute("href", "/rules?lang=en")
+    assert not tab.unexpected_errors()
+
+
+def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> None:
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    start_solo(page, base_url, target="deals", deals="1")
+    play_until(page, lambda s: s["view"]["match_over"])
+    end = page.get_by_test_id("match-end")
+    expect(end).to_be_visible()
+    winner = page.evaluate("() => window.__belote.view.match_winner")
+    won = winner == "NS"
+    expect(end).to_have_class(re.compile("won" if won else "lost"))
+    sounds = page.evaluate("() => window.__beloteSounds.played")
+    assert sounds.get("win" if won else "lose") == 1, sounds
+    expect(page.get_by_test_id("panel-new-game")).to_be_visible()
+    page.screenshot(path=str(artifacts / "table-match-end.png"))
+    assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- axe-core
+def test_axe_finds_no_serious_violation(open_tab: Any, base_url: str) -> None:
+    for lang, options in (("en", DESKTOP), ("fr", PHONE)):
+        tab = open_tab(**options)
+        page = tab.page
+        page.goto(base_url)
+        page.get_by_test_id("settings-lang").select_option(lang)
+        expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+        assert_no_serious(page, f"the home screen ({lang})")
+        page.get_by_test_id("settings-more").locator("summary").click()
+        assert_no_serious(page, f"the home screen's rules ({lang})")
+        page.get_by_test_id("settings-speed").select_option("fast")
+        page.get_by_test_id("settings-start").click()
+        play_until(page, in_play)
+        assert_no_serious(page, f"the table at one's turn ({lang})")
+        page.get_by_test_id("history-btn").click()
+        assert_no_serious(page, f"the history drawer ({lang})")
+        page.keyboard.press("Escape")
+        play_until(page, lambda s: s["waiting"] == "continue")
+        page.wait_for_timeout(1500)  # the deal's score comes after its last trick is seen
+        assert_no_serious(page, f"the deal's score ({lang})")
+        # A private table's lobby.
+        page.evaluate("() => localStorage.removeItem('belote.table')")
+        page.goto(base_url)
+        page.get_by_test_id("mode-create").click()
+        page.get_by_test_id("create-name").fill("Ann")
+        page.get_by_test_id("create-go").click()
+        expect(page.get_by_test_id("lobby")).to_be_visible()
+        expect(page.get_by_test_id("lobby-start")).to_be_in_viewport()
+        expect(page.get_by_test_id("lobby-share")).to_be_in_viewport()
+        assert_no_serious(page, f"the lobby ({lang})")
+        assert not tab.unexpected_errors()
