@@ -2,7 +2,8 @@
 
 Every front end drives the game the same way: ask ``legal_actions()``, ``apply()`` one, read
 ``view(seat)``. An action is a small int: a card 0..31, or a bid (``PASS``, ``TAKE``, or naming a
-suit). An illegal action raises an ``IllegalAction`` that names the rule and changes nothing.
+suit). An illegal action raises an ``IllegalAction`` that names the rule and changes nothing: its
+words for people, and a stable ``code`` and ``details`` for programs (``belote.actions.REFUSALS``).
 
 >>> deal = Deal.from_seed(7)
 >>> deal.phase, SEATS[deal.to_move]
