@@ -104,7 +104,7 @@ def test_counterclockwise_turn() -> None:
 def test_turned_card_refusals_name_the_rule(bids: list[Bid], action: int, reason: str) -> None:
     state = turned_state()
     state.bids = list(bids)
-    assert TURNED.explain(state, action) == reason
+    assert str(TURNED.explain(state, action)) == reason
 
 
 # ----------------------------------------------------------------- contracts
@@ -204,4 +204,4 @@ def test_contract_refusals_name_the_rule(options: dict[str, object], bids: list[
     state = contract_state(**options)
     say(state, CONTRACTS, *bids)
     assert action not in CONTRACTS.legal(state)
-    assert CONTRACTS.explain(state, action) == reason
+    assert str(CONTRACTS.explain(state, action)) == reason

@@ -183,9 +183,13 @@ def test_out_of_turn_illegal_malformed_and_oversized_are_refused(client: TestCli
         other = next(s for s in ws if s != mover)
         before = states[other]["view"]
         ws[other].send_json({"type": "act", "action": "pass"})
-        assert "turn" in error(ws[other])
+        refused = receive(ws[other], "error")
+        assert "turn" in refused["message"]
+        assert (refused["code"], refused["args"]) == ("not_your_turn", {"seat": mover, "phase": "bidding"})
         ws[mover].send_json({"type": "act", "action": "AS"})
-        assert "bid" in error(ws[mover]) or "card" in error(ws[mover])
+        refused = receive(ws[mover], "error")
+        assert "bid" in refused["message"] or "card" in refused["message"]
+        assert (refused["code"], refused["args"]) == ("bidding_not_over", {"card": "AS", "auction": "turned"})
         ws[mover].send_text("{not json")
         assert "not JSON" in error(ws[mover])
         ws[mover].send_json({"type": "act", "action": "x" * 5000})
@@ -243,7 +247,8 @@ def test_the_queue_seats_four_players_together(client: TestClient) -> None:
             assert not any(p["bot"] for p in state["players"].values())
         assert client.get("/api/health").json()["queue"] == 0
         ws[0].send_json({"type": "new_game"})
-        assert "Play online" in error(ws[0])
+        refused = receive(ws[0], "error")
+        assert "Play online" in refused["message"] and (refused["code"], refused["args"]) == ("online_one_match", {})
     finally:
         for cm in sockets:
             cm.__exit__(None, None, None)
@@ -450,7 +455,9 @@ def test_the_next_deal_waits_for_everybody_to_read_the_score(client: TestClient)
             assert all(st["timer"] and st["timer"]["seat"] is None for st in states.values()), i
         # The first bidder has read the score, but may not bid before the last reader has.
         ws[first].send_json({"type": "act", "action": "pass"})
-        assert error(ws[first]) == f"the next deal starts when everybody has read the score: waiting for {last}"
+        refused = receive(ws[first], "error")
+        assert refused["message"] == f"the next deal starts when everybody has read the score: waiting for {last}"
+        assert refused["code"] == "waiting_for_others" and refused["args"] == {"seats": [last]}
         ws[last].send_json({"type": "continue"})
         states = {x: receive(ws[x]) for x in ws}
         assert all(st["waiting"] is None for st in states.values())
@@ -524,9 +531,13 @@ def test_a_flood_of_messages_is_refused_and_the_table_goes_on(client: TestClient
         before = join(ws, t["table"], tokens["N"])
         for _ in range(100):
             ws.send_json({"type": "chat", "text": ""})
-        refusals = [error(ws) for _ in range(100)]
+        answers = [receive(ws, "error") for _ in range(100)]
+        refusals = [a["message"] for a in answers]
         assert any("too many refused messages" in r for r in refusals)
         assert 60 <= sum("chat line" in r for r in refusals) < 100
+        floods = [a for a in answers if a["code"] == "flooding"]
+        assert floods and all(a["args"] == {"count": 60, "seconds": 1} for a in floods)
+        assert {a["code"] for a in answers} == {"flooding", "bad_chat"}
         time.sleep(1.1)  # a second later, messages are read again
         ws.send_json({"type": "join", "table": t["table"], "token": tokens["N"], "since": -1})
         assert receive(ws)["players"] == before["players"]

@@ -93,7 +93,12 @@ def test_bad_messages_are_refused_and_the_table_goes_on(client: TestClient) -> N
     data = solo(client)
     with client.websocket_connect("/ws") as ws:
         ws.send_text("hello")
-        assert ws.receive_json() == {"type": "error", "message": "the message is not JSON"}
+        assert ws.receive_json() == {
+            "type": "error",
+            "message": "the message is not JSON",
+            "code": "not_json",
+            "args": {},
+        }
         ws.send_json({"type": "act", "action": "JH"})
         assert "join a table first" in ws.receive_json()["message"]
         ws.send_json({"type": "join", "table": data["table"], "token": "wrong", "since": -1})

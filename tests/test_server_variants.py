@@ -404,11 +404,13 @@ def test_settings_name_the_rule_option_they_break(tmp_path: Path) -> None:
         ):
             r = client.post("/api/solo", json=bad)
             assert r.status_code == 400 and all(w in r.json()["error"] for w in words), (bad, r.json())
+            assert r.json()["code"] == "bad_setting" and r.json()["args"]["option"] == words[0], (bad, r.json())
         # An option a game does not use is kept and ignored by the engine: declarations at two hands.
         r = client.post("/api/solo", json={**QUICK, "variant": "two-handed", "declarations": True, "surcoinche": 3})
         assert r.status_code == 200 and r.json()["seat"] == "N"
         r = client.post("/api/tables", json={"name": "Ann", "seat": "W", "settings": {"variant": "three-handed"}})
         assert r.status_code == 400 and "there is no W" in r.json()["error"]
+        assert (r.json()["code"], r.json()["args"]) == ("no_such_seat", {"seat": "W", "seats": ["N", "E", "S"]})
 
 
 def four_people(client: TestClient, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -505,6 +507,7 @@ def test_a_game_of_fewer_seats_moves_the_people_beyond_them_or_is_refused_when_t
             assert two["seat"] == "E" and two["host"] == "E" and set(two["players"]) == {"N", "E"}
             full = client.post(f"/api/tables/{host['table']}/sit", json={"invite": host["invite"], "name": "Cy"})
             assert full.status_code == 409 and full.json()["error"] == "the table is full: 2 people sit there"
+            assert (full.json()["code"], full.json()["args"]) == ("table_full", {"players": 2})
             h.send_json({"type": "settings", "settings": {"variant": "three-handed", "deals": 1}})
             until(h, lambda m: m["settings"]["variant"] == "three-handed")
             assert (

@@ -4,11 +4,13 @@ An action is a small int: a card 0..31, then the bids: ``PASS``, ``TAKE`` (the t
 suit named in the second round, and the Coinche contracts, ``coinche`` and ``surcoinche``
 (``belote.contracts``). Cards and bids round-trip through their names:
 
->>> parse_action("JH") == 28, action_str(parse_action("110h")), str(PASS), repr(NAMES[1])
+>>> parse_action("JH") == 12, action_str(parse_action("110h")), str(PASS), repr(NAMES[1])
 (True, '110H', 'pass', "Bid('H')")
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from belote.cards import CARDS, SUIT_LETTERS, SUIT_NAMES, parse_card
 from belote.cards import SUIT_SYMBOLS as SUIT_SYMBOLS
@@ -17,8 +19,114 @@ from belote.play import MODE_NAMES
 
 Action = int
 
+#: Every refusal of the engine and of the server: its stable code, and the names of the ``args`` it
+#: carries. Programs read the code and the args (docs/protocol.md lists them with examples); people
+#: read the English words (``str(error)``), or the page's own words made from the code
+#: (``web/refusals.js``). The server's refusals are listed here too, so that the codes a client can
+#: receive are written in one place. A code is never renamed nor removed; an arg may only be added.
+REFUSALS: dict[str, tuple[str, ...]] = {
+    # Any action refused by a front end that names no rule of its own (a record, the terminal).
+    "illegal_action": (),
+    # The engine: any game.
+    "not_an_action": ("text",),
+    "not_your_turn": ("seat", "phase"),
+    "deal_over": (),
+    "match_over": (),
+    "nothing_to_undo": (),
+    # The play of the cards.
+    "bidding_over": ("action",),
+    "not_in_hand": ("card",),
+    "must_follow": ("suit", "cards"),
+    "must_go_higher": ("suit", "best", "cards"),
+    "must_trump": ("suit", "cards"),
+    "must_overtrump": ("best", "cards"),
+    "must_undertrump": ("best", "cards"),
+    # The bidding: any auction.
+    "bidding_not_over": ("card", "auction"),
+    "not_a_bid": ("bid",),
+    # The auction of the turned card.
+    "coinche_bid": ("bid",),
+    "take_in_first_round": (),
+    "name_in_second_round": ("suit",),
+    "turned_suit": ("suit",),
+    # The auction of Coinche.
+    "no_turned_card": ("bid",),
+    "nothing_to_coinche": (),
+    "already_coinched": ("contract",),
+    "coinche_own_side": ("contract",),
+    "nothing_to_surcoinche": (),
+    "surcoinche_bidders_only": (),
+    "bidding_closed": ("contract",),
+    "bid_too_low": ("min", "contract"),
+    "bid_too_high": ("max",),
+    "no_generale": (),
+    "mode_not_played": ("mode",),
+    # The server: settings and names.
+    "bad_settings": (),
+    "unknown_setting": ("option",),
+    "bad_setting": ("option", "value", "choices", "min", "max"),
+    "bad_name": ("min", "max"),
+    "name_control_characters": (),
+    # The server: seats and the lobby.
+    "bad_seat": (),
+    "no_such_seat": ("seat", "seats"),
+    "seat_taken": ("seat",),
+    "table_full": ("players",),
+    "too_many_people": ("variant", "seats", "people"),
+    "game_started": ("request",),
+    "host_stays": (),
+    "not_host": (),
+    # The server: the match at a table.
+    "not_started": (),
+    "waiting_for_others": ("seats",),
+    "match_not_over": (),
+    "online_one_match": (),
+    # The server: chat.
+    "read_only": (),
+    "bad_chat": ("max",),
+    "chat_too_long": ("max",),
+    "bad_reaction": ("reactions",),
+    "slow_down": ("count", "seconds"),
+    # The server: messages and requests.
+    "too_long": ("max",),
+    "not_json": (),
+    "bad_message": (),
+    "bad_request": (),
+    "unknown_type": ("type",),
+    "not_joined": (),
+    "no_such_table": (),
+    "flooding": ("count", "seconds"),
+    "server_error": (),
+}
 
-class IllegalAction(ValueError):
+
+class Refusal(ValueError):
+    """Something refused, changing nothing: English words for people (``str(e)``), a stable ``code``
+    and its ``args`` (a JSON object, ``details`` here) for programs.
+
+    >>> e = IllegalPlay("you must follow suit: ♣ was led", "must_follow", suit="C", cards=["7C", "AC"])
+    >>> str(e), e.code, e.details
+    ('you must follow suit: ♣ was led', 'must_follow', {'suit': 'C', 'cards': ['7C', 'AC']})
+    >>> e.to_json()["args"]["cards"]
+    ['7C', 'AC']
+    """
+
+    #: The code of a refusal raised with none.
+    code = "illegal_action"
+
+    def __init__(self, message: str, code: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        assert self.code in REFUSALS and sorted(details) == sorted(REFUSALS[self.code]), (self.code, details)
+        self.details: dict[str, Any] = details
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"message", "code", "args"}``: what the server sends (docs/protocol.md)."""
+        return {"message": str(self), "code": self.code, "args": self.details}
+
+
+class IllegalAction(Refusal):
     """An action the rules refuse; the state is unchanged."""
 
 
@@ -81,7 +189,7 @@ _NOT_AN_ACTION = (
 def parse_action(text: str) -> Action:
     """``pass``, ``take``, a suit letter (naming it in the second round), a Coinche bid, or a card."""
     if not isinstance(text, str):
-        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}")
+        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}", "not_an_action", text=repr(text))
     t = text.strip().lower()
     if t == "pass":
         return PASS
@@ -95,7 +203,7 @@ def parse_action(text: str) -> Action:
     try:
         return parse_card(text)
     except ValueError:
-        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}") from None
+        raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}", "not_an_action", text=text) from None
 
 
 def action_str(action: Action) -> str:

@@ -2,7 +2,8 @@
 
 Every front end drives the game the same way: ask ``legal_actions()``, ``apply()`` one, read
 ``view(seat)``. An action is a small int: a card 0..31, or a bid (``PASS``, ``TAKE``, or naming a
-suit). An illegal action raises an ``IllegalAction`` that names the rule and changes nothing.
+suit). An illegal action raises an ``IllegalAction`` that names the rule and changes nothing: its
+words for people, and a stable ``code`` and ``details`` for programs (``belote.actions.REFUSALS``).
 
 >>> deal = Deal.from_seed(7)
 >>> deal.phase, SEATS[deal.to_move]
@@ -35,6 +36,7 @@ from belote.actions import (
     IllegalBid,
     IllegalPlay,
     NotYourTurn,
+    Refusal,
     action_str,
     parse_action,
 )
@@ -42,7 +44,7 @@ from belote.auctions import THROWN_IN
 from belote.cards import CARDS, Card, cards_of, mask_of
 from belote.contracts import MODE_LETTERS, Contract
 from belote.declarations import Declaration, belote_cards, belote_holder, best_side, find_declarations
-from belote.play import explain_illegal
+from belote.play import why_illegal
 from belote.playstate import BIDDING, DONE, PLAY, Trick
 from belote.rules import Rules
 from belote.variants import SEATS, Tally
@@ -76,6 +78,7 @@ __all__ = [
     "Match",
     "NotYourTurn",
     "PlayerView",
+    "Refusal",
     "Trick",
     "action_str",
     "parse_action",
@@ -274,34 +277,51 @@ class Deal(PlayState):
 
     def _check(self, action: Action, seat: int | None) -> None:
         if self.phase == DONE:
-            raise GameOver("the deal is over")
+            raise GameOver("the deal is over", "deal_over")
         if seat is not None and seat != self.to_move:
             verb = "play" if self.phase == PLAY else "bid"
             who = SEATS[seat] if isinstance(seat, int) and 0 <= seat < self.players else repr(seat)
-            raise NotYourTurn(f"it is {SEATS[self.to_move]}'s turn to {verb}, not {who}'s")
+            raise NotYourTurn(
+                f"it is {SEATS[self.to_move]}'s turn to {verb}, not {who}'s",
+                "not_your_turn",
+                seat=SEATS[self.to_move],
+                phase=self.phase,
+            )
         if not isinstance(action, int) or isinstance(action, bool):
-            raise IllegalAction(f"{action!r} is not an action: play a card or make a bid")
+            raise IllegalAction(
+                f"{action!r} is not an action: play a card or make a bid", "not_an_action", text=repr(action)
+            )
         if self.phase == PLAY:
             if not 0 <= action < 32:
-                raise IllegalPlay(f"the bidding is over: play a card, not {action_str(action)}")
+                name = action_str(action)
+                raise IllegalPlay(f"the bidding is over: play a card, not {name}", "bidding_over", action=name)
             if not self.legal_mask() >> action & 1:
-                raise IllegalPlay(self.explain(action))
+                raise self.explain(action)
             return
         if 0 <= action < 32:
-            raise IllegalBid(f"the bidding is not over: {self.auction.what_to_bid} before playing {CARDS[action]}")
+            raise IllegalBid(
+                f"the bidding is not over: {self.auction.what_to_bid} before playing {CARDS[action]}",
+                "bidding_not_over",
+                card=str(CARDS[action]),
+                auction=self.auction.name,
+            )
         if action not in self.legal_actions():
-            raise IllegalBid(self.auction.explain(self, action))
+            raise self.auction.explain(self, action)
 
-    def explain(self, card: int) -> str:
-        """Why ``card`` may not be played now."""
+    def explain(self, card: int) -> IllegalPlay:
+        """Why ``card`` may not be played now: the refusal, not raised (its words are ``str()`` of it)."""
         seat = self.to_move
         if self.table_cards and not self.hand_mask(seat) >> card & 1:
             # Never say where a face-down card lies: its owner does not know either.
-            return f"you have no {CARDS[card].pretty()} in your hand or face up on your side of the table"
+            return IllegalPlay(
+                f"you have no {CARDS[card].pretty()} in your hand or face up on your side of the table",
+                "not_in_hand",
+                card=str(CARDS[card]),
+            )
         bs = self.best_seat
         on_table = bool(self.trick)
         partner = on_table and bs != seat and self.camps[bs] == self.camps[seat]
-        return explain_illegal(
+        code, args, words = why_illegal(
             self.mode,
             self.hand_mask(seat),
             self.best if on_table else -1,
@@ -310,6 +330,7 @@ class Deal(PlayState):
             self.led,
             card,
         )
+        return IllegalPlay(words, code, **args)
 
     def undo(self) -> Action:
         """Take back the last action; returns it. The state is exactly as before it."""
@@ -317,7 +338,7 @@ class Deal(PlayState):
             self.result = None
             return CARDS[self.undo_card()]
         if not self.bids:
-            raise IllegalAction("nothing to undo")
+            raise IllegalAction("nothing to undo", "nothing_to_undo")
         bids = self.bids[:-1]
         last = self.bids[-1]
         self._first_distribution()
@@ -546,7 +567,7 @@ class Match:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         if self.over:
-            raise GameOver("the match is over")
+            raise GameOver("the match is over", "match_over")
         deal = self.deal
         deal.apply(action, seat)
         if deal.result is not None:

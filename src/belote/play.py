@@ -12,7 +12,9 @@ here is indexed by the mode and then by the card, so the engine never branches o
 
 from __future__ import annotations
 
-from belote.cards import CARDS, RANK_PEOPLE, SUIT_MASKS, SUIT_SYMBOLS, cards_of
+from typing import Any
+
+from belote.cards import CARDS, RANK_PEOPLE, SUIT_LETTERS, SUIT_MASKS, SUIT_SYMBOLS, cards_of
 
 NO_TRUMP = 4
 ALL_TRUMP = 5
@@ -108,28 +110,46 @@ def explain_illegal(
     mode: int, hand: int, best: int, partner_winning: bool, undertrump: bool, led: int, card: int
 ) -> str:
     """The rule a card breaks, in words for people (the card is assumed illegal)."""
+    return why_illegal(mode, hand, best, partner_winning, undertrump, led, card)[2]
+
+
+def why_illegal(
+    mode: int, hand: int, best: int, partner_winning: bool, undertrump: bool, led: int, card: int
+) -> tuple[str, dict[str, Any], str]:
+    """The rule a card breaks: its code, its args and its words (the refusals of ``belote.actions``).
+
+    Cards are named as the server names them (``"JH"``), a suit by its letter.
+
+    >>> from belote.cards import HEARTS, SPADES, mask_of, parse_card
+    >>> why_illegal(HEARTS, mask_of(["7S", "AS", "JH"]), parse_card("KS"), False, True, SPADES, parse_card("JH"))
+    ('must_follow', {'suit': 'S', 'cards': ['7S', 'AS']}, 'you must follow suit: ♠ was led and you hold 7♠ A♠')
+    """
     c = CARDS[card]
     if led < 0:
         led = best >> 3
     if not hand >> card & 1:
-        return f"you do not hold {c.pretty()}"
+        return "not_in_hand", {"card": str(c)}, f"you do not hold {c.pretty()}"
     legal = legal_mask(mode, hand, best, partner_winning, undertrump, led)
+    cards = [str(x) for x in cards_of(legal)]
     shown = " ".join(x.pretty() for x in cards_of(legal))
-    symbol = SUIT_SYMBOLS[led]
+    suit, symbol = SUIT_LETTERS[led], SUIT_SYMBOLS[led]
+    winning = CARDS[best]
     follow = hand & SUIT_MASKS[led]
     if follow:
         if _is_trumplike(mode, led) and legal != follow:
-            return (
-                f"you must play a higher trump: {CARDS[best].pretty()} is winning and you hold {shown}"
-                if mode != ALL_TRUMP
-                else f"you must go higher in {symbol}: {CARDS[best].pretty()} is winning and you hold {shown}"
-            )
-        return f"you must follow suit: {symbol} was led and you hold {shown}"
+            higher = "play a higher trump" if mode != ALL_TRUMP else f"go higher in {symbol}"
+            words = f"you must {higher}: {winning.pretty()} is winning and you hold {shown}"
+            return "must_go_higher", {"suit": suit, "best": str(winning), "cards": cards}, words
+        words = f"you must follow suit: {symbol} was led and you hold {shown}"
+        return "must_follow", {"suit": suit, "cards": cards}, words
     if best >> 3 == mode and legal & HIGHER[mode][best]:
-        return f"you must overtrump: {CARDS[best].pretty()} is winning and you hold {shown}"
+        words = f"you must overtrump: {winning.pretty()} is winning and you hold {shown}"
+        return "must_overtrump", {"best": str(winning), "cards": cards}, words
     if best >> 3 == mode:
-        return f"you must still trump: {CARDS[best].pretty()} is winning, you cannot overtrump, and you hold {shown}"
-    return f"you must trump: you have no {symbol}, the other side is winning, and you hold {shown}"
+        words = f"you must still trump: {winning.pretty()} is winning, you cannot overtrump, and you hold {shown}"
+        return "must_undertrump", {"best": str(winning), "cards": cards}, words
+    words = f"you must trump: you have no {symbol}, the other side is winning, and you hold {shown}"
+    return "must_trump", {"suit": suit, "cards": cards}, words
 
 
 def trick_points(mode: int, cards: list[int] | tuple[int, ...]) -> int:

@@ -2,14 +2,15 @@
 
 An auction is a rule object without state of its own: it reads the bids made so far on the deal
 (``AuctionState``) and says which bids are legal, what a bid does, and why a refused one is
-refused. ``Deal`` asks the auction of its game while the phase is ``bidding``.
+refused (an ``IllegalBid`` with its code, ``belote.actions.REFUSALS``). ``Deal`` asks the auction of
+its game while the phase is ``bidding``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from belote.actions import Action, Bid
+from belote.actions import Action, Bid, IllegalBid
 from belote.cards import Card
 from belote.contracts import Contract
 
@@ -35,7 +36,8 @@ class AuctionState(Protocol):
 
 
 class Auction(Protocol):
-    #: ``turned`` or ``contracts``: the auction's name in the game descriptions (``/api/games``).
+    #: ``turned`` or ``contracts``: the auction's name in the game descriptions (``/api/games``) and
+    #: in the refusal ``bidding_not_over``.
     name: str
     #: The words of a refused card during the bidding: "take, pass or name a suit".
     what_to_bid: str
@@ -54,6 +56,6 @@ class Auction(Protocol):
         """``bid`` by ``seat``, already appended to ``deal.bids``; moves the turn or ends the auction."""
         ...
 
-    def explain(self, deal: AuctionState, action: Action) -> str:
-        """Why ``action`` (not a card, not legal) is refused now."""
+    def explain(self, deal: AuctionState, action: Action) -> IllegalBid:
+        """Why ``action`` (not a card, not legal) is refused now: the refusal, with its code, to raise."""
         ...

@@ -12,25 +12,28 @@ with no contract throw the deal in.
 ...                        camps=[0, 1, 0, 1], bids=[], contract=None)
 >>> [str(b) for b in CONTRACTS.legal(deal)[:4]]
 ['pass', '80S', '80H', '80D']
->>> CONTRACTS.explain(deal, COINCHE)
-'there is no contract to coinche yet'
+>>> refused = CONTRACTS.explain(deal, COINCHE)
+>>> str(refused), refused.code
+('there is no contract to coinche yet', 'nothing_to_coinche')
 """
 
 from __future__ import annotations
 
 import functools
 
-from belote.actions import NAME_SUIT, PASS, TAKE, Action, Bid, action_str
+from belote.actions import NAME_SUIT, PASS, TAKE, Action, Bid, IllegalBid, action_str
 from belote.auctions import THROWN_IN, AuctionState, Outcome
 from belote.contracts import (
     COINCHE,
     GENERALE,
+    MODE_LETTERS,
     SURCOINCHE,
     Contract,
     bid_levels,
     contract_action,
     contract_of,
     is_contract,
+    level_name,
 )
 
 
@@ -90,33 +93,55 @@ class ContractAuction:
         deal.to_move = (seat + step) % n
         return None
 
-    def explain(self, deal: AuctionState, action: Action) -> str:
+    def explain(self, deal: AuctionState, action: Action) -> IllegalBid:
         c = deal.contract
         rules = deal.rules
         if action == TAKE or NAME_SUIT <= action < NAME_SUIT + 4:
-            return "in Coinche you bid a contract such as 80H, 100NT or capotS, or pass; no card is turned"
+            return IllegalBid(
+                "in Coinche you bid a contract such as 80H, 100NT or capotS, or pass; no card is turned",
+                "no_turned_card",
+                bid=action_str(action),
+            )
         if action == SURCOINCHE:
             if c is None or c.multiplier == 1:
-                return "surcoinche answers a coinche: nobody has coinched"
-            return "only the bidding side may surcoinche"
+                return IllegalBid("surcoinche answers a coinche: nobody has coinched", "nothing_to_surcoinche")
+            return IllegalBid("only the bidding side may surcoinche", "surcoinche_bidders_only")
         if action == COINCHE:
             if c is None:
-                return "there is no contract to coinche yet"
+                return IllegalBid("there is no contract to coinche yet", "nothing_to_coinche")
             if c.multiplier > 1:
-                return f"{c.name} is already coinched"
-            return "you coinche the other side's contract, not your own side's"
+                return IllegalBid(f"{c.name} is already coinched", "already_coinched", contract=c.name)
+            return IllegalBid(
+                "you coinche the other side's contract, not your own side's", "coinche_own_side", contract=c.name
+            )
         if is_contract(action):
             level, mode = contract_of(action)
             if c is not None and c.multiplier > 1:
-                return "the bidding is closed by the coinche: the bidding side may surcoinche or pass"
+                return IllegalBid(
+                    "the bidding is closed by the coinche: the bidding side may surcoinche or pass",
+                    "bidding_closed",
+                    contract=c.name,
+                )
             if c is not None and level <= c.level:
-                return f"a bid must be higher than {c.name}"
+                # The lowest level still open (None over the highest): what a program may offer instead.
+                least = next((lv for lv in bid_levels(rules.coinche_max_bid, rules.generale) if lv > c.level), None)
+                return IllegalBid(
+                    f"a bid must be higher than {c.name}",
+                    "bid_too_low",
+                    min=None if least is None else level_name(least),
+                    contract=c.name,
+                )
             if level == GENERALE and not rules.generale:
-                return "the générale is not played at this table"
+                return IllegalBid("the générale is not played at this table", "no_generale")
             if mode >= 4 and not rules.no_trump_all_trump:
-                return "no-trumps and all-trumps are not played at this table"
-            return f"bids go from 80 to {rules.coinche_max_bid}, then capot"
-        return f"{action_str(action)} is not a bid"
+                return IllegalBid(
+                    "no-trumps and all-trumps are not played at this table", "mode_not_played", mode=MODE_LETTERS[mode]
+                )
+            return IllegalBid(
+                f"bids go from 80 to {rules.coinche_max_bid}, then capot", "bid_too_high", max=rules.coinche_max_bid
+            )
+        name = action_str(action)
+        return IllegalBid(f"{name} is not a bid", "not_a_bid", bid=name)
 
 
 CONTRACTS = ContractAuction()

@@ -16,9 +16,9 @@ everybody passes twice, the deal is thrown in.
 
 from __future__ import annotations
 
-from belote.actions import NAME_SUIT, NAMES, PASS, TAKE, Action, Bid, action_str
+from belote.actions import NAME_SUIT, NAMES, PASS, TAKE, Action, Bid, IllegalBid, action_str
 from belote.auctions import THROWN_IN, AuctionState, Outcome
-from belote.cards import SUIT_SYMBOLS
+from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from belote.contracts import COINCHE, SURCOINCHE, is_contract
 
 
@@ -48,17 +48,30 @@ class TurnedCardAuction:
         deal.to_move = (seat + deal.step) % deal.players
         return None
 
-    def explain(self, deal: AuctionState, action: Action) -> str:
+    def explain(self, deal: AuctionState, action: Action) -> IllegalBid:
         assert deal.turned is not None
+        name = action_str(action)
         if is_contract(action) or action in (COINCHE, SURCOINCHE):
-            return f"{action_str(action)} is a Coinche bid: take, pass or name a suit"
+            return IllegalBid(f"{name} is a Coinche bid: take, pass or name a suit", "coinche_bid", bid=name)
         if action == TAKE:
-            return "in the second round you name a suit or pass; the turned card can no longer be taken"
+            return IllegalBid(
+                "in the second round you name a suit or pass; the turned card can no longer be taken",
+                "take_in_first_round",
+            )
         if NAME_SUIT <= action < NAME_SUIT + 4:
+            suit = SUIT_LETTERS[action - NAME_SUIT]
             if len(deal.bids) < deal.players:
-                return "in the first round you take the turned suit or pass; other suits are named in the second"
-            return f"the turned suit {SUIT_SYMBOLS[deal.turned.suit]} cannot be named in the second round"
-        return f"{action_str(action)} is not a bid"
+                return IllegalBid(
+                    "in the first round you take the turned suit or pass; other suits are named in the second",
+                    "name_in_second_round",
+                    suit=suit,
+                )
+            return IllegalBid(
+                f"the turned suit {SUIT_SYMBOLS[deal.turned.suit]} cannot be named in the second round",
+                "turned_suit",
+                suit=suit,
+            )
+        return IllegalBid(f"{name} is not a bid", "not_a_bid", bid=name)
 
 
 TURNED = TurnedCardAuction()

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from belote.game import SEATS, IllegalAction
+from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
 from belote.server.hub import Hub, LocalHub
 from belote.server.matchmaking import Matchmaker, check_seating
@@ -99,37 +99,44 @@ async def _json_body(request: Request) -> Any:
     """The request's JSON body ({} when empty); raises BadRequest with the reason."""
     body = await request.body()
     if len(body) > MAX_MESSAGE:
-        raise BadRequest("the request is too long", 413)
+        raise BadRequest("the request is too long", "too_long", 413, max=MAX_MESSAGE)
     try:
         return json.loads(body) if body.strip() else {}
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BadRequest("the request is not JSON") from None
+        raise BadRequest("the request is not JSON", "not_json") from None
 
 
 async def _json_object(request: Request, what: str) -> dict[str, Any]:
     """The request's JSON body, which must be an object (``what`` says which)."""
     data = await _json_body(request)
     if not isinstance(data, dict):
-        raise BadRequest(what)
+        raise BadRequest(what, "bad_request")
     return data
 
 
-class BadRequest(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+class BadRequest(Refusal):
+    """A request that is not one: too long, not JSON, not an object."""
+
+    def __init__(self, message: str, code: str, status: int = 400, **details: Any) -> None:
+        super().__init__(message, code, **details)
         self.status = status
 
 
-def _error(e: Exception, status: int = 400) -> Response:
-    return JSONResponse({"error": str(e)}, status_code=getattr(e, "status", status))
+def _refused(e: Refusal, status: int = 400, **more: Any) -> Response:
+    """``{"error": words, "code", "args"}`` (docs/protocol.md), and ``more`` keys where a route adds some."""
+    body = {"error": str(e), "code": e.code, "args": e.details, **more}
+    return JSONResponse(body, status_code=getattr(e, "status", status))
+
+
+NO_SUCH_TABLE = "no such table, or the invitation is wrong"
 
 
 async def create_solo(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
         settings = check_settings(await _json_body(request), manager.defaults())
-    except (BadRequest, SettingsError) as e:
-        return _error(e)
+    except Refusal as e:
+        return _refused(e)
     table, token, seat = await manager.create_solo(settings)
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[seat], "watch": table.meta.watch})
 
@@ -142,8 +149,8 @@ async def create_private(request: Request) -> Response:
         settings = check_settings(data.get("settings"), manager.defaults())
         players = rules_of(settings).players
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
-    except (BadRequest, SettingsError, IllegalAction) as e:
-        return _error(e)
+    except Refusal as e:
+        return _refused(e)
     table, token = await manager.create_private(name, seat, settings)
     return JSONResponse(
         {"table": table.id, "token": token, "seat": SEATS[seat], "invite": table.meta.invite, "watch": table.meta.watch}
@@ -155,7 +162,7 @@ async def invitation(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     found = await manager.invitation(request.path_params["table"], request.query_params.get("invite"))
     if found is None:
-        return JSONResponse({"error": "no such table, or the invitation is wrong"}, status_code=404)
+        return _refused(IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     return JSONResponse(found)
 
 
@@ -167,13 +174,13 @@ async def sit(request: Request) -> Response:
         seat = None if data.get("seat") is None else parse_seat(data.get("seat"))
         seated = await manager.sit(request.path_params["table"], data.get("invite"), name, seat)
     except (BadRequest, SettingsError) as e:
-        return _error(e)
+        return _refused(e)
     except IllegalAction as e:  # the seat is taken, the table full or started: the invited may watch
         table = manager.tables.get(request.path_params["table"])
         watch = table.meta.watch if table is not None else None
-        return JSONResponse({"error": str(e), "watch": watch}, status_code=409)
+        return _refused(e, 409, watch=watch)
     if seated is None:
-        return JSONResponse({"error": "no such table, or the invitation is wrong"}, status_code=404)
+        return _refused(IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[taken]})
 
@@ -200,9 +207,10 @@ class Connection:
             self.refused.popleft()
         return len(self.refused) >= FLOOD[0]
 
-    async def refuse(self, message: str) -> None:
+    async def refuse(self, e: Refusal) -> None:
+        """``{"type": "error", "message": words, "code", "args"}`` (docs/protocol.md); counted towards a flood."""
         self.refused.append(time.monotonic())
-        await self.send({"type": "error", "message": message})
+        await self.send({"type": "error", **e.to_json()})
 
     async def run(self) -> None:
         await self.ws.accept()
@@ -210,26 +218,34 @@ class Connection:
             while True:
                 text = await self.ws.receive_text()
                 if len(text.encode()) > MAX_MESSAGE:
-                    await self.refuse(f"message too long: at most {MAX_MESSAGE} bytes")
+                    await self.refuse(
+                        Refusal(f"message too long: at most {MAX_MESSAGE} bytes", "too_long", max=MAX_MESSAGE)
+                    )
                     continue
                 try:
                     msg = json.loads(text)
                 except json.JSONDecodeError:
-                    await self.refuse("the message is not JSON")
+                    await self.refuse(Refusal("the message is not JSON", "not_json"))
                     continue
                 if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                    await self.refuse('a message is an object with a "type"')
+                    await self.refuse(Refusal('a message is an object with a "type"', "bad_message"))
                     continue
                 if self.flooding():
-                    await self.send({"type": "error", "message": f"too many refused messages: {FLOOD[0]} a second"})
+                    flood = Refusal(
+                        f"too many refused messages: {FLOOD[0]} a second",
+                        "flooding",
+                        count=FLOOD[0],
+                        seconds=round(FLOOD[1]),
+                    )
+                    await self.send({"type": "error", **flood.to_json()})
                     continue
                 try:
                     await self.handle(msg["type"], msg)
-                except (IllegalAction, SettingsError) as e:
-                    await self.refuse(str(e))
+                except Refusal as e:
+                    await self.refuse(e)
                 except Exception:  # the store or Redis failed: say so, keep the connection
                     log.exception("a %r message failed", msg["type"])
-                    await self.refuse("the server could not do that just now: try again")
+                    await self.refuse(Refusal("the server could not do that just now: try again", "server_error"))
         except WebSocketDisconnect:
             pass
         finally:
@@ -258,11 +274,11 @@ class Connection:
                 await self.matchmaker.leave(self.entry)
                 self.entry = None
         elif kind not in SEATED:
-            raise IllegalAction(f"unknown message type {kind!r}")
+            raise IllegalAction(f"unknown message type {kind!r}", "unknown_type", type=kind)
         elif self.table is None or self.client is None:
-            raise IllegalAction("join a table first")
+            raise IllegalAction("join a table first", "not_joined")
         elif self.client.seat is None:
-            raise IllegalAction("a spectator cannot play or talk: this view is read-only")
+            raise IllegalAction("a spectator cannot play or talk: this view is read-only", "read_only")
         else:
             await self.seated(self.table, self.client, self.client.seat, kind, msg)
 
@@ -278,7 +294,7 @@ class Connection:
         else:
             allowed = False
         if found is None or not allowed:
-            raise IllegalAction("no such table, or this seat is not yours: start a new game")
+            raise IllegalAction("no such table, or this seat is not yours: start a new game", "no_such_table")
         since = msg.get("since", -1)
         if not isinstance(since, int) or isinstance(since, bool) or since < -1:
             since = -1
@@ -324,12 +340,12 @@ class Connection:
     async def new_game(self, table: Table, seat: int, msg: dict[str, Any]) -> None:
         kind = table.meta.kind
         if kind == "online":
-            raise IllegalAction("an online table plays one match: press Play online for another")
+            raise IllegalAction("an online table plays one match: press Play online for another", "online_one_match")
         if kind == "private":
             if table.meta.host != seat:
-                raise IllegalAction("only the host of a private table can do that")
+                raise IllegalAction("only the host of a private table can do that", "not_host")
             if table.match is not None and not table.match.over:
-                raise IllegalAction("the match is not over: a new one starts when it ends")
+                raise IllegalAction("the match is not over: a new one starts when it ends", "match_not_over")
         settings = check_settings(msg.get("settings", table.meta.settings), table.meta.settings)
         await table.new_game(settings)
 

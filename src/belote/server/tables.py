@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote.bots import Bot, make_bot
-from belote.game import SEATS, IllegalAction, Match, action_str, parse_action
-from belote.rules import OPTIONS, OptionSpec, Rules, RulesError
+from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_action
+from belote.rules import OPTIONS, OptionSpec, Rules
 from belote.server.hub import Hub, Note
 
 log = logging.getLogger("belote.tables")
@@ -90,8 +90,17 @@ class ServerConfig:
     pace: float = 1.0  # multiplies the bots' pauses (0 in tests: bots act at once)
 
 
-class SettingsError(ValueError):
-    """Settings a table cannot be created with."""
+class SettingsError(Refusal):
+    """Settings a table cannot be created with, or a name it cannot take."""
+
+
+def bad_setting(spec: OptionSpec, value: Any, words: str) -> SettingsError:
+    """The refusal of a value, with what the option takes: its choices (true and false for a switch),
+    or its range."""
+    choices = list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else None
+    return SettingsError(
+        words, "bad_setting", option=spec.name, value=value, choices=choices, min=spec.min, max=spec.max
+    )
 
 
 def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -99,20 +108,26 @@ def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[st
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise SettingsError("settings must be an object")
+        raise SettingsError("settings must be an object", "bad_settings")
     base = defaults or DEFAULT_SETTINGS
     unknown = [k for k in data if k not in DEFAULT_SETTINGS]
     if unknown:
-        raise SettingsError(f"unknown setting {unknown[0]!r}; the settings are: {', '.join(DEFAULT_SETTINGS)}")
+        raise SettingsError(
+            f"unknown setting {unknown[0]!r}; the settings are: {', '.join(DEFAULT_SETTINGS)}",
+            "unknown_setting",
+            option=unknown[0],
+        )
     s = {**DEFAULT_SETTINGS, **base, **data}
     for spec in TABLE_SETTINGS:
         problem = spec.problem(s[spec.name], "setting")
         if problem is not None:
-            raise SettingsError(problem)
-    try:
-        rules_of(s)
-    except RulesError as e:
-        raise SettingsError(str(e)) from None
+            raise bad_setting(spec, s[spec.name], problem)
+    # The rule options, each checked by its spec in the order ``Rules`` checks them (``Rules`` checks
+    # nothing else), so that the refusal names the option and what it takes.
+    for spec in OPTIONS:
+        problem = spec.problem(s[spec.name]) if spec.name in s else None
+        if problem is not None:
+            raise bad_setting(spec, s[spec.name], problem)
     return s
 
 
@@ -140,19 +155,19 @@ def person_seat(players: int) -> int:
 def check_name(name: Any) -> str:
     """A player's name: free text of 1 to 24 characters after trimming, no control characters."""
     if not isinstance(name, str):
-        raise SettingsError("a name is text of 1 to 24 characters")
+        raise SettingsError("a name is text of 1 to 24 characters", "bad_name", min=1, max=24)
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
-        raise SettingsError("a name cannot hold control characters")
+        raise SettingsError("a name cannot hold control characters", "name_control_characters")
     clean = " ".join(name.split())
     if not 1 <= len(clean) <= 24:
-        raise SettingsError("a name is text of 1 to 24 characters")
+        raise SettingsError("a name is text of 1 to 24 characters", "bad_name", min=1, max=24)
     return clean
 
 
 def parse_seat(value: Any, players: int = 4) -> int:
     """A seat letter; at two and three hands only the seats of the game (N E S, N E) exist."""
     if not isinstance(value, str) or len(value) != 1 or value not in SEATS:
-        raise IllegalAction("a seat is N, E, S or W")
+        raise IllegalAction("a seat is N, E, S or W", "bad_seat")
     seat = SEATS.index(value)
     check_seat(seat, players)
     return seat
@@ -160,7 +175,12 @@ def parse_seat(value: Any, players: int = 4) -> int:
 
 def check_seat(seat: int, players: int) -> None:
     if seat >= players:
-        raise IllegalAction(f"this game has {players} seats, {seat_list(players)}: there is no {SEATS[seat]}")
+        raise IllegalAction(
+            f"this game has {players} seats, {seat_list(players)}: there is no {SEATS[seat]}",
+            "no_such_seat",
+            seat=SEATS[seat],
+            seats=list(SEATS[:players]),
+        )
 
 
 def new_token() -> str:
@@ -314,7 +334,11 @@ class Meta:
         if len(people) > players:
             raise IllegalAction(
                 f"{settings['variant']} has {players} seats, {seat_list(players)}: "
-                f"{len(people)} people sit here, {len(people) - players} must leave first"
+                f"{len(people)} people sit here, {len(people) - players} must leave first",
+                "too_many_people",
+                variant=settings["variant"],
+                seats=list(SEATS[:players]),
+                people=len(people),
             )
         for s in [s for s in self.seats if s >= players and self.seats[s].bot is not None]:
             del self.seats[s]
@@ -480,21 +504,27 @@ class Table:
         if not isinstance(text, str) or len(text) > 12:
             raise IllegalAction(
                 "an action is a card such as JH, or pass, take, a suit letter, "
-                "or in Coinche a contract such as 110H, coinche or surcoinche"
+                "or in Coinche a contract such as 110H, coinche or surcoinche",
+                "not_an_action",
+                text=text[:16] if isinstance(text, str) else repr(text)[:16],
             )
         action = parse_action(text)
 
         def change() -> bool:
             if self.match is None:
-                raise IllegalAction("the game has not started: the host starts it")
+                raise IllegalAction("the game has not started: the host starts it", "not_started")
             if self.match.over:
-                raise IllegalAction("the match is over: start a new game")
+                raise IllegalAction("the match is over: start a new game", "match_over")
             if self.waiting_continue:
                 # Acting is reading the score; the next deal starts once every person has.
                 unread = self._unread(exclude=seat)
                 if unread:
                     who = " and ".join(SEATS[s] for s in unread)
-                    raise IllegalAction(f"the next deal starts when everybody has read the score: waiting for {who}")
+                    raise IllegalAction(
+                        f"the next deal starts when everybody has read the score: waiting for {who}",
+                        "waiting_for_others",
+                        seats=[SEATS[s] for s in unread],
+                    )
                 self.match.apply(action, seat=seat)
                 self.meta.continued = len(self.match.deals) - 1
                 self.meta.acks = []
@@ -568,16 +598,16 @@ class Table:
         """Seat a person at a private table's lobby (called inside ``mutate``)."""
         m = self.meta
         if m.status != "lobby":
-            raise IllegalAction("the game has started: every seat is taken")
+            raise IllegalAction("the game has started: every seat is taken", "game_started", request="sit")
         players = m.players
         free = [s for s in SEAT_ORDER if s < players and s not in m.seats]
         if not free:
-            raise IllegalAction(f"the table is full: {players} people sit there")
+            raise IllegalAction(f"the table is full: {players} people sit there", "table_full", players=players)
         if seat is None:
             seat = free[0]
         check_seat(seat, players)
         if seat in m.seats:
-            raise IllegalAction(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
+            raise IllegalAction(f"{SEAT_NAMES[seat]} is taken: choose a free seat", "seat_taken", seat=SEATS[seat])
         m.seats[seat] = Seat(token, name)
         return seat
 
@@ -585,10 +615,12 @@ class Table:
         def change() -> bool:
             m = self.meta
             if m.status != "lobby":
-                raise IllegalAction("the game has started: seats can change only in the lobby")
+                raise IllegalAction(
+                    "the game has started: seats can change only in the lobby", "game_started", request="seat"
+                )
             check_seat(to, m.players)
             if to in m.seats:
-                raise IllegalAction(f"{SEAT_NAMES[to]} is taken: choose a free seat")
+                raise IllegalAction(f"{SEAT_NAMES[to]} is taken: choose a free seat", "seat_taken", seat=SEATS[to])
             m.seats[to] = m.seats.pop(seat)
             if m.host == seat:
                 m.host = to
@@ -603,9 +635,11 @@ class Table:
         def change() -> bool:
             m = self.meta
             if m.status != "lobby":
-                raise IllegalAction("the game has started: a seat is left only in the lobby")
+                raise IllegalAction(
+                    "the game has started: a seat is left only in the lobby", "game_started", request="leave"
+                )
             if m.host == seat:
-                raise IllegalAction("the host stays in the lobby: the table is theirs")
+                raise IllegalAction("the host stays in the lobby: the table is theirs", "host_stays")
             del m.seats[seat]
             return True
 
@@ -613,13 +647,13 @@ class Table:
 
     def _require_host(self, seat: int) -> None:
         if self.meta.kind != "private" or self.meta.host != seat:
-            raise IllegalAction("only the host of a private table can do that")
+            raise IllegalAction("only the host of a private table can do that", "not_host")
 
     async def configure(self, seat: int, settings: dict[str, Any]) -> None:
         def change() -> bool:
             self._require_host(seat)
             if self.meta.status != "lobby":
-                raise IllegalAction("the rules are set before the game starts")
+                raise IllegalAction("the rules are set before the game starts", "game_started", request="settings")
             self.meta.fit(settings)
             self.meta.settings = settings
             return True
@@ -631,7 +665,7 @@ class Table:
             self._require_host(seat)
             m = self.meta
             if m.status != "lobby":
-                raise IllegalAction("the game has already started")
+                raise IllegalAction("the game has already started", "game_started", request="start")
             fill_with_bots(m.seats, m.players, m.settings["strength"], m.seed)
             m.status = "playing"
             m.continued = 0
@@ -643,23 +677,30 @@ class Table:
     # ----------------------------------------------------------------- chat
     async def chat(self, client: Client, text: Any = None, reaction: Any = None) -> None:
         if client.seat is None:
-            raise IllegalAction("a spectator cannot talk at the table")
+            raise IllegalAction("a spectator cannot talk at the table", "read_only")
         if reaction is not None:
             if reaction not in REACTIONS:
-                raise IllegalAction(f"the reactions are: {', '.join(REACTIONS)}")
+                raise IllegalAction(
+                    f"the reactions are: {', '.join(REACTIONS)}", "bad_reaction", reactions=list(REACTIONS)
+                )
             text = None
         else:
             if not isinstance(text, str) or not text.strip():
-                raise IllegalAction("a chat line is text of 1 to 200 characters")
+                raise IllegalAction(f"a chat line is text of 1 to {CHAT_MAX} characters", "bad_chat", max=CHAT_MAX)
             text = " ".join(text.split())
             if len(text) > CHAT_MAX:
-                raise IllegalAction(f"a chat line is at most {CHAT_MAX} characters")
+                raise IllegalAction(f"a chat line is at most {CHAT_MAX} characters", "chat_too_long", max=CHAT_MAX)
         now = time.monotonic()
         count, period = CHAT_RATE
         while client.chat_times and client.chat_times[0] < now - period:
             client.chat_times.popleft()
         if len(client.chat_times) >= count:
-            raise IllegalAction(f"slow down: at most {count} messages in {period:.0f} seconds")
+            raise IllegalAction(
+                f"slow down: at most {count} messages in {period:.0f} seconds",
+                "slow_down",
+                count=count,
+                seconds=round(period),
+            )
         client.chat_times.append(now)
         line = {
             "type": "chat",

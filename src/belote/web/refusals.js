@@ -1,0 +1,289 @@
+// The page's words for a refusal of the server. A refusal is {code, args, message} (docs/protocol.md,
+// "Refusals"): the code says which rule refused, the args what the words need, and the message is the
+// server's English, which stands in for a code this page does not know yet.
+//
+//   refusalText({code: "must_follow", args: {suit: "C", cards: ["7C", "AC"]}, message: "..."}, "fr")
+//     -> "Vous devez fournir à ♣ (7♣, A♣)."
+//
+// The words are made from the args alone, in the language asked (not the page's current one), so
+// the same refusal reads the same wherever it is shown.
+
+import { cardText } from "./cards.js";
+
+const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+const NAMES = {
+  en: {
+    seats: { N: "North", E: "East", S: "South", W: "West" },
+    and: "and",
+    modes: { NT: "NT", AT: "AT" },
+    modeNames: { NT: "No trumps", AT: "All trumps" },
+    levels: { capot: "capot", generale: "générale" },
+    bids: { coinche: "coinche", surcoinche: "surcoinche", pass: "pass", take: "take" },
+    games: {
+      classic: "Classic Belote",
+      coinche: "Coinche",
+      "three-handed": "Three-handed Belote",
+      "two-handed": "Two-handed Belote",
+    },
+    values: { true: "true", false: "false" },
+    or: "or",
+  },
+  fr: {
+    seats: { N: "Nord", E: "Est", S: "Sud", W: "Ouest" },
+    and: "et",
+    modes: { NT: "SA", AT: "TA" },
+    modeNames: { NT: "Le sans atout", AT: "Le tout atout" },
+    levels: { capot: "capot", generale: "générale" },
+    bids: { coinche: "coinche", surcoinche: "surcoinche", pass: "passe", take: "prendre" },
+    games: {
+      classic: "La belote classique",
+      coinche: "La coinche",
+      "three-handed": "La belote à trois",
+      "two-handed": "La belote à deux",
+    },
+    values: { true: "vrai", false: "faux" },
+    or: "ou",
+  },
+};
+
+/** "a, b and c" in the language's way. */
+function listed(items, n) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} ${n.and} ${items[items.length - 1]}`;
+}
+
+/** A setting's value as a person reads it: true and false in words, text as it is, anything else as JSON. */
+function shown(v, n) {
+  if (typeof v === "boolean") return n.values[v];
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/** Words for a refusal's args: cards, seats, suits and bids as the page writes them. */
+function helpers(lang) {
+  const n = NAMES[lang];
+  const level = (name) => n.levels[name] ?? name;
+  return {
+    card: (code) => cardText(code, lang),
+    cards: (codes) => codes.map((c) => cardText(c, lang)).join(", "),
+    suit: (letter) => SUIT_SYMBOLS[letter] ?? letter,
+    seat: (letter) => n.seats[letter] ?? letter,
+    seats: (letters) => listed(letters.map((s) => n.seats[s] ?? s), n),
+    level,
+    // A bid as the server names it: "110H", "90NT", "capotS", "coinche", "pass", "take", "H".
+    bid: (name) => {
+      const word = String(name);
+      if (n.bids[word.toLowerCase()]) return n.bids[word.toLowerCase()];
+      if (SUIT_SYMBOLS[word.toUpperCase()]) return SUIT_SYMBOLS[word.toUpperCase()];
+      const m = /^(\d+|capot|generale)(NT|AT|S|H|D|C)$/i.exec(word);
+      if (!m) return word;
+      const mode = m[2].toUpperCase();
+      return `${level(m[1].toLowerCase())} ${SUIT_SYMBOLS[mode] ?? n.modes[mode]}`;
+    },
+    mode: (mode) => n.modeNames[mode] ?? mode,
+    game: (name) => n.games[name] ?? name,
+    value: (v) => shown(v, n),
+    or: (values) => {
+      const words = values.map((v) => shown(v, n));
+      return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} ${n.or} ${words[words.length - 1]}`;
+    },
+  };
+}
+
+// One entry per code of belote.actions.REFUSALS: (args, helpers) => words.
+const WORDS = {
+  en: {
+    illegal_action: () => "That is not allowed.",
+    not_an_action: (a) => `“${a.text}” is not an action: play a card or bid.`,
+    not_your_turn: (a, w) => `It is not your turn: it is ${w.seat(a.seat)}'s turn to ${a.phase === "bidding" ? "bid" : "play"}.`,
+    deal_over: () => "The deal is over.",
+    match_over: () => "The match is over: start a new game.",
+    nothing_to_undo: () => "There is nothing to undo.",
+    bidding_over: () => "The bidding is over: play a card.",
+    not_in_hand: (a, w) => `You do not have ${w.card(a.card)}.`,
+    must_follow: (a, w) => `You must follow ${w.suit(a.suit)} (${w.cards(a.cards)}).`,
+    must_go_higher: (a, w) => `You must play a higher trump than ${w.card(a.best)} (${w.cards(a.cards)}).`,
+    must_trump: (a, w) => `You have no ${w.suit(a.suit)}: you must trump (${w.cards(a.cards)}).`,
+    must_overtrump: (a, w) => `You must overtrump ${w.card(a.best)} (${w.cards(a.cards)}).`,
+    must_undertrump: (a, w) =>
+      `You cannot overtrump ${w.card(a.best)}, but you must still trump (${w.cards(a.cards)}).`,
+    bidding_not_over: (a) =>
+      a.auction === "contracts"
+        ? "The bidding is not over: bid a contract or pass."
+        : "The bidding is not over: take, pass or name a suit.",
+    not_a_bid: (a) => `“${a.bid}” is not a bid.`,
+    coinche_bid: (a, w) => `${w.bid(a.bid)} is a Coinche bid: take, pass or name a suit.`,
+    take_in_first_round: () => "The turned card is taken only in the first round: name a suit or pass.",
+    name_in_second_round: (a, w) => `You may name ${w.suit(a.suit)} only in the second round: take or pass.`,
+    turned_suit: (a, w) => `${w.suit(a.suit)} is the turned card's suit: name another suit or pass.`,
+    no_turned_card: () => "In Coinche no card is turned: bid a contract or pass.",
+    nothing_to_coinche: () => "There is no contract to coinche yet.",
+    already_coinched: (a, w) => `${w.bid(a.contract)} is already coinched.`,
+    coinche_own_side: (a, w) => `You coinche the other side's contract, not your own side's (${w.bid(a.contract)}).`,
+    nothing_to_surcoinche: () => "Nobody has coinched: there is nothing to surcoinche.",
+    surcoinche_bidders_only: () => "Only the bidding side may surcoinche.",
+    bidding_closed: (a, w) => `${w.bid(a.contract)} is coinched: surcoinche or pass.`,
+    bid_too_low: (a, w) =>
+      a.min === null
+        ? `No bid is higher than ${w.bid(a.contract)}.`
+        : `Bid higher than ${w.bid(a.contract)}: ${w.level(a.min)} at least.`,
+    bid_too_high: (a) => `Bids go up to ${a.max}, then capot.`,
+    no_generale: () => "The générale is not played at this table.",
+    mode_not_played: (a, w) => `${w.mode(a.mode)} is not played at this table.`,
+    bad_settings: () => "These settings cannot be read.",
+    unknown_setting: (a) => `There is no setting “${a.option}”.`,
+    bad_setting: (a, w) =>
+      a.choices
+        ? `The setting “${a.option}” must be ${w.or(a.choices)}, not ${w.value(a.value)}.`
+        : `The setting “${a.option}” must be a whole number from ${a.min} to ${a.max}, not ${w.value(a.value)}.`,
+    bad_name: (a) => `A name is ${a.min} to ${a.max} characters long.`,
+    name_control_characters: () => "A name cannot hold control characters.",
+    bad_seat: () => "Choose a seat: North, East, South or West.",
+    no_such_seat: (a, w) => `This game has no ${w.seat(a.seat)} seat: its seats are ${w.seats(a.seats)}.`,
+    seat_taken: (a, w) => `${w.seat(a.seat)} is taken: choose a free seat.`,
+    table_full: (a) => `The table is full: ${a.players} people sit there.`,
+    too_many_people: (a, w) => {
+      const leave = a.people - a.seats.length;
+      return (
+        `${w.game(a.variant)} has ${a.seats.length} seats (${w.seats(a.seats)}): ${a.people} people sit here, ` +
+        `${leave} must leave first.`
+      );
+    },
+    game_started: (a) =>
+      ({
+        sit: "The game has started: every seat is taken.",
+        seat: "The game has started: seats change only in the lobby.",
+        leave: "The game has started: a seat is left only in the lobby.",
+        settings: "The rules are set before the game starts.",
+        start: "The game has already started.",
+      })[a.request] ?? "The game has started.",
+    host_stays: () => "The host stays: the table is theirs.",
+    not_host: () => "Only the host of the table can do that.",
+    not_started: () => "The game has not started: the host starts it.",
+    waiting_for_others: (a, w) =>
+      `The next deal starts when everybody has read the score: waiting for ${w.seats(a.seats)}.`,
+    match_not_over: () => "The match is not over: a new one starts when it ends.",
+    online_one_match: () => "An online table plays one match: press Play online for another.",
+    read_only: () => "A spectator cannot play or talk.",
+    bad_chat: (a) => `A chat line is 1 to ${a.max} characters.`,
+    chat_too_long: (a) => `A chat line is at most ${a.max} characters.`,
+    bad_reaction: () => "There is no such reaction.",
+    slow_down: (a) => `Slow down: at most ${a.count} messages in ${a.seconds} seconds.`,
+    too_long: (a) => `The message is too long: at most ${a.max} bytes.`,
+    not_json: () => "The message is not JSON.",
+    bad_message: () => "A message is an object with a “type”.",
+    bad_request: () => "The request must be a JSON object.",
+    unknown_type: (a) => `Unknown message type “${a.type}”.`,
+    not_joined: () => "Join a table first.",
+    no_such_table: () => "There is no such table, or the link is wrong.",
+    flooding: (a) => `Too many refused messages: at most ${a.count} in ${a.seconds} s.`,
+    server_error: () => "The server could not do that just now: try again.",
+  },
+  fr: {
+    illegal_action: () => "Ce n'est pas permis.",
+    not_an_action: (a) => `« ${a.text} » n'est pas une action : jouez une carte ou annoncez.`,
+    not_your_turn: (a, w) =>
+      `Ce n'est pas votre tour : c'est à ${w.seat(a.seat)} de ${a.phase === "bidding" ? "parler" : "jouer"}.`,
+    deal_over: () => "La donne est finie.",
+    match_over: () => "La partie est finie : commencez-en une nouvelle.",
+    nothing_to_undo: () => "Il n'y a rien à annuler.",
+    bidding_over: () => "Les enchères sont finies : jouez une carte.",
+    not_in_hand: (a, w) => `${w.card(a.card)} : vous n'avez pas cette carte.`,
+    must_follow: (a, w) => `Vous devez fournir à ${w.suit(a.suit)} (${w.cards(a.cards)}).`,
+    must_go_higher: (a, w) => `Vous devez monter à l'atout : ${w.card(a.best)} est maître (${w.cards(a.cards)}).`,
+    must_trump: (a, w) => `Vous n'avez pas de ${w.suit(a.suit)} : vous devez couper (${w.cards(a.cards)}).`,
+    must_overtrump: (a, w) => `Vous devez surcouper : ${w.card(a.best)} est maître (${w.cards(a.cards)}).`,
+    must_undertrump: (a, w) =>
+      `${w.card(a.best)} est maître et vous ne pouvez pas surcouper, mais vous devez couper quand même (${w.cards(a.cards)}).`,
+    bidding_not_over: (a) =>
+      a.auction === "contracts"
+        ? "Les enchères ne sont pas finies : annoncez un contrat ou passez."
+        : "Les enchères ne sont pas finies : prenez, passez ou annoncez une couleur.",
+    not_a_bid: (a) => `« ${a.bid} » n'est pas une enchère.`,
+    coinche_bid: (a, w) => `« ${w.bid(a.bid)} » est une enchère de coinche : prenez, passez ou annoncez une couleur.`,
+    take_in_first_round: () => "La retourne ne se prend qu'au premier tour : annoncez une couleur ou passez.",
+    name_in_second_round: (a, w) => `On n'annonce ${w.suit(a.suit)} qu'au second tour : prenez ou passez.`,
+    turned_suit: (a, w) => `${w.suit(a.suit)} est la couleur de la retourne : annoncez-en une autre ou passez.`,
+    no_turned_card: () => "À la coinche, rien n'est retourné : annoncez un contrat ou passez.",
+    nothing_to_coinche: () => "Il n'y a pas encore de contrat à coincher.",
+    already_coinched: (a, w) => `${w.bid(a.contract)} est déjà coinché.`,
+    coinche_own_side: (a, w) => `On coinche le contrat adverse, pas celui de son camp (${w.bid(a.contract)}).`,
+    nothing_to_surcoinche: () => "Personne n'a coinché : il n'y a rien à surcoincher.",
+    surcoinche_bidders_only: () => "Seul le camp qui a annoncé peut surcoincher.",
+    bidding_closed: (a, w) => `${w.bid(a.contract)} est coinché : surcoinchez ou passez.`,
+    bid_too_low: (a, w) =>
+      a.min === null
+        ? `Aucune enchère ne monte au-dessus de ${w.bid(a.contract)}.`
+        : `Il faut monter au-dessus de ${w.bid(a.contract)} : ${w.level(a.min)} au moins.`,
+    bid_too_high: (a) => `Les enchères vont jusqu'à ${a.max}, puis capot.`,
+    no_generale: () => "La générale ne se joue pas à cette table.",
+    mode_not_played: (a, w) => `${w.mode(a.mode)} ne se joue pas à cette table.`,
+    bad_settings: () => "Ces réglages sont illisibles.",
+    unknown_setting: (a) => `Le réglage « ${a.option} » n'existe pas.`,
+    bad_setting: (a, w) =>
+      a.choices
+        ? `Le réglage « ${a.option} » vaut ${w.or(a.choices)}, pas ${w.value(a.value)}.`
+        : `Le réglage « ${a.option} » est un nombre entier de ${a.min} à ${a.max}, pas ${w.value(a.value)}.`,
+    bad_name: (a) => `Un nom fait de ${a.min} à ${a.max} caractères.`,
+    name_control_characters: () => "Un nom ne peut pas contenir de caractères de contrôle.",
+    bad_seat: () => "Choisissez une place : Nord, Est, Sud ou Ouest.",
+    no_such_seat: (a, w) => `Ce jeu n'a pas de place ${w.seat(a.seat)} : ses places sont ${w.seats(a.seats)}.`,
+    seat_taken: (a, w) => `La place ${w.seat(a.seat)} est prise : choisissez une place libre.`,
+    table_full: (a) => `La table est complète : ${a.players} joueurs y sont assis.`,
+    too_many_people: (a, w) => {
+      const leave = a.people - a.seats.length;
+      return (
+        `${w.game(a.variant)} se joue à ${a.seats.length} (${w.seats(a.seats)}) : ${a.people} personnes sont ` +
+        `assises ici, ${leave} ${leave === 1 ? "doit" : "doivent"} d'abord partir.`
+      );
+    },
+    game_started: (a) =>
+      ({
+        sit: "La partie a commencé : toutes les places sont prises.",
+        seat: "La partie a commencé : on ne change de place qu'avant le début.",
+        leave: "La partie a commencé : on ne quitte sa place qu'avant le début.",
+        settings: "Les règles se choisissent avant le début de la partie.",
+        start: "La partie a déjà commencé.",
+      })[a.request] ?? "La partie a commencé.",
+    host_stays: () => "L'hôte reste : la table est la sienne.",
+    not_host: () => "Seul l'hôte de la table peut le faire.",
+    not_started: () => "La partie n'a pas commencé : c'est l'hôte qui la lance.",
+    waiting_for_others: (a, w) =>
+      `La donne suivante commence quand tout le monde a lu le score : on attend ${w.seats(a.seats)}.`,
+    match_not_over: () => "La partie n'est pas finie : une nouvelle commencera à la fin.",
+    online_one_match: () => "Une table en ligne ne joue qu'une partie : cliquez sur Jouer en ligne pour une autre.",
+    read_only: () => "Un spectateur ne peut ni jouer ni parler.",
+    bad_chat: (a) => `Un message fait de 1 à ${a.max} caractères.`,
+    chat_too_long: (a) => `Un message fait au plus ${a.max} caractères.`,
+    bad_reaction: () => "Cette réaction n'existe pas.",
+    slow_down: (a) => `Doucement : ${a.count} messages au plus en ${a.seconds} secondes.`,
+    too_long: (a) => `Message trop long : ${a.max} octets au plus.`,
+    not_json: () => "Le message n'est pas du JSON.",
+    bad_message: () => "Un message est un objet avec un « type ».",
+    bad_request: () => "La requête doit être un objet JSON.",
+    unknown_type: (a) => `Type de message inconnu : « ${a.type} ».`,
+    not_joined: () => "Rejoignez d'abord une table.",
+    no_such_table: () => "Cette table n'existe pas, ou le lien est faux.",
+    flooding: (a) => `Trop de messages refusés : ${a.count} au plus en ${a.seconds} s.`,
+    server_error: () => "Le serveur n'a pas pu le faire tout de suite : réessayez.",
+  },
+};
+
+/** The codes this page words (each in English and in French). */
+export const REFUSAL_CODES = Object.keys(WORDS.en);
+
+/**
+ * A refusal in the player's language (`en` or `fr`; any other reads English). An unknown code, or
+ * args the words cannot be made from, give the server's English message instead.
+ */
+export function refusalText(err, lang = "en") {
+  const words = (WORDS[lang] ?? WORDS.en)[err?.code];
+  const message = err?.message ?? "";
+  if (!words) return message;
+  try {
+    const text = words(err.args ?? {}, helpers(NAMES[lang] ? lang : "en"));
+    return text.includes("undefined") ? message : text;
+  } catch {
+    return message;
+  }
+}
