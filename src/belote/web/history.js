@@ -38,7 +38,7 @@ function biddingHtml(T, w, deal) {
   if (!rows.length) rows.push(`<tr><td colspan="${seats.length}" class="empty">${esc(t("noBidYet"))}</td></tr>`);
   const turned = deal.turned ? `<p class="note">${esc(t("turned"))}: ${esc(cardText(deal.turned, getLang()))}</p>` : "";
   return (
-    `<h3>${esc(t("bidding"))}</h3>${turned}<div class="sheet-scroll"><table class="sheet bidding" data-testid="history-bidding"><thead><tr>` +
+    `<h3>${esc(t("bidding"))}</h3>${turned}<div class="sheet-scroll" tabindex="0" role="region" aria-label="${esc(t("bidding"))}"><table class="sheet bidding" data-testid="history-bidding"><thead><tr>` +
     seats.map((s) => `<th scope="col">${esc(w.labelName(s))}${deal.dealer === s ? ` <span class="chip dealer" aria-label="${esc(t("dealer"))}">D</span>` : ""}</th>`).join("") +
     `</tr></thead><tbody>${rows.join("")}</tbody></table></div>`
   );

@@ -471,7 +471,7 @@ function panelHtml(c, deal) {
   const cols = teamsFromMe(T);
   let html = "";
   if (v.match_over) html += winnerHtml(c);
-  html += `<h2>${esc(t("deal", { n: deal.number }))}<span class="outcome ${outcome}" data-testid="outcome" data-outcome="${outcome}">${esc(w.dealOutcome(outcome))}</span></h2>`;
+  html += `<h2 id="panel-title">${esc(t("deal", { n: deal.number }))}<span class="outcome ${outcome}" data-testid="outcome" data-outcome="${outcome}">${esc(w.dealOutcome(outcome))}</span></h2>`;
   const row = (label, by, cls = "", testid = "") =>
     `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><th scope="row">${label}</th>${cols.map((x) => `<td>${by(x)}</td>`).join("")}</tr>`;
   if (outcome === "thrown-in") {
@@ -620,7 +620,7 @@ export function matchSheetHtml(T, current = null, testid = "history") {
   }
   if (!rows.length) rows.push(`<tr><td colspan="${cols.length + 4}" class="empty">${esc(t("noDealYet"))}</td></tr>`);
   return (
-    `<h3>${esc(t("history"))}</h3><div class="sheet-scroll"><table class="sheet history" data-testid="${testid}"><thead><tr>` +
+    `<h3>${esc(t("history"))}</h3><div class="sheet-scroll" tabindex="0" role="region" aria-label="${esc(t("history"))}"><table class="sheet history" data-testid="${testid}"><thead><tr>` +
     `<th scope="col">${esc(t("historyDeal"))}</th><th scope="col">${esc(t("historyContract"))}</th><th scope="col">${esc(t("historyResult"))}</th>` +
     `${cols.map((x) => `<th scope="col">${esc(w.sideHead(x))}</th>`).join("")}<th scope="col">${esc(t("total"))}</th></tr></thead><tbody>${rows.join("")}</tbody></table></div>`
   );
