@@ -74,7 +74,7 @@ function corner(rank, suit, lang) {
   return (
     `<text class="card-rank" x="11" y="24" text-anchor="middle" font-family="${FONT}" font-weight="700" ` +
     `font-size="23" textLength="${width}" lengthAdjust="spacingAndGlyphs" fill="${suitColor(suit)}">${label}</text>` +
-    `<g class="card-index-suit">${pip(suit, 11, 35, 12)}</g>`
+    `<g class="card-index-suit">${pip(suit, 11, 35.5, 13)}</g>`
   );
 }
 
@@ -178,14 +178,31 @@ function held(rank, d) {
       hand
     );
   return (
-    `<path d="M30.2 68V13h1.6v55z" fill="#8a5a2b" ${THIN}/>` +
-    `<path d="M31 7l1.6 6h-3.2zM31.8 13.5c3.5 0 6 2.5 6 6.5-2-1-4-1.5-6-1.5zM30.2 14.5c-2.5 0-4 1.5-4.5 3.5 1.5-.5 3-.8 4.5-.8z" fill="#b9c0c8" ${THIN}/>` +
+    `<path d="M30.2 68V14.5h1.6v53.5z" fill="#8a5a2b" ${THIN}/>` +
+    `<path d="M31 9.5l1.5 5h-3zM31.8 15c3.5 0 6 2.5 6 6.5-2-1-4-1.5-6-1.5zM30.2 16c-2.5 0-4 1.5-4.5 3.5 1.5-.5 3-.8 4.5-.8z" fill="#b9c0c8" ${THIN}/>` +
     hand
   );
 }
 
 // The head and what is worn on it, drawn at a small size and enlarged about the neck.
 const HEAD = "translate(50 51) scale(1.1) translate(-50 -46)";
+
+// The names the French deck gives its court cards, written up the side of each portrait.
+const NAMES = {
+  K: { S: "DAVID", H: "CHARLES", D: "CÉSAR", C: "ALEXANDRE" },
+  Q: { S: "PALLAS", H: "JUDITH", D: "RACHEL", C: "ARGINE" },
+  J: { S: "OGIER", H: "LA HIRE", D: "HECTOR", C: "LANCELOT" },
+};
+
+function courtName(rank, suit) {
+  const name = NAMES[rank][suit];
+  const length = Math.min(24, name.length * 3);
+  return (
+    `<text x="0" y="0" transform="translate(74.6 ${23 + length / 2}) rotate(-90)" text-anchor="middle" ` +
+    `font-family="${FONT}" font-weight="700" font-size="5" textLength="${length}" lengthAdjust="spacingAndGlyphs" ` +
+    `fill="${suitColor(suit)}">${name}</text>`
+  );
+}
 
 function courtHalf(rank, suit) {
   const d = DRESS[suit];
@@ -194,7 +211,8 @@ function courtHalf(rank, suit) {
     robe(d, rank) +
     `<g transform="${HEAD}">${collar(rank) + hair(rank, d) + face() + headgear(rank, d)}</g>` +
     held(rank, d) +
-    pip(suit, 70, 16, 10)
+    pip(suit, 70, 16, 10) +
+    courtName(rank, suit)
   );
 }
 
