@@ -54,7 +54,8 @@ export function rankLabel(rank, lang = "en") {
 // the right), x 2.5..19.5; the pips and the court picture keep to x 22..78, so that neither ever
 // runs into the other, whatever the rank and however small the card is drawn.
 const PAPER = "#fffdf8";
-const FONT = "'DejaVu Sans Condensed', 'Roboto Condensed', 'Arial Narrow', system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
+const FONT =
+  "'DejaVu Sans Condensed', 'Roboto Condensed', sans-serif-condensed, 'Avenir Next Condensed', 'Arial Narrow', system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
 
 // Where the pips of the number cards go (x, y, upside down): two columns and the middle line, the
 // lower half turned over as on a printed deck.
@@ -67,7 +68,7 @@ const PIPS = {
   T: [...SIDES(ROWS4), [50, 40.67], [50, 99.33, true]],
 };
 
-/** A rank's index: the label squeezed into the index column (a "10" as narrow as a "7"). */
+/** A rank's index: the label squeezed to a set width (17 for "10"), so that it keeps to its column. */
 function corner(rank, suit, lang) {
   const label = rankLabel(rank, lang);
   const width = label.length > 1 ? 17 : 13;
@@ -88,13 +89,13 @@ const GOLD = "#e2ac2f";
 const LINE = "#3a2a1c";
 const DRESS = {
   H: { robe: "#c4202b", trim: "#2456a6", hair: "#8a5424" },
-  D: { robe: "#c4202b", trim: "#2456a6", hair: "#d49a1c" },
+  D: { robe: "#c4202b", trim: "#2456a6", hair: "#b8662a" },
   S: { robe: "#24355f", trim: "#c4202b", hair: "#2b2118" },
   C: { robe: "#24355f", trim: "#c4202b", hair: "#6b4423" },
 };
 const THIN = `stroke="${LINE}" stroke-width="0.7" stroke-linejoin="round"`;
 
-function robe(d, rank) {
+function robe(d) {
   return (
     `<path d="M23.5 70V59c0-6 4-8.5 10-10L43 45h14l9.5 4c6 1.5 10 4 10 10v11z" fill="${d.robe}" ${THIN}/>` +
     // the front of the robe: a gold band with the trim colour's stripes
@@ -103,17 +104,17 @@ function robe(d, rank) {
     // the arm across, to the hand that holds the sceptre, the flower or the halberd
     `<path d="M26 54c3-4 8-5 11-3l3 9c-2 2-6 3-9 2z" fill="${d.trim}" ${THIN}/>` +
     `<path d="M31.6 57.8l2.8-1.2 1.6 4.4-2.9 1z" fill="${GOLD}" ${THIN}/>` +
-    // a belt of the trim colour on the other side, where the robe folds
+    // a sash of the trim colour across the other side
     `<path d="M60 60c5-1.5 10-1.5 16 0v3c-6-1.2-11-1.2-16 0z" fill="${d.trim}" ${THIN}/>`
   );
 }
 
-function collar(rank) {
-  if (rank === "Q") return `<path d="M40 41c3 5 17 5 20 0l2 3c-4 6-20 6-24 0z" fill="${GOLD}" ${THIN}/>` + `<circle cx="50" cy="48" r="1.6" fill="#2456a6" ${THIN}/>`;
-  // a pleated ruff
-  let d = "M38 43";
-  for (let x = 38; x < 62; x += 4) d += `q2 4.5 4 0`;
-  return `<path d="${d}l-1 -3.5h-22z" fill="#ffffff" ${THIN}/>`;
+function collar(rank, d) {
+  // the queen's necklace, the men's pleated ruff
+  if (rank === "Q")
+    return `<path d="M40 41c3 5 17 5 20 0l2 3c-4 6-20 6-24 0z" fill="${GOLD}" ${THIN}/><circle cx="50" cy="48" r="1.6" fill="${d.trim}" ${THIN}/>`;
+  const pleats = "q2 4.5 4 0".repeat(6);
+  return `<path d="M38 43${pleats}l-1 -3.5h-22z" fill="#ffffff" ${THIN}/>`;
 }
 
 function face() {
@@ -208,8 +209,8 @@ function courtHalf(rank, suit) {
   const d = DRESS[suit];
   return (
     `<path d="M22.6 70V7.6h54.8V70z" fill="${isRed(suit) ? "#fdf1e6" : "#eef1f7"}"/>` +
-    robe(d, rank) +
-    `<g transform="${HEAD}">${collar(rank) + hair(rank, d) + face() + headgear(rank, d)}</g>` +
+    robe(d) +
+    `<g transform="${HEAD}">${collar(rank, d) + hair(rank, d) + face() + headgear(rank, d)}</g>` +
     held(rank, d) +
     pip(suit, 70, 16, 10) +
     courtName(rank, suit)
@@ -234,10 +235,16 @@ function middle(rank, suit) {
   return `<g class="card-pips">${pips}</g>`;
 }
 
+const faces = new Map();
+
 /** The face of a card, as an SVG element string; `code` is like "JH" or "TD". */
 export function cardFace(code, lang = "en") {
-  const rank = code[0];
-  const suit = code[1];
+  const key = code + lang;
+  if (!faces.has(key)) faces.set(key, drawFace(code[0], code[1], lang));
+  return faces.get(key);
+}
+
+function drawFace(rank, suit, lang) {
   return (
     `<svg class="card-svg" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">` +
     `<rect class="card-paper" x="0.75" y="0.75" width="98.5" height="138.5" rx="8" fill="${PAPER}" stroke="#9aa0a6" stroke-width="1.5"/>` +
@@ -262,7 +269,7 @@ export function cardBack() {
   }
   return (
     `<svg class="card-svg" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">` +
-    `<rect x="0.75" y="0.75" width="98.5" height="138.5" rx="8" fill="#fffdf8" stroke="#9aa0a6" stroke-width="1.5"/>` +
+    `<rect x="0.75" y="0.75" width="98.5" height="138.5" rx="8" fill="${PAPER}" stroke="#9aa0a6" stroke-width="1.5"/>` +
     `<rect x="7" y="7" width="86" height="126" rx="5" fill="#1f4e8c"/>` +
     `<svg x="7" y="7" width="86" height="126" viewBox="7 7 86 126">` +
     `<path d="${backPattern}" stroke="#6f9bd6" stroke-width="1.4" fill="none"/></svg>` +
