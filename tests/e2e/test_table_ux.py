@@ -224,6 +224,8 @@ def test_a_deal_played_with_the_keyboard_alone(open_tab: Any, base_url: str) -> 
         state = wait_ready(page)
         view = state["view"]
         if state["waiting"] == "continue":
+            # The deal's score comes once its last trick has been seen; its button has the focus.
+            expect(page.get_by_test_id("continue")).to_be_focused()
             page.keyboard.press("Enter")
             break
         if view["phase"] == "bidding":
