@@ -301,6 +301,40 @@ def test_play_online_seats_one_person_with_three_bots(open_tab: OpenTab, online_
     assert not tab.unexpected_errors()
 
 
+def test_two_people_who_queue_together_are_partners(open_tab: OpenTab, online_url: str) -> None:
+    tabs = {name: open_tab(**DESKTOP) for name in ("Ana", "Ben")}
+    for name, tab in tabs.items():
+        page = tab.page
+        page.goto(online_url)
+        page.get_by_test_id("mode-online").click()
+        page.get_by_test_id("online-name").fill(name)
+        expect(page.get_by_test_id("seating-partners")).to_be_checked()
+        record_texts(page, "queue-counts")  # shown for the queue's wait only
+        page.get_by_test_id("online-go").click()
+        # Behind the queue the page offers nothing of a solo game.
+        expect(page.get_by_test_id("new-game")).to_be_hidden()
+        expect(page.get_by_test_id("turn")).to_have_text("")
+    seated = "() => window.__belote.kind === 'online' && window.__belote.view !== null"
+    for tab in tabs.values():
+        wait_js(tab.page, seated, timeout=QUEUE_WAIT * 1000 + 15_000)
+    ana, ben = (state(tabs[n].page) for n in ("Ana", "Ben"))
+    assert ana["table"] == ben["table"]
+    assert {ana["seat"], ben["seat"]} in ({"N", "S"}, {"E", "W"}), (ana["seat"], ben["seat"])
+    # Each sees the other across the table as a partner, under her own name; the bots have names too.
+    for me, other, page in ((ana, ben, tabs["Ana"].page), (ben, ana, tabs["Ben"].page)):
+        label = page.get_by_test_id(f"seat-label-{other['seat']}")
+        expect(label).to_contain_text(other["players"][other["seat"]]["name"])
+        expect(label).to_contain_text("partner")
+        expect(page.locator(".felt .seat-N")).to_have_attribute("data-seat", other["seat"])
+        for seat, p in me["players"].items():
+            if p["bot"]:
+                assert p["name"] not in ("North", "East", "South", "West")
+                expect(page.get_by_test_id(f"name-{seat}")).to_have_text(p["name"])
+        counts = recorded_texts(page, "queue-counts")
+        assert any(re.search(r"Classic\D*[12]", text) for text in counts), counts
+    assert not any(t.unexpected_errors() for t in tabs.values())
+
+
 def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_url: str) -> None:
     tab = open_tab(**DESKTOP)
     page = tab.page

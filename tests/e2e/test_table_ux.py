@@ -37,7 +37,9 @@ COVER_WATCH_JS = """() => {
   const look = () => {
     const covers = [...document.querySelectorAll('[data-testid="announce"], .bubble')]
       .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden' && getComputedStyle(e).display !== 'none');
-    const cards = [...document.querySelectorAll('.trick-card, [data-testid="hand-card"], [data-testid="turned-card"]')];
+    // A card in flight (dealt, or on its way to the trick) passes by; a card at rest must not be covered.
+    const cards = [...document.querySelectorAll('.trick-card, [data-testid="hand-card"], [data-testid="turned-card"]')]
+      .filter((e) => !e.getAnimations({ subtree: true }).some((a) => a.playState === 'running'));
     for (const c of covers) {
       const a = box(c);
       if (!a.width) continue;
@@ -120,6 +122,7 @@ def test_the_history_drawer_on_a_phone_lists_every_bid_and_trick(open_tab: Any, 
     page.get_by_test_id("history-btn").tap()
     drawer = page.get_by_test_id("history-drawer")
     expect(drawer).to_be_visible()
+    drawer.evaluate("e => Promise.all(e.getAnimations().map((a) => a.finished))")  # it slides in
     deal = state["deals"][-1]
     bids = drawer.get_by_test_id("history-bid")
     expect(bids).to_have_count(len(deal["bids"]))
@@ -351,6 +354,8 @@ def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> No
     sounds = page.evaluate("() => window.__beloteSounds.played")
     assert sounds.get("win" if won else "lose") == 1, sounds
     expect(page.get_by_test_id("panel-new-game")).to_be_visible()
+    expect(page.get_by_test_id("match-title")).to_have_text("Victory!" if won else "Defeat")
+    page.get_by_test_id("score-panel").evaluate("e => Promise.all(e.getAnimations({subtree: true}).map((a) => a.finished))")
     page.screenshot(path=str(artifacts / "table-match-end.png"))
     assert not tab.unexpected_errors()
 
@@ -387,3 +392,33 @@ def test_axe_finds_no_serious_violation(open_tab: Any, base_url: str) -> None:
         expect(page.get_by_test_id("lobby-share")).to_be_in_viewport()
         assert_no_serious(page, f"the lobby ({lang})")
         assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- motion
+MOTION_WATCH_JS = """() => {
+  window.__motion = new Set();
+  const note = () => {
+    for (const [sel, cls] of [['[data-testid="hand"]', 'dealing'], ['[data-testid="trick"]', 'sweep']]) {
+      if (document.querySelector(sel).classList.contains(cls)) window.__motion.add(cls);
+    }
+  };
+  new MutationObserver(note).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['class'] });
+}"""
+
+
+def test_cards_are_dealt_and_swept_unless_motion_is_reduced(open_tab: Any, base_url: str) -> None:
+    seen = {}
+    for motion in ("no-preference", "reduce"):
+        tab = open_tab(reduced_motion=motion, **DESKTOP)
+        page = tab.page
+        page.goto(base_url)
+        page.evaluate(MOTION_WATCH_JS)
+        page.get_by_test_id("settings-more").locator("summary").click()
+        page.get_by_test_id("settings-speed").select_option("fast")
+        page.get_by_test_id("settings-start").click()
+        play_until(page, lambda s: s["waiting"] == "continue")
+        # The deal's score: after a pause while the last trick is swept, or at once without motion.
+        expect(page.get_by_test_id("score-panel")).to_be_visible()
+        seen[motion] = sorted(page.evaluate("[...window.__motion]"))
+        assert not tab.unexpected_errors()
+    assert seen == {"no-preference": ["dealing", "sweep"], "reduce": []}

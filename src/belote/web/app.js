@@ -30,6 +30,7 @@ const SETTINGS_KEY = "belote.settings"; // the solo settings and the page's lang
 const NAME_KEY = "belote.name";
 const CREATE_KEY = "belote.create"; // the rules last chosen for a private table
 const ONLINE_KEY = "belote.online"; // the game last chosen for Play online
+const SEATING_KEY = "belote.seating"; // partners | any, last chosen for Play online
 const TOOK_KEY = "belote.took"; // set once this browser has made a taking decision: no more hint
 const tokenKey = (table) => `belote.token.${table}`; // a seat token, kept under its table's id
 const BANNER_MS = 2400;
@@ -142,6 +143,7 @@ const U = {
   errors: [],
   queueName: null, // the name given to the queue while waiting for a table
   queueVariant: GAMES[0].name, // the game asked of the queue
+  queueSeating: "partners", // partners: sit with the other people against bots; any: as drawn
   queue: null, // the queue's last message, with the deadline on this page's clock
   chatOpen: false,
   unread: 0,
@@ -263,7 +265,7 @@ function applyLang(lang, root = document) {
 // ---------------------------------------------------------------------- messages
 /** The first message on a new socket: join the table (with the seat token or the watch code), or queue. */
 function hello() {
-  if (!U.table) return U.queueName ? { type: "queue", name: U.queueName, variant: U.queueVariant } : null;
+  if (!U.table) return U.queueName ? { type: "queue", name: U.queueName, variant: U.queueVariant, seating: U.queueSeating } : null;
   if (U.token) return { type: "join", table: U.table, token: U.token, since: T.last };
   return { type: "join", table: U.table, watch: U.watch, since: T.last };
 }
@@ -497,14 +499,15 @@ function onMatched(msg) {
   enterTable({ table: msg.table, token: msg.token });
 }
 
-function playOnline(name, variant = storedOnlineVariant()) {
+function playOnline(name, variant = storedOnlineVariant(), seating = storedSeating()) {
   leaveTable();
   U.queueName = name;
   U.queueVariant = variant;
+  U.queueSeating = seating;
   U.queue = null;
   el.queueError.textContent = "";
   el.queuePanel.hidden = false;
-  renderQueue();
+  render();
   conn.open();
 }
 
@@ -514,6 +517,7 @@ function leaveQueue(tell = true) {
   U.queue = null;
   el.queuePanel.hidden = true;
   conn.close();
+  render();
 }
 
 function renderQueue() {
@@ -769,6 +773,7 @@ function openSit(link) {
   help.textContent = t("sitHelp");
   for (const option of f.seat.options) option.hidden = option.disabled = false;
   if (!el.sitDialog.open) el.sitDialog.showModal();
+  render();
   offerFreeSeats(link, help);
 }
 
@@ -808,6 +813,10 @@ function storedOnlineVariant() {
   return gameOf(localStorage.getItem(ONLINE_KEY)).name;
 }
 
+function storedSeating() {
+  return localStorage.getItem(SEATING_KEY) === "any" ? "any" : "partners";
+}
+
 function storedCreateSettings() {
   try {
     return { ...U.settings, turn_timer: DEFAULT_SETTINGS.turn_timer, ...(JSON.parse(localStorage.getItem(CREATE_KEY)) || {}) };
@@ -820,6 +829,7 @@ function openHome(mode = "bots", error = "") {
   fillSettingsForm(el.botsForm, U.settings);
   fillSettingsForm(el.createForm, storedCreateSettings());
   fillSettingsForm(el.onlineForm, { variant: storedOnlineVariant() });
+  el.onlineForm.elements.seating.value = storedSeating();
   el.langPick.value = U.settings.lang;
   for (const form of [el.onlineForm, el.createForm]) form.elements.name.value = storedName();
   el.homeError.textContent = error || "";
@@ -872,8 +882,10 @@ async function onHomeSubmit(form) {
   el.dialog.close();
   if (!(await mayLeave())) return;
   if (form === el.onlineForm) {
+    const seating = el.onlineForm.elements.seating.value === "any" ? "any" : "partners";
     localStorage.setItem(ONLINE_KEY, variant);
-    playOnline(name, variant);
+    localStorage.setItem(SEATING_KEY, seating);
+    playOnline(name, variant, seating);
   } else {
     localStorage.setItem(CREATE_KEY, JSON.stringify(settings));
     createTable(name, settings);
@@ -915,6 +927,7 @@ function renderHistory() {
 
 // ---------------------------------------------------------------------- drawing
 function render() {
+  U.elsewhere = !U.table && (Boolean(U.queueName) || el.sitDialog.open);
   drawTable(el, T, U);
   renderHistory();
   tick();
@@ -1080,6 +1093,7 @@ el.lobbyForm.addEventListener("change", () => {
 el.lobbyForm.addEventListener("submit", (ev) => ev.preventDefault());
 el.lobbyStart.addEventListener("click", () => conn.send({ type: "start" }));
 el.lobbyLeave.addEventListener("click", () => conn.send({ type: "leave" }));
+el.sitDialog.addEventListener("close", render);
 el.sitWatch.addEventListener("click", () => {
   const { table, watch } = el.sitDialog.dataset;
   el.sitDialog.close();

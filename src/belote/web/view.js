@@ -61,7 +61,7 @@ function drawChrome({ el, T, U }) {
   const watching = U.hasTable && !T.seat && U.watching;
   el.app.dataset.players = String(T.game.players);
   el.app.dataset.variant = T.game.name;
-  el.newGame.hidden = sharedTable || watching;
+  el.newGame.hidden = sharedTable || watching || U.elsewhere;
   el.home.hidden = !(sharedTable || watching);
   el.app.classList.toggle("shared", sharedTable);
   el.app.classList.toggle("spectating", watching);
@@ -429,7 +429,7 @@ function drawCoincheBids({ el, U, v, w }) {
 }
 
 function drawTurn({ el, T, U, w }) {
-  const line = turnLine(T, { connected: U.connected, hasTable: U.hasTable });
+  const line = U.elsewhere ? { key: "" } : turnLine(T, { connected: U.connected, hasTable: U.hasTable });
   const text = line.key ? t(line.key, line.seat ? { seat: w.seatName(line.seat) } : {}) : "";
   const mine = Boolean(line.mine);
   const timer = mine && T.timer && T.timer.seat === T.seat ? ` <span class="chip timer" data-timer></span>` : "";
@@ -569,8 +569,10 @@ function winnerHtml({ T, v, w }) {
     else line = t("winnerPlayer", { side: w.sideName(win), a, b });
   }
   const cls = !T.seat || !win ? "" : mine ? " won" : " lost";
+  const title = !T.seat || !win ? t("matchOver") : t(mine ? "matchWon" : "matchLost");
   return (
     `<div class="match-end-banner${cls}" data-testid="match-end"><div class="trophy" aria-hidden="true">${mine ? "🏆" : "♠♥♦♣"}</div>` +
+    `<p class="match-title" data-testid="match-title">${esc(title)}</p>` +
     `<p class="winner-line" data-testid="match-winner" data-winner="${win || ""}">${esc(t("matchOver"))}: ${esc(line)}</p></div>`
   );
 }
