@@ -122,6 +122,7 @@ def start_deal(page: Any, url: str, lang: str) -> None:
     page.goto(url)
     dialog = page.get_by_test_id("settings-dialog")
     expect(dialog).to_be_visible()
+    page.get_by_test_id("settings-more").locator("summary").click()  # the rules are one click away
     page.get_by_test_id("settings-strength").select_option("easy")
     page.get_by_test_id("settings-speed").select_option("fast")
     page.get_by_test_id("settings-lang").select_option(lang)

@@ -36,7 +36,8 @@ COVER_WATCH_JS = """() => {
   const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const look = () => {
     const covers = [...document.querySelectorAll('[data-testid="announce"], .bubble')]
-      .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden' && getComputedStyle(e).display !== 'none');
+      .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden'
+        && getComputedStyle(e).display !== 'none');
     // A card in flight (dealt, or on its way to the trick) passes by; a card at rest must not be covered.
     const cards = [...document.querySelectorAll('.trick-card, [data-testid="hand-card"], [data-testid="turned-card"]')]
       .filter((e) => !e.getAnimations({ subtree: true }).some((a) => a.playState === 'running'));
@@ -205,13 +206,19 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
     if illegal:
         page.locator(f'[data-testid="hand-card"][data-card="{illegal[0]}"]').tap()
         expect(page.get_by_test_id("error")).to_have_text(re.compile("^Vous devez"))
-    # No text is cut: nothing wider than its box where the box hides what overflows.
-    cut = page.evaluate(
-        """() => [...document.querySelectorAll('button, .seat-label .name, .turn, .contract span, .target, .side-name')]
-             .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
-             .map((e) => e.textContent.trim())"""
-    )
-    assert cut == []
+    # No text is cut, at 390 px nor at 360: nothing wider than its box where the box hides what overflows.
+    for width in (390, 360):
+        page.set_viewport_size({"width": width, "height": 780})
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll(
+                   'button, .seat-label .name, .turn, .contract span, .target, .side-name, .declarations span')]
+                 .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1
+                   && getComputedStyle(e).overflow !== 'visible')
+                 .map((e) => e.textContent.trim())"""
+        )
+        assert cut == [], (width, cut)
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= width
     page.get_by_test_id("history-btn").tap()
     expect(page.get_by_test_id("history-tab-deal")).to_have_text("Cette donne")
     page.screenshot(path=str(artifacts / "table-fr-phone.png"))
@@ -250,7 +257,8 @@ def test_a_deal_played_with_the_keyboard_alone(open_tab: Any, base_url: str) -> 
                 # The focus ring shows on the card reached with Tab, and Enter plays it.
                 for _ in range(40):
                     page.keyboard.press("Tab")
-                    if page.evaluate("() => document.activeElement && document.activeElement.dataset.card") == view["legal"][0]:
+                    focused = page.evaluate("() => document.activeElement && document.activeElement.dataset.card")
+                    if focused == view["legal"][0]:
                         break
                 else:
                     raise AssertionError("Tab never reached the card")
@@ -334,7 +342,7 @@ def test_a_newcomer_is_told_what_taking_means_once(open_tab: Any, base_url: str)
     act(page, state)
     expect(hint).to_be_hidden()
     # The next decisions to take say nothing more.
-    play_until(page, lambda s: s["view"]["deal_number"] >= 2 and s["view"]["phase"] == "bidding" and s["waiting"] is None)
+    play_until(page, lambda s: s["view"]["deal_number"] >= 2 and s["view"]["phase"] == "bidding" and not s["waiting"])
     expect(hint).to_be_hidden()
     rules = page.get_by_test_id("rules-link")
     expect(rules).to_have_attribute("href", "/rules?lang=en")
@@ -355,7 +363,8 @@ def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> No
     assert sounds.get("win" if won else "lose") == 1, sounds
     expect(page.get_by_test_id("panel-new-game")).to_be_visible()
     expect(page.get_by_test_id("match-title")).to_have_text("Victory!" if won else "Defeat")
-    page.get_by_test_id("score-panel").evaluate("e => Promise.all(e.getAnimations({subtree: true}).map((a) => a.finished))")
+    settle = "e => Promise.all(e.getAnimations({subtree: true}).map((a) => a.finished))"
+    page.get_by_test_id("score-panel").evaluate(settle)
     page.screenshot(path=str(artifacts / "table-match-end.png"))
     assert not tab.unexpected_errors()
 
