@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 from belote.game import Match, action_str, parse_action
 from belote.server.store import SQLiteStore
 from belote.server.tables import rules_of
@@ -76,3 +78,25 @@ def open_tab(browser: Any, **options: Any) -> Tab:
     page.on("console", lambda m: tab.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: tab.errors.append(f"uncaught: {e}"))
     return tab
+
+
+def open_solo(page: Any, url: str, lang: str = "en", tap: bool = False, **choices: str) -> None:
+    """A first visit: the home screen, the rules opened (one click away), easy and fast bots, any
+    other ``choices`` (a setting's test id's end and its value), the language, and deal."""
+    page.goto(url)
+    dialog = page.get_by_test_id("settings-dialog")
+    expect(dialog).to_be_visible()
+    page.get_by_test_id("settings-more").locator("summary").click()
+    page.get_by_test_id("settings-strength").select_option("easy")
+    page.get_by_test_id("settings-speed").select_option("fast")
+    for name, value in choices.items():
+        field = page.get_by_test_id(f"settings-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.get_by_test_id("settings-lang").select_option(lang)
+    start = page.get_by_test_id("settings-start")
+    start.tap() if tap else start.click()
+    expect(dialog).to_be_hidden()
+    page.wait_for_function("() => window.__belote.joined && window.__belote.view !== null")

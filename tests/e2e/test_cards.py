@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_fixtures import DESKTOP, PHONE
+from table_fixtures import DESKTOP, PHONE, open_solo
 
 SUITS = "SHDC"
 RANKS = "789TJQKA"
@@ -119,15 +119,7 @@ def contrast(a: str, b: str) -> float:
 
 def start_deal(page: Any, url: str, lang: str) -> None:
     """A solo table with easy, fast bots, played (taking at the first chance) up to South's first card."""
-    page.goto(url)
-    dialog = page.get_by_test_id("settings-dialog")
-    expect(dialog).to_be_visible()
-    page.get_by_test_id("settings-more").locator("summary").click()  # the rules are one click away
-    page.get_by_test_id("settings-strength").select_option("easy")
-    page.get_by_test_id("settings-speed").select_option("fast")
-    page.get_by_test_id("settings-lang").select_option(lang)
-    page.get_by_test_id("settings-start").click()
-    expect(dialog).to_be_hidden()
+    open_solo(page, url, lang)
     for _ in range(20):
         page.wait_for_function(READY_JS, timeout=30_000)
         state = page.evaluate("() => ({view: window.__belote.view, waiting: window.__belote.waiting})")

@@ -29,6 +29,7 @@ from table_fixtures import (
     ServerProcess,
     Tab,
     legal_strings,
+    open_solo,
     open_tab,
 )
 
@@ -89,17 +90,7 @@ def table_artifacts() -> Path:
 # ---------------------------------------------------------------------- helpers
 def start_game(page: Any, url: str, lang: str = "en", tap: bool = False) -> None:
     """A first visit: the settings dialog opens; choose easy fast bots and deal."""
-    page.goto(url)
-    dialog = page.get_by_test_id("settings-dialog")
-    expect(dialog).to_be_visible()
-    page.get_by_test_id("settings-more").locator("summary").click()  # the rules are one click away
-    page.get_by_test_id("settings-strength").select_option("easy")
-    page.get_by_test_id("settings-speed").select_option("fast")
-    page.get_by_test_id("settings-lang").select_option(lang)
-    start = page.get_by_test_id("settings-start")
-    start.tap() if tap else start.click()
-    expect(dialog).to_be_hidden()
-    page.wait_for_function("() => window.__belote.joined && window.__belote.view !== null")
+    open_solo(page, url, lang, tap)
 
 
 def wait_ready(page: Any, timeout: float = 30_000) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from axe import assert_no_serious
-from table_fixtures import DESKTOP, PHONE
+from table_fixtures import DESKTOP, PHONE, open_solo
 
 LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
@@ -57,27 +57,6 @@ COVER_WATCH_JS = """() => {
 
 
 # ---------------------------------------------------------------------- helpers
-def start_solo(page: Any, url: str, lang: str = "en", tap: bool = False, **choices: str) -> None:
-    """The home screen: the rules one click away, easy fast bots, and deal."""
-    page.goto(url)
-    dialog = page.get_by_test_id("settings-dialog")
-    expect(dialog).to_be_visible()
-    page.get_by_test_id("settings-more").locator("summary").click()
-    page.get_by_test_id("settings-strength").select_option("easy")
-    page.get_by_test_id("settings-speed").select_option("fast")
-    for name, value in choices.items():
-        field = page.get_by_test_id(f"settings-{name}")
-        if field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
-    page.get_by_test_id("settings-lang").select_option(lang)
-    start = page.get_by_test_id("settings-start")
-    start.tap() if tap else start.click()
-    expect(dialog).to_be_hidden()
-    page.wait_for_function("() => window.__belote.joined && window.__belote.view !== null")
-
-
 def wait_ready(page: Any, timeout: float = 30_000) -> dict[str, Any]:
     page.wait_for_function(READY_JS, timeout=timeout)
     state: dict[str, Any] = page.evaluate(STATE_JS)
@@ -118,7 +97,7 @@ def in_play(state: dict[str, Any]) -> bool:
 def test_the_history_drawer_on_a_phone_lists_every_bid_and_trick(open_tab: Any, base_url: str, artifacts: Path) -> None:
     tab = open_tab(**PHONE)
     page = tab.page
-    start_solo(page, base_url, tap=True)
+    open_solo(page, base_url, tap=True)
     state = play_until(page, lambda s: in_play(s) and len(s["view"]["tricks"]) >= 2, tap=True)
     page.get_by_test_id("history-btn").tap()
     drawer = page.get_by_test_id("history-drawer")
@@ -143,7 +122,7 @@ def test_the_history_drawer_on_a_phone_lists_every_bid_and_trick(open_tab: Any, 
 def test_the_scoreboard_opens_the_match_sheet_at_any_time(open_tab: Any, base_url: str, artifacts: Path) -> None:
     tab = open_tab(**DESKTOP)
     page = tab.page
-    start_solo(page, base_url)
+    open_solo(page, base_url)
     # Before any deal is scored the sheet is there, and empty.
     page.get_by_test_id("scoreboard").click()
     drawer = page.get_by_test_id("history-drawer")
@@ -177,7 +156,7 @@ def test_no_banner_or_bubble_covers_a_card(open_tab: Any, base_url: str, artifac
         tab = open_tab(**options)
         page = tab.page
         tap = name != "desktop"
-        start_solo(page, base_url, tap=tap)
+        open_solo(page, base_url, tap=tap)
         page.evaluate(COVER_WATCH_JS)
         # A whole deal and the bidding of the next: bids, declarations, belote and tricks come and go.
         play_until(page, lambda s: s["view"]["deal_number"] >= 2 and in_play(s), tap=tap)
@@ -229,7 +208,7 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
 def test_a_deal_played_with_the_keyboard_alone(open_tab: Any, base_url: str) -> None:
     tab = open_tab(**DESKTOP)
     page = tab.page
-    start_solo(page, base_url)
+    open_solo(page, base_url)
     for _ in range(60):
         state = wait_ready(page)
         view = state["view"]
@@ -279,7 +258,7 @@ def test_a_deal_played_with_the_keyboard_alone(open_tab: Any, base_url: str) -> 
 def test_sound_and_a_mute_switch_that_is_remembered(open_tab: Any, base_url: str) -> None:
     tab = open_tab(**DESKTOP)
     page = tab.page
-    start_solo(page, base_url)
+    open_solo(page, base_url)
     play_until(page, lambda s: in_play(s) and len(s["view"]["tricks"]) >= 1)
     played = page.evaluate("() => window.__beloteSounds.played")
     assert played.get("card", 0) >= 4 and played.get("trick", 0) >= 1 and played.get("turn", 0) >= 1
@@ -312,7 +291,7 @@ def test_a_lost_connection_offers_no_card_and_says_why(open_tab: Any, base_url: 
         sockets.append(ws)
 
     page.route_web_socket(re.compile(r".*/ws$"), through)
-    start_solo(page, base_url)
+    open_solo(page, base_url)
     play_until(page, in_play)
     expect(page.get_by_test_id("turn")).to_have_attribute("data-state", "mine")
     blocked["on"] = True
@@ -334,7 +313,7 @@ def test_a_lost_connection_offers_no_card_and_says_why(open_tab: Any, base_url: 
 def test_a_newcomer_is_told_what_taking_means_once(open_tab: Any, base_url: str) -> None:
     tab = open_tab(**DESKTOP)
     page = tab.page
-    start_solo(page, base_url)
+    open_solo(page, base_url)
     state = play_until(page, lambda s: s["view"]["phase"] == "bidding" and s["waiting"] is None)
     hint = page.get_by_test_id("take-hint")
     expect(hint).to_be_visible()
@@ -352,7 +331,7 @@ def test_a_newcomer_is_told_what_taking_means_once(open_tab: Any, base_url: str)
 def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> None:
     tab = open_tab(**DESKTOP)
     page = tab.page
-    start_solo(page, base_url, target="deals", deals="1")
+    open_solo(page, base_url, target="deals", deals="1")
     play_until(page, lambda s: s["view"]["match_over"])
     end = page.get_by_test_id("match-end")
     expect(end).to_be_visible()

@@ -885,7 +885,12 @@ export function ts(key, you, params = {}) {
 }
 
 export function t(key, params = {}) {
-  const text = WORDS[lang][key] ?? WORDS.en[key] ?? key;
+  return tIn(lang, key, params);
+}
+
+/** The words of a key in a given language (English where that language has none), whatever the page's. */
+export function tIn(l, key, params = {}) {
+  const text = (WORDS[l] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 

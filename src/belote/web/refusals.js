@@ -9,12 +9,12 @@
 // the same refusal reads the same wherever it is shown.
 
 import { cardText } from "./cards.js";
+import { tIn } from "./i18n.js";
 
 const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 const NAMES = {
   en: {
-    seats: { N: "North", E: "East", S: "South", W: "West" },
     and: "and",
     modes: { NT: "NT", AT: "AT" },
     modeNames: { NT: "No trumps", AT: "All trumps" },
@@ -30,7 +30,6 @@ const NAMES = {
     or: "or",
   },
   fr: {
-    seats: { N: "Nord", E: "Est", S: "Sud", W: "Ouest" },
     and: "et",
     modes: { NT: "SA", AT: "TA" },
     modeNames: { NT: "Le sans atout", AT: "Le tout atout" },
@@ -67,8 +66,8 @@ function helpers(lang) {
     card: (code) => cardText(code, lang),
     cards: (codes) => codes.map((c) => cardText(c, lang)).join(", "),
     suit: (letter) => SUIT_SYMBOLS[letter] ?? letter,
-    seat: (letter) => n.seats[letter] ?? letter,
-    seats: (letters) => listed(letters.map((s) => n.seats[s] ?? s), n),
+    seat: (letter) => tIn(lang, `seat${letter}`),
+    seats: (letters) => listed(letters.map((s) => tIn(lang, `seat${s}`)), n),
     level,
     // A bid as the server names it: "110H", "90NT", "capotS", "coinche", "pass", "take", "H".
     bid: (name) => {
