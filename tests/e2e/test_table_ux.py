@@ -198,8 +198,15 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
         assert cut == [], (width, cut)
         wide = page.evaluate("() => document.documentElement.scrollWidth")
         assert wide <= width
+        # Every button of the header lies inside the screen.
+        right = page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('.bar button, .bar a')]"
+            ".filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect().right))"
+        )
+        assert right <= width, (width, right)
     page.get_by_test_id("history-btn").tap()
     expect(page.get_by_test_id("history-tab-deal")).to_have_text("Cette donne")
+    page.get_by_test_id("history-drawer").evaluate("e => Promise.all(e.getAnimations().map((a) => a.finished))")
     page.screenshot(path=str(artifacts / "table-fr-phone.png"))
     assert not tab.unexpected_errors()
 

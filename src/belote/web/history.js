@@ -5,7 +5,7 @@
 import { cardText } from "./cards.js";
 import { bidHtml, contractHtml } from "./coinche.js";
 import { esc } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { colon, getLang, t } from "./i18n.js";
 import { currentDeal, declarationsOf, teamsFromMe } from "./state.js";
 import { declarationsNoteHtml, matchSheetHtml } from "./view.js";
 import { wordsFor } from "./words.js";
@@ -36,7 +36,7 @@ function biddingHtml(T, w, deal) {
     rows.push(`<tr>${cells.join("")}</tr>`);
   }
   if (!rows.length) rows.push(`<tr><td colspan="${seats.length}" class="empty">${esc(t("noBidYet"))}</td></tr>`);
-  const turned = deal.turned ? `<p class="note">${esc(t("turned"))}: ${esc(cardText(deal.turned, getLang()))}</p>` : "";
+  const turned = deal.turned ? `<p class="note">${esc(t("turned"))}${colon()}${esc(cardText(deal.turned, getLang()))}</p>` : "";
   return (
     `<h3>${esc(t("bidding"))}</h3>${turned}<div class="sheet-scroll" tabindex="0" role="region" aria-label="${esc(t("bidding"))}"><table class="sheet bidding" data-testid="history-bidding"><thead><tr>` +
     seats.map((s) => `<th scope="col">${esc(w.labelName(s))}${deal.dealer === s ? ` <span class="chip dealer" aria-label="${esc(t("dealer"))}">D</span>` : ""}</th>`).join("") +
@@ -76,7 +76,7 @@ export function historyHtml(T, tab) {
   let body = "";
   if (tab === "match") {
     const cols = teamsFromMe(T);
-    const score = T.view ? cols.map((x) => `${esc(w.sideFull(x))}: <b>${T.view.score[x] ?? 0}</b>`).join(" · ") : "";
+    const score = T.view ? cols.map((x) => `${esc(w.sideFull(x))}${colon()}<b>${T.view.score[x] ?? 0}</b>`).join(" · ") : "";
     body = `<p class="history-score">${score}</p>${matchSheetHtml(T, null, "match-sheet")}`;
   } else {
     const deal = currentDeal(T);

@@ -888,6 +888,11 @@ export function t(key, params = {}) {
   return tIn(lang, key, params);
 }
 
+/** A colon as the language writes it: "Deal 1: made" in English, "Donne 1 : faite" in French. */
+export function colon() {
+  return lang === "fr" ? "\u00a0: " : ": ";
+}
+
 /** The words of a key in a given language (English where that language has none), whatever the page's. */
 export function tIn(l, key, params = {}) {
   const text = (WORDS[l] || WORDS.en)[key] ?? WORDS.en[key] ?? key;

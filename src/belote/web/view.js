@@ -5,7 +5,7 @@
 import { cardBack, cardFace, cardText, sortHand } from "./cards.js";
 import { bidHtml, bidPanelHtml, contractHtml, lowestLevel } from "./coinche.js";
 import { esc, setHtml } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { colon, getLang, t } from "./i18n.js";
 import { lobbySeatsHtml, tableLinks } from "./lobby.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES } from "./games.js";
@@ -32,7 +32,7 @@ export function posOf(table, seat) {
 
 /** A card of a trick on the table, named for screen readers: whose it is and what it is. */
 export function trickCardHtml(table, w, seat, card, winner, testid = "trick-card") {
-  const name = `${w.seatName(seat)}: ${cardText(card, getLang())}`;
+  const name = `${w.seatName(seat)}${colon()}${cardText(card, getLang())}`;
   return (
     `<div class="trick-card pos-${posOf(table, seat)}${winner ? " winner" : ""}" data-testid="${testid}" data-seat="${seat}" ` +
     `data-card="${card}" role="img" aria-label="${esc(name)}" title="${esc(w.seatName(seat))}">${cardFace(card, getLang())}</div>`
@@ -97,7 +97,7 @@ function drawScores({ el, T, U, v, w }) {
       ? t("targetDeals", { n: Math.min(v.deal_number, s.deals), m: s.deals })
       : t("target", { n: s.target })
     : "";
-  el.scoreboard.setAttribute("aria-label", `${t("scoreSheet")}: ${teamsFromMe(T).map((x) => `${w.sideHead(x)} ${v ? v.score[x] ?? 0 : 0}`).join(", ")}`);
+  el.scoreboard.setAttribute("aria-label", `${t("scoreSheet")}${colon()}${teamsFromMe(T).map((x) => `${w.sideHead(x)} ${v ? v.score[x] ?? 0 : 0}`).join(", ")}`);
 }
 
 function drawContract({ el, T, v, w, between }) {
@@ -116,7 +116,7 @@ function drawContract({ el, T, v, w, between }) {
         `<span>${esc(w.tsSeat("bidBy", v.taker, { seat: w.seatName(v.taker) }))}</span>`
       : `<span class="trump-chip">${w.suitHtml(v.trump)}${esc(t("trumps"))}</span>` +
         `<span>${esc(w.tsSeat("takenBy", v.taker, { seat: w.seatName(v.taker) }))}</span>`;
-    setHtml(el.contract, `${head}<span class="tricks-won" data-testid="tricks-won">${esc(t("tricks"))}: ${tricks}</span>`);
+    setHtml(el.contract, `${head}<span class="tricks-won" data-testid="tricks-won">${esc(t("tricks"))}${colon()}${tricks}</span>`);
     el.contract.dataset.trump = v.trump;
     el.contract.dataset.taker = v.taker;
     if (v.contract) {
@@ -147,9 +147,9 @@ function drawContract({ el, T, v, w, between }) {
   }
   // Declarations stay on show through the deal, once made, with what became of them.
   const made = declarationsOf(currentDeal(T));
-  const beloteText = v.belote.length ? `${esc(w.seatName(v.belote[0][0]))}: ${v.belote.map(([, x]) => esc(t(x))).join(", ")}` : "";
+  const beloteText = v.belote.length ? `${esc(w.seatName(v.belote[0][0]))}${colon()}${v.belote.map(([, x]) => esc(t(x))).join(", ")}` : "";
   const declText = made.length
-    ? `${esc(t("declarations"))}: ` +
+    ? `${esc(t("declarations"))}${colon()}` +
       made
         .map((d) => {
           const fate = d.fate && d.fate !== "scored" ? ` <span class="fate ${d.fate}">(${esc(t(`decl_${d.fate}`))})</span>` : "";
@@ -290,7 +290,7 @@ function drawCenter(c) {
     setHtml(
       el.turned,
       v
-        ? `<div class="turned-card" data-testid="turned-card" data-card="${v.turned}" role="img" aria-label="${esc(`${t("turned")}: ${cardText(v.turned, getLang())}`)}">${cardFace(v.turned, getLang())}</div>` +
+        ? `<div class="turned-card" data-testid="turned-card" data-card="${v.turned}" role="img" aria-label="${esc(`${t("turned")}${colon()}${cardText(v.turned, getLang())}`)}">${cardFace(v.turned, getLang())}</div>` +
             `<div class="caption">${esc(t("turned"))}</div>`
         : "",
     );
@@ -544,7 +544,7 @@ export function declarationsNoteHtml({ T, w }, deal) {
       })
       .join(", ");
     const fate = d.fate ? ` — ${t(`decl_${d.fate}`)}` : "";
-    return `<li data-testid="declaration-fate" data-seat="${d.seat}" data-fate="${d.fate || ""}">${esc(`${w.seatName(d.seat)}: ${what}${fate}`)}</li>`;
+    return `<li data-testid="declaration-fate" data-seat="${d.seat}" data-fate="${d.fate || ""}">${esc(`${w.seatName(d.seat)}${colon()}${what}${fate}`)}</li>`;
   });
   return `<div class="note decl-note"><b>${esc(t("declarations"))}</b><ul>${items.join("")}</ul></div>`;
 }
@@ -573,7 +573,7 @@ function winnerHtml({ T, v, w }) {
   return (
     `<div class="match-end-banner${cls}" data-testid="match-end"><div class="trophy" aria-hidden="true">${mine ? "🏆" : "♠♥♦♣"}</div>` +
     `<p class="match-title" data-testid="match-title">${esc(title)}</p>` +
-    `<p class="winner-line" data-testid="match-winner" data-winner="${win || ""}">${esc(t("matchOver"))}: ${esc(line)}</p></div>`
+    `<p class="winner-line" data-testid="match-winner" data-winner="${win || ""}">${esc(t("matchOver"))}${colon()}${esc(line)}</p></div>`
   );
 }
 

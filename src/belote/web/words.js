@@ -5,7 +5,7 @@
 import { cardText } from "./cards.js";
 import { bidHtml, contractText, modeHtml, modeWord, parseBid } from "./coinche.js";
 import { esc } from "./dom.js";
-import { getLang, t, ts } from "./i18n.js";
+import { colon, getLang, t, ts } from "./i18n.js";
 import { teamSeats } from "./seats.js";
 import { me, shared } from "./state.js";
 
@@ -120,7 +120,7 @@ export function wordsFor(table) {
         };
       case "scored":
         return {
-          html: esc(`${t("deal", { n: deal.number })}: ${dealOutcome(e.outcome)} · ${game.teams.map((x) => e.points[x]).join(" – ")}`),
+          html: esc(`${t("deal", { n: deal.number })}${colon()}${dealOutcome(e.outcome)} · ${game.teams.map((x) => e.points[x]).join(" – ")}`),
           cls: "result",
         };
       case "match-over":
