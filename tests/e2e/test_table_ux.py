@@ -47,7 +47,8 @@ COVER_WATCH_JS = """() => {
       window.__watched += 1;
       for (const card of cards) {
         const b = box(card);
-        if (b.width && meet(a, b)) window.__covered.push(`${c.textContent.trim()} over ${card.dataset.card}`);
+        const what = `${c.textContent.trim()} over ${card.dataset.testid} ${card.dataset.card}`;
+        if (b.width && meet(a, b)) window.__covered.push(what);
       }
     }
     requestAnimationFrame(look);
@@ -89,6 +90,11 @@ def play_until(page: Any, until: Any, tap: bool = False, limit: int = 120) -> di
     raise AssertionError("the state looked for never came")
 
 
+def settled(page: Any, test_id: str) -> None:
+    """Until the element's animations (and its children's) have finished: a state, not a moment."""
+    page.get_by_test_id(test_id).evaluate("e => Promise.all(e.getAnimations({subtree: true}).map((a) => a.finished))")
+
+
 def in_play(state: dict[str, Any]) -> bool:
     return state["waiting"] is None and state["view"]["phase"] == "play"
 
@@ -102,7 +108,7 @@ def test_the_history_drawer_on_a_phone_lists_every_bid_and_trick(open_tab: Any, 
     page.get_by_test_id("history-btn").tap()
     drawer = page.get_by_test_id("history-drawer")
     expect(drawer).to_be_visible()
-    drawer.evaluate("e => Promise.all(e.getAnimations().map((a) => a.finished))")  # it slides in
+    settled(page, "history-drawer")  # it slides in
     deal = state["deals"][-1]
     bids = drawer.get_by_test_id("history-bid")
     expect(bids).to_have_count(len(deal["bids"]))
@@ -206,7 +212,7 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
         assert right <= width, (width, right)
     page.get_by_test_id("history-btn").tap()
     expect(page.get_by_test_id("history-tab-deal")).to_have_text("Cette donne")
-    page.get_by_test_id("history-drawer").evaluate("e => Promise.all(e.getAnimations().map((a) => a.finished))")
+    settled(page, "history-drawer")
     page.screenshot(path=str(artifacts / "table-fr-phone.png"))
     assert not tab.unexpected_errors()
 
@@ -349,8 +355,7 @@ def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> No
     assert sounds.get("win" if won else "lose") == 1, sounds
     expect(page.get_by_test_id("panel-new-game")).to_be_visible()
     expect(page.get_by_test_id("match-title")).to_have_text("Victory!" if won else "Defeat")
-    settle = "e => Promise.all(e.getAnimations({subtree: true}).map((a) => a.finished))"
-    page.get_by_test_id("score-panel").evaluate(settle)
+    settled(page, "score-panel")
     page.screenshot(path=str(artifacts / "table-match-end.png"))
     assert not tab.unexpected_errors()
 
@@ -371,10 +376,12 @@ def test_axe_finds_no_serious_violation(open_tab: Any, base_url: str) -> None:
         play_until(page, in_play)
         assert_no_serious(page, f"the table at one's turn ({lang})")
         page.get_by_test_id("history-btn").click()
+        settled(page, "history-drawer")  # axe reads colours: not while the drawer fades in
         assert_no_serious(page, f"the history drawer ({lang})")
         page.keyboard.press("Escape")
         play_until(page, lambda s: s["waiting"] == "continue")
-        page.wait_for_timeout(1500)  # the deal's score comes after its last trick is seen
+        expect(page.get_by_test_id("score-panel")).to_be_visible()  # once the last trick is seen
+        settled(page, "score-panel")
         assert_no_serious(page, f"the deal's score ({lang})")
         # A private table's lobby.
         page.evaluate("() => localStorage.removeItem('belote.table')")
