@@ -40,7 +40,8 @@ COVER_WATCH_JS = """() => {
         && getComputedStyle(e).display !== 'none');
     // A card in flight (dealt, or on its way to the trick) passes by; a card at rest must not be covered.
     const cards = [...document.querySelectorAll('.trick-card, [data-testid="hand-card"], [data-testid="turned-card"]')]
-      .filter((e) => !e.getAnimations({ subtree: true }).some((a) => a.playState === 'running'));
+      .filter((e) => !e.getAnimations({ subtree: true }).some((a) => a.playState === 'running'))
+      .filter((e) => getComputedStyle(e).visibility !== 'hidden');
     for (const c of covers) {
       const a = box(c);
       if (!a.width) continue;
