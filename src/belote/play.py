@@ -130,8 +130,9 @@ def why_illegal(
     if not hand >> card & 1:
         return "not_in_hand", {"card": str(c)}, f"you do not hold {c.pretty()}"
     legal = legal_mask(mode, hand, best, partner_winning, undertrump, led)
-    cards = [str(x) for x in cards_of(legal)]
-    shown = " ".join(x.pretty() for x in cards_of(legal))
+    allowed = cards_of(legal)
+    cards = [str(x) for x in allowed]
+    shown = " ".join(x.pretty() for x in allowed)
     suit, symbol = SUIT_LETTERS[led], SUIT_SYMBOLS[led]
     winning = CARDS[best]
     follow = hand & SUIT_MASKS[led]

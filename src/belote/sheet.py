@@ -64,6 +64,14 @@ WORDS = {2: "two", 3: "three", 4: "four", 8: "eight", 16: "sixteen"}
 #: The 24 cards in play at three hands hold at least 54 card points (the eight out of play hold at
 #: most 98: the jack and nine of trumps, four aces and two tens), and the last trick is worth 10.
 THREE_MIN_POINTS = 64
+#: The bounds above, as the score sheet page checks an entry before sending it (``GET /api/games``).
+LIMITS = {
+    "deal_points": DEAL_POINTS,
+    "max_declarations": MAX_DECLARATIONS,
+    "max_start": MAX_START,
+    "max_name": MAX_NAME,
+    "three_min_points": THREE_MIN_POINTS,
+}
 #: How each game's sheet says the coinche and surcoinche of a contract.
 COINCHES = (None, "coinche", "surcoinche")
 

@@ -42,6 +42,7 @@ from belote.server.tables import (
     person_seat,
     rules_of,
 )
+from belote.sheet import LIMITS as SHEET_LIMITS
 from belote.sheet import sheet_rule_keys
 from belote.variants import VARIANTS
 
@@ -75,7 +76,8 @@ async def games(request: Request) -> Response:
 
     Each game's facts (``Variant.describe``) with the options it reads and those its score sheet
     holds, in the order forms show them; each rule option's spec (``belote.rules.OPTIONS``), with
-    ``table``: whether a table's host chooses it; the settings of a table that are not rules.
+    ``table``: whether a table's host chooses it; the settings of a table that are not rules; the
+    bounds of a score sheet's entries (``belote.sheet.LIMITS``), which its page checks before sending.
     """
     manager: TableManager = request.app.state.tables
     defaults = manager.defaults()
@@ -91,6 +93,7 @@ async def games(request: Request) -> Response:
             ],
             "options": [{**spec.to_json(), "table": spec.name in RULE_SETTINGS} for spec in OPTIONS],
             "table_settings": [{**spec.to_json(), "default": defaults[spec.name]} for spec in TABLE_SETTINGS],
+            "sheet_limits": SHEET_LIMITS,
         }
     )
 

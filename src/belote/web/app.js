@@ -22,7 +22,7 @@ import { SEATS } from "./seats.js";
 import { DEFAULT_SETTINGS, fillSettingsForm, readSettingsForm, settingsFieldsHtml, syncSettingsForm, variantPickerHtml } from "./settings.js";
 import * as sound from "./sound.js";
 import { closePanel, emptyTable, lastTrickShown, myTurn, reduceState, shared } from "./state.js";
-import { drawTable, tableSettings, trickCardHtml, TURNED_UP_MS } from "./view.js";
+import { drawTable, spectating, tableSettings, trickCardHtml, TURNED_UP_MS } from "./view.js";
 import { wordsFor } from "./words.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
@@ -129,8 +129,6 @@ const U = {
   table: null, // the table's id
   token: null, // the seat token, or null for a spectator
   watch: null, // the spectator code when watching
-  hasTable: false,
-  watching: false,
   connected: false,
   settings: loadSettings(), // the solo settings and the page's language
   sending: null, // the card or bid sent and not yet answered
@@ -187,7 +185,7 @@ window.__belote = {
   get host() { return T.host; },
   get players() { return T.players; },
   get timer() { return T.timer; },
-  get spectator() { return spectating(); },
+  get spectator() { return spectating(U); },
   get queue() { return U.queue; },
   get chat() { return chat.lines.map(({ seat, name, text, reaction }) => ({ seat, name, text, reaction })); },
   get deals() { return T.deals; },
@@ -247,9 +245,6 @@ function clearLink() {
   if (location.search) history.replaceState(null, "", "/");
 }
 
-function spectating() {
-  return Boolean(U.table) && !U.token;
-}
 
 /** Sets the page's language (`root`: only that part of the page, such as a dialog being filled). */
 function applyLang(lang, root = document) {
@@ -307,8 +302,8 @@ function refusal(msg) {
   return refusalText({ code: msg.code, args: msg.args || {}, message: msg.message || msg.error || "" }, getLang());
 }
 
-/** Refusals the server may give a join that a moment later it would not: the seat is kept. */
-const PASSING = new Set(["busy", "try_again", "server_busy", "slow_down", "too_many_refused"]);
+/** Refusals the server may give a join that a moment later it would not (docs/protocol.md): the seat is kept. */
+const PASSING = new Set(["server_error", "slow_down", "flooding"]);
 
 function onError(msg) {
   U.sending = null;
@@ -321,7 +316,8 @@ function onError(msg) {
   if (!conn.joined) {
     if (PASSING.has(msg.code)) {
       showConnection(refusal(msg));
-      return; // the socket closes or stays; either way the join is tried again, the seat kept
+      conn.tryAgain(); // the join is tried again after a pause, the seat kept
+      return;
     }
     tableGone();
     return;
@@ -348,7 +344,6 @@ function tableGone() {
   conn.close();
   resetTable();
   U.table = null;
-  U.hasTable = false;
   render();
   if (link && link.table === table && link.invite) {
     openSit(link);
@@ -365,7 +360,8 @@ function onState(msg) {
   const restart = applied.length > 0 && applied[0].n === 0;
   T = table;
   if (restart || msg.gap) clearLog();
-  for (const item of applied) announce(item);
+  const w = wordsFor(T);
+  for (const item of applied) announce(item, w);
   U.sending = null;
   if (T.kind === "solo" && msg.settings) {
     // A solo table's settings are the page's; the language stays the one this page chose last.
@@ -384,13 +380,12 @@ function onState(msg) {
 }
 
 /** An event that happened: its line in the log and, when it happens now, its bubble, banner, sound and motion. */
-function announce({ e, deal, live }) {
-  const w = wordsFor(T);
+function announce({ e, deal, live }, w) {
   if (e.type === "deal") {
     U.bubbles = {};
     U.fresh = {};
   }
-  if (e.type !== "deal") addLog(e, deal);
+  if (e.type !== "deal") addLog(e, deal, w);
   if (!live) return;
   switch (e.type) {
     case "dealt":
@@ -449,8 +444,8 @@ function clearLog() {
   el.log.textContent = "";
 }
 
-function logLines(e, deal) {
-  const lines = wordsFor(T).eventLine(e, deal);
+function logLines(e, deal, w) {
+  const lines = w.eventLine(e, deal);
   return lines === null ? [] : Array.isArray(lines) ? lines : [lines];
 }
 
@@ -461,17 +456,18 @@ function logNode({ html, cls }) {
   return li;
 }
 
-function addLog(e, deal) {
+function addLog(e, deal, w) {
   U.logItems.push({ e, deal });
   if (U.logItems.length > 300) U.logItems.shift();
-  for (const line of logLines(e, deal)) el.log.append(logNode(line));
+  for (const line of logLines(e, deal, w)) el.log.append(logNode(line));
   while (el.log.childElementCount > 300) el.log.firstElementChild.remove();
   el.log.scrollTop = el.log.scrollHeight;
 }
 
 /** The log in the page's language (after a change of language). */
 function redrawLog() {
-  el.log.replaceChildren(...U.logItems.flatMap(({ e, deal }) => logLines(e, deal).map(logNode)));
+  const w = wordsFor(T);
+  el.log.replaceChildren(...U.logItems.flatMap(({ e, deal }) => logLines(e, deal, w).map(logNode)));
   el.log.scrollTop = el.log.scrollHeight;
 }
 
@@ -563,7 +559,7 @@ function chatVisible() {
 
 function sendChat(text) {
   const line = text.trim();
-  if (!line || spectating()) return false;
+  if (!line || spectating(U)) return false;
   return conn.send({ type: "chat", text: line.slice(0, 200) });
 }
 
@@ -582,7 +578,7 @@ function toggleChat(open = !U.chatOpen) {
 
 // ---------------------------------------------------------------------- actions at the table
 function act(action) {
-  if (!T.view || U.sending || spectating()) return;
+  if (!T.view || U.sending || spectating(U)) return;
   if (conn.send({ type: "act", action })) {
     U.sending = action;
     U.takeHint = false;
@@ -652,10 +648,8 @@ function enterTable({ table, token = null, watch = null }) {
   conn.close();
   resetTable();
   U.table = table;
-  U.hasTable = true;
   U.token = token;
   U.watch = token ? null : watch;
-  U.watching = !token;
   saveTable();
   showError("");
   showConnection(t("connecting"));
@@ -669,10 +663,8 @@ function leaveTable() {
   conn.close();
   forgetTable();
   U.table = null;
-  U.hasTable = false;
   U.token = null;
   U.watch = null;
-  U.watching = false;
   resetTable();
   clearLink();
   render();
@@ -963,7 +955,7 @@ el.hand.addEventListener("click", (ev) => {
   const card = ev.target.closest(".card");
   if (!card) return;
   if (myTurn(T, "play", U.connected)) act(card.dataset.card);
-  else if (!U.connected && U.hasTable) showError(t("offlineAct"));
+  else if (!U.connected && U.table) showError(t("offlineAct"));
 });
 
 el.bids.addEventListener("click", (ev) => {
@@ -1108,7 +1100,7 @@ el.chatForm.addEventListener("submit", (ev) => {
 });
 el.reactions.addEventListener("click", (ev) => {
   const b = ev.target.closest("[data-reaction]");
-  if (b && !spectating()) conn.send({ type: "react", reaction: b.dataset.reaction });
+  if (b && !spectating(U)) conn.send({ type: "react", reaction: b.dataset.reaction });
 });
 el.chatToggle.addEventListener("click", () => toggleChat());
 $('[data-testid="chat-close"]').addEventListener("click", () => toggleChat(false));
@@ -1130,7 +1122,7 @@ document.addEventListener("keydown", (ev) => {
     }
   } else if (ev.key === "n" || ev.key === "N") {
     // A new game is a solo table's: at a shared table the others are playing on.
-    if (shared(T) || spectating()) return;
+    if (shared(T) || spectating(U)) return;
     ev.preventDefault();
     askNewGame();
   } else if (ev.key === "l" || ev.key === "L") {

@@ -64,6 +64,11 @@ export class Connection {
     this.onStatus("open");
   }
 
+  /** Drops this socket and opens a new one after the usual pause (a refusal that may pass). */
+  tryAgain() {
+    if (this.ws) this.ws.close(); // its "close" schedules the next try
+  }
+
   /** Closes the socket for good (no reconnection). */
   close() {
     clearTimeout(this.retry);

@@ -27,6 +27,8 @@ export const GAMES = answer.games.map((spec) => new Game(spec, answer));
 /** The rule options, in form order, and the settings only a server table has (bots, speed, timer). */
 export const OPTIONS = answer.options;
 export const TABLE_SETTINGS = answer.table_settings || [];
+/** The bounds of a score sheet's entries (belote/sheet.py): card points, declarations, start, names. */
+export const SHEET_LIMITS = answer.sheet_limits;
 
 const BY_NAME = new Map(GAMES.map((g) => [g.name, g]));
 

@@ -4,21 +4,24 @@
 // sending it, by the same rules as the server's (belote/sheet.py: what a deal may hold, not what it
 // scores), so that a mistake is named next to its field at once.
 
-import { GAMES, gameOf } from "./games.js";
+import { GAMES, gameOf, SHEET_LIMITS } from "./games.js";
 import { browserLang, getLang, own, setLang, t, translatePage } from "./i18n.js";
 import { fillSettingsForm, optionsHtml, readSettingsForm, syncSettingsForm, variantPickerHtml } from "./settings.js";
 
 const NETWORK = "network"; // the code of a server that does not answer (its words: "sheet-error-network")
 const $ = (id) => document.getElementById(id);
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const DEAL_POINTS = 162;
 const LANG_KEY = "belote-lang";
-// The bounds of belote/sheet.py: a side's declarations in one deal, a starting score, a name, and
-// what the 24 cards in play at three hands hold with the last trick.
-const MAX_DECLARATIONS = 1000;
-const MAX_START = 100_000;
-const MAX_NAME = 40;
-const THREE_MIN_POINTS = 64;
+// The bounds of belote/sheet.py, as the server gives them (GET /api/games): a deal's card points, a
+// side's declarations in one deal, a starting score, a name, and what the 24 cards in play at three
+// hands hold with the last trick.
+const {
+  deal_points: DEAL_POINTS,
+  max_declarations: MAX_DECLARATIONS,
+  max_start: MAX_START,
+  max_name: MAX_NAME,
+  three_min_points: THREE_MIN_POINTS,
+} = SHEET_LIMITS;
 // Setup choices whose words are too long for a phone's select: the sheet says them short, and the
 // chosen one in full under the field when there is more to say ("sheet-help-...").
 const SHORT_CHOICES = ["litige", "direction"];
@@ -405,7 +408,7 @@ function updateCards() {
   const capot = checked("capot");
   const cards = $("cards");
   cards.disabled = capot !== "";
-  if (capot !== "" && side !== "") cards.value = capot === side ? "162" : "0";
+  if (capot !== "" && side !== "") cards.value = capot === side ? String(DEAL_POINTS) : "0";
   else if (capot !== "") cards.value = "";
   // The card points are the takers' (or bidders'): named by the side once it is chosen.
   const role = game.contracts ? "bidders" : "takers";

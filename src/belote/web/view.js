@@ -13,7 +13,7 @@ import { seatAt, SEATS, screenPos } from "./seats.js";
 import { fillSettingsForm } from "./settings.js";
 import {
   currentDeal, declarationsOf, handCount, lastScoredDeal, lastTrickShown, me, myTurn, panelShown, shared,
-  standingIn, teamsFromMe, tricksBy, turnLine,
+  teamsFromMe, tricksBy, turnLine,
 } from "./state.js";
 import { wordsFor } from "./words.js";
 
@@ -23,6 +23,11 @@ const FLIP_MS = 450; // and how long it takes to turn
 /** The settings of the table (a lobby's, or the match's), else this page's own. */
 export function tableSettings(table, ui) {
   return (table.msg && table.msg.settings) || ui.settings;
+}
+
+/** Whether this page watches its table (it holds no seat token). */
+export function spectating(U) {
+  return Boolean(U.table) && !U.token;
 }
 
 /** Where a seat is drawn on this page. */
@@ -58,7 +63,7 @@ export function drawTable(el, table, ui) {
 /** What the page offers around the table: its buttons, the chat, the spectator's badge. */
 function drawChrome({ el, T, U }) {
   const sharedTable = shared(T);
-  const watching = U.hasTable && !T.seat && U.watching;
+  const watching = spectating(U);
   el.app.dataset.players = String(T.game.players);
   el.app.dataset.variant = T.game.name;
   el.newGame.hidden = sharedTable || watching || U.elsewhere;
@@ -66,7 +71,7 @@ function drawChrome({ el, T, U }) {
   el.app.classList.toggle("shared", sharedTable);
   el.app.classList.toggle("spectating", watching);
   el.app.classList.toggle("chat-open", sharedTable && U.chatOpen);
-  el.app.classList.toggle("offline", U.hasTable && !U.connected);
+  el.app.classList.toggle("offline", Boolean(U.table) && !U.connected);
   el.spectatorBadge.hidden = !watching;
   // N starts a new game only at a solo table: at a shared one the others play on.
   el.keys.dataset.i18n = sharedTable ? "keysHelpShared" : "keysHelp";
@@ -224,14 +229,6 @@ function drawSeat(c, seat, box) {
   box.classList.toggle("to-move", !between && v.to_move === seat && !v.match_over);
 }
 
-/** A seat's place relative to the reader: partner, left, right (across, at two hands). */
-function relativeKey(T, seat) {
-  if (!T.seat || seat === T.seat) return null;
-  if (T.game.partner(T.seat) === seat) return "partner";
-  const pos = posOf(T, seat);
-  return pos === "W" ? "leftSeat" : pos === "E" ? "rightSeat" : "acrossSeat";
-}
-
 function seatLabelHtml({ T, v, w, between }, seat) {
   const chips = [];
   if (!between && v.dealer === seat) chips.push(`<span class="chip dealer" title="${esc(t("dealer"))}" aria-label="${esc(t("dealer"))}">D</span>`);
@@ -240,12 +237,11 @@ function seatLabelHtml({ T, v, w, between }, seat) {
     chips.push(`<span class="chip taker">${what}</span>`);
   }
   const p = T.players[seat];
-  if (p && p.bot && (shared(T) || !w.isMe(seat))) chips.push(`<span class="chip bot" data-testid="bot-${seat}">${esc(t("bot"))}</span>`);
+  if (p && p.bot) chips.push(`<span class="chip bot" data-testid="bot-${seat}">${esc(t("bot"))}</span>`);
   // One's own clock is in the turn line, next to what to do.
   if (T.timer && T.timer.seat === seat && !w.isMe(seat)) chips.push(`<span class="chip timer" data-testid="timer-${seat}" data-timer></span>`);
   let role = "";
-  const rel = relativeKey(T, seat);
-  if (rel === "partner") role = `<span class="role">${esc(t("partner"))}</span>`;
+  if (T.seat && T.game.partner(T.seat) === seat) role = `<span class="role">${esc(t("partner"))}</span>`;
   else if (T.game.defendersAlly && T.seat && v.trump && !between && ![T.seat, v.taker].includes(seat) && T.seat !== v.taker) {
     // Three hands: the two defenders play together against the taker for this deal.
     role = `<span class="role" data-testid="ally-${seat}">${esc(t("ally"))}</span>`;
@@ -429,7 +425,7 @@ function drawCoincheBids({ el, U, v, w }) {
 }
 
 function drawTurn({ el, T, U, w }) {
-  const line = U.elsewhere ? { key: "" } : turnLine(T, { connected: U.connected, hasTable: U.hasTable });
+  const line = U.elsewhere ? { key: "" } : turnLine(T, { connected: U.connected, hasTable: Boolean(U.table) });
   const text = line.key ? t(line.key, line.seat ? { seat: w.seatName(line.seat) } : {}) : "";
   const mine = Boolean(line.mine);
   const timer = mine && T.timer && T.timer.seat === T.seat ? ` <span class="chip timer" data-timer></span>` : "";
@@ -630,7 +626,7 @@ export function matchSheetHtml(T, current = null, testid = "history") {
 
 /** A private table's lobby: the links, the seats, the rules (the host edits them) and Start. */
 function drawLobby({ el, T, U, w }) {
-  const open = U.hasTable && T.status === "lobby";
+  const open = Boolean(U.table) && T.status === "lobby";
   el.app.classList.toggle("in-lobby", open);
   el.lobby.hidden = !open;
   if (!open) return;
@@ -653,4 +649,3 @@ function drawLobby({ el, T, U, w }) {
   for (const b of el.lobby.querySelectorAll('[data-action="share"]')) b.hidden = !isHost || !links.invite;
 }
 
-export { standingIn };
