@@ -155,7 +155,15 @@ def test_any_json_setting_is_refused_cleanly_over_http(client: TestClient) -> No
 # ----------------------------------------------------------------- GET /api/games
 def test_api_games_answers_the_games_and_the_specs(client: TestClient) -> None:
     answer = client.get("/api/games").json()
-    assert set(answer) == {"games", "options", "table_settings"}
+    assert set(answer) == {"games", "options", "table_settings", "sheet_limits"}
+    # The score sheet page checks an entry against the sheet's own bounds.
+    assert answer["sheet_limits"] == {
+        "deal_points": 162,
+        "max_declarations": 1000,
+        "max_start": 100000,
+        "max_name": 40,
+        "three_min_points": 64,
+    }
     assert [g["name"] for g in answer["games"]] == list(VARIANTS)
     for g in answer["games"]:
         variant = VARIANTS[g["name"]]
