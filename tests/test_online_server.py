@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 import time
@@ -21,7 +20,7 @@ from belote.server.matchmaking import QUEUE_GAP, Matchmaker
 from belote.server.store import SQLiteStore
 from belote.server.tables import BOT_NAMES, ServerConfig, TableManager, bot_names, online_seats, same_name
 from belote.variants import VARIANTS
-from netplay import error, receive, stored_table, until
+from netplay import error, receive, run, stored_table, until
 
 EASY = {"strength": "easy", "speed": "fast"}
 Sockets = dict[str, Any]
@@ -342,7 +341,7 @@ def test_waiting_players_hear_the_counts_and_the_time_left_at_a_modest_rate(
         await manager.close()
         store.close()
 
-    asyncio.run(scenario())
+    run(scenario())  # in a thread of its own: the browser tests keep an event loop in this one
     assert heard["A"][:-1] == [
         queue("classic", 1, by_game(classic=1), 20000),
         queue("classic", 1, by_game(classic=1, coinche=1), 19000),

@@ -490,8 +490,15 @@ def test_the_coinche_prompt_names_only_what_the_player_may_do(
     legal, shown = page.evaluate(
         "() => [window.__belote.view.legal, document.querySelector('[data-testid=\"turn\"]').textContent]"
     )
+    # The deal is the table's own: the player may be first to speak (bid or pass), speak after an
+    # opponent's bid (bid, pass or coinche) or after an opponent coinched the partner's bid (surcoinche or pass).
     words = {
-        "en": ("Your turn: bid, pass or coinche", "Your turn: bid or pass"),
-        "fr": ("À vous : annoncez, passez ou coinchez", "À vous : annoncez ou passez"),
+        "en": ("Your turn: surcoinche or pass", "Your turn: bid, pass or coinche", "Your turn: bid or pass"),
+        "fr": (
+            "À vous : surcoinchez ou passez",
+            "À vous : annoncez, passez ou coinchez",
+            "À vous : annoncez ou passez",
+        ),
     }[lang]
-    assert shown.strip() == (words[0] if "coinche" in legal else words[1])
+    expected = words[0] if "surcoinche" in legal else words[1] if "coinche" in legal else words[2]
+    assert shown.strip() == expected
