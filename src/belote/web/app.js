@@ -601,18 +601,34 @@ function matchUnderway() {
   return Boolean(U.table && T.view && !T.view.match_over);
 }
 
-/** The page's own question box (not the browser's): resolves true for yes. */
+/** The page's own question box (not the browser's): resolves true for yes.
+ *
+ * The answer is the button pressed (or Escape) for this question; it is given once the box has
+ * closed. A box's "close" event comes a task after it closed: a key pressed meanwhile can open the
+ * box again, so a "close" event before this question is answered belongs to an earlier one. */
 function ask(text, yes) {
   return new Promise((resolve) => {
     const box = el.confirm;
+    const form = box.querySelector("form");
     box.querySelector('[data-testid="confirm-text"]').textContent = text;
     box.querySelector('[data-testid="confirm-yes"]').textContent = yes;
-    const done = () => {
-      box.removeEventListener("close", done);
-      resolve(box.returnValue === "yes");
+    let answer = null;
+    const submitted = (ev) => {
+      answer ??= ev.submitter?.value === "yes";
     };
-    box.returnValue = "";
-    box.addEventListener("close", done);
+    const cancelled = () => {
+      answer ??= false;
+    };
+    const closed = () => {
+      if (answer === null) return;
+      form.removeEventListener("submit", submitted);
+      box.removeEventListener("cancel", cancelled);
+      box.removeEventListener("close", closed);
+      resolve(answer);
+    };
+    form.addEventListener("submit", submitted);
+    box.addEventListener("cancel", cancelled);
+    box.addEventListener("close", closed);
     box.showModal();
   });
 }
