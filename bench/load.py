@@ -112,6 +112,7 @@ def server(port: int) -> Iterator[subprocess.Popen[bytes]]:
     with tempfile.TemporaryDirectory(prefix="belote-load-") as tmp, open(Path(tmp) / "server.log", "wb") as log:
         cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(port)]
         cmd += ["--db", str(Path(tmp) / "load.sqlite3"), "--turn-timer", "600"]
+        cmd += ["--tables-per-minute", "0", "--sockets-per-address", "0"]  # every client is 127.0.0.1
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
         try:
             deadline = time.monotonic() + 30

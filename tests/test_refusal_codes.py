@@ -24,7 +24,7 @@ SRC = ROOT / "src" / "belote"
 FAST = {"strength": "easy", "speed": "fast"}
 #: The exceptions that carry a code: their second argument, when given, is the code.
 REFUSAL_CLASSES = {"Refusal", "IllegalAction", "IllegalBid", "IllegalPlay", "NotYourTurn", "GameOver"}
-REFUSAL_CLASSES |= {"SettingsError", "BadRequest"}
+REFUSAL_CLASSES |= {"SettingsError", "BadRequest", "TooMany"}
 
 
 # ----------------------------------------------------------------- the list of codes
@@ -370,12 +370,19 @@ def sit(client: TestClient, t: dict[str, Any], name: str, seat: str | None = Non
         ),
         (b"{not json", 400, "not_json", {}),
         (b"[" * 5000, 413, "too_long", {"max": 4096}),
+        (b"[" * 9 + b"]" * 9, 400, "too_deep", {"max": 8}),
+        (b'{"strength": "\\ud83d"}', 400, "bad_text", {}),
     ],
 )  # fmt: skip
 def test_a_solo_table_refuses_settings_with_codes(
     client: TestClient, body: Any, status: int, code: str, args: dict[str, Any]
 ) -> None:
-    r = client.post("/api/solo", content=body) if isinstance(body, bytes) else client.post("/api/solo", json=body)
+    json_type = {"content-type": "application/json"}
+    r = (
+        client.post("/api/solo", content=body, headers=json_type)
+        if isinstance(body, bytes)
+        else client.post("/api/solo", json=body)
+    )
     assert http_refusal(r, status) == (code, args)
 
 

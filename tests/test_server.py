@@ -62,8 +62,10 @@ def test_solo_table_settings_are_checked(client: TestClient) -> None:
     ):
         r = client.post("/api/solo", json=bad)
         assert r.status_code == 400 and word in r.json()["error"]
-    r = client.post("/api/solo", content=b"{not json")
+    r = client.post("/api/solo", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "JSON" in r.json()["error"]
+    r = client.post("/api/solo", content=b"{}", headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and r.json()["code"] == "json_only"
 
 
 def test_join_and_play_through_the_socket(client: TestClient) -> None:

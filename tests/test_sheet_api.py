@@ -159,7 +159,9 @@ def test_a_refused_deal_answers_400_with_a_reason_and_changes_nothing(
 def test_a_body_that_is_not_json(client: TestClient) -> None:
     sheet_id = create(client)["id"]
     r = client.post(f"/api/sheets/{sheet_id}/deals", content=b"takers=NS&cards=100")
-    assert r.status_code == 400 and r.json() == {"error": "the request is not JSON", "code": "json"}
+    assert r.status_code == 415 and r.json() == {"error": "a request is sent as application/json", "code": "json"}
+    r = client.post(f"/api/sheets/{sheet_id}/deals", content=b"takers=NS", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json() == {"error": "the message is not JSON", "code": "json"}
     r = client.post(f"/api/sheets/{sheet_id}/deals", content=b"x" * 20_000)
     assert r.status_code == 413
     assert client.get(f"/api/sheets/{sheet_id}").json()["entries"] == []

@@ -85,18 +85,26 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "read_only": (),
     "bad_chat": ("max",),
     "chat_too_long": ("max",),
+    "chat_control_characters": (),
     "bad_reaction": ("reactions",),
     "slow_down": ("count", "seconds"),
     # The server: messages and requests.
     "too_long": ("max",),
     "not_json": (),
+    "too_deep": ("max",),
+    "bad_text": (),
+    "json_only": (),
+    "bad_origin": ("origin",),
     "bad_message": (),
     "bad_request": (),
     "unknown_type": ("type",),
     "not_joined": (),
     "no_such_table": (),
     "flooding": ("count", "seconds"),
+    "too_many_tables": ("count", "seconds"),
+    "too_many_sockets": ("max",),
     "server_error": (),
+    "not_saved": (),
 }
 
 

@@ -73,9 +73,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     db = args.db or default_path()
     where = f"tables in Redis at {args.redis}, score sheets in {db}" if args.redis else f"store: {db}"
     print(f"belote: serving on http://{args.host}:{args.port} ({where})", flush=True)
-    config = ServerConfig(queue_wait=args.queue_wait, turn_timer=args.turn_timer, pace=args.pace)
+    config = ServerConfig(
+        queue_wait=args.queue_wait,
+        turn_timer=args.turn_timer,
+        pace=args.pace,
+        origins=tuple(args.origin),
+        table_rate=(args.tables_per_minute, 60.0),
+        sockets_per_address=args.sockets_per_address,
+    )
     app = create_app(db_path=db, config=config, redis_url=args.redis)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    proxied = args.forwarded_allow_ips is not None
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        proxy_headers=proxied,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
     return 0
 
 
@@ -119,6 +135,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--pace", type=float, default=1.0, help="multiplies the bots' pauses (default 1; 0: bots play at once)"
+    )
+    p.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a page besides the server's own whose websockets and requests are taken, e.g. "
+        "https://belote.example (repeat for several)",
+    )
+    p.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=20,
+        metavar="N",
+        help="new tables one client address may open in a minute (default 20; 0: no limit)",
+    )
+    p.add_argument(
+        "--sockets-per-address",
+        type=int,
+        default=32,
+        metavar="N",
+        help="websockets one client address may hold open at once (default 32; 0: no limit)",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="behind a reverse proxy: the proxies (comma-separated addresses, or *) whose X-Forwarded-For "
+        "gives the client's address, which the limits count by",
     )
     p.set_defaults(func=cmd_serve)
 

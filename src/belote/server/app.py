@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
-import json
 import logging
-import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -23,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
 from belote.server.hub import Hub, LocalHub
+from belote.server.limits import too_many_sockets, too_many_tables
 from belote.server.matchmaking import Matchmaker, check_seating
 from belote.server.rules_page import rules_page
 from belote.server.sheets import routes as sheet_routes
@@ -32,7 +32,6 @@ from belote.server.tables import (
     TABLE_SETTINGS,
     Client,
     ServerConfig,
-    SettingsError,
     Table,
     TableManager,
     check_name,
@@ -42,12 +41,16 @@ from belote.server.tables import (
     person_seat,
     rules_of,
 )
+from belote.server.wire import BadRequest, foreign_origin, origin_allowed, parse_json, read_body, same_secret
 from belote.sheet import LIMITS as SHEET_LIMITS
 from belote.sheet import sheet_rule_keys
 from belote.variants import VARIANTS
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-MAX_MESSAGE = 4096
+#: Messages waiting for a client's socket: a client further behind is dropped (it reconnects and
+#: catches up from its last event); and the longest wait for one message to go out.
+OUTBOX = 256
+SEND_TIMEOUT = 10.0
 FLOOD = (60, 1.0)  # after 60 refused messages in a second, the next are not even read
 # The collector's first threshold, raised from 700 while the server runs: with many tables busy
 # the default promotes every pending await (its coroutine, future and timer) to the older
@@ -99,14 +102,9 @@ async def games(request: Request) -> Response:
 
 
 async def _json_body(request: Request) -> Any:
-    """The request's JSON body ({} when empty); raises BadRequest with the reason."""
-    body = await request.body()
-    if len(body) > MAX_MESSAGE:
-        raise BadRequest("the request is too long", "too_long", 413, max=MAX_MESSAGE)
-    try:
-        return json.loads(body) if body.strip() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BadRequest("the request is not JSON", "not_json") from None
+    """The request's JSON body ({} when empty); raises BadRequest (or Refusal) with the reason."""
+    body = await read_body(request)
+    return parse_json(body) if body.strip() else {}
 
 
 async def _json_object(request: Request, what: str) -> dict[str, Any]:
@@ -115,14 +113,6 @@ async def _json_object(request: Request, what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadRequest(what, "bad_request")
     return data
-
-
-class BadRequest(Refusal):
-    """A request that is not one: too long, not JSON, not an object."""
-
-    def __init__(self, message: str, code: str, status: int = 400, **details: Any) -> None:
-        super().__init__(message, code, **details)
-        self.status = status
 
 
 def _refused(e: Refusal, status: int = 400, **more: Any) -> Response:
@@ -134,10 +124,22 @@ def _refused(e: Refusal, status: int = 400, **more: Any) -> Response:
 NO_SUCH_TABLE = "no such table, or the invitation is wrong"
 
 
+def address(conn: HTTPConnection) -> str:
+    """The client's address (behind a proxy, the one it forwards: ``belote serve --forwarded-allow-ips``)."""
+    return conn.client.host if conn.client is not None else ""
+
+
+def _may_open_a_table(request: Request) -> None:
+    window = request.app.state.tables.new_tables
+    if not window.allow(address(request)):
+        raise too_many_tables(window)
+
+
 async def create_solo(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
         settings = check_settings(await _json_body(request), manager.defaults())
+        _may_open_a_table(request)
     except Refusal as e:
         return _refused(e)
     table, token, seat = await manager.create_solo(settings)
@@ -152,6 +154,7 @@ async def create_private(request: Request) -> Response:
         settings = check_settings(data.get("settings"), manager.defaults())
         players = rules_of(settings).players
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
+        _may_open_a_table(request)
     except Refusal as e:
         return _refused(e)
     table, token = await manager.create_private(name, seat, settings)
@@ -174,14 +177,13 @@ async def sit(request: Request) -> Response:
     try:
         data = await _json_object(request, "the request is an object with the invitation code and a name")
         name = check_name(data.get("name"))
-        seat = None if data.get("seat") is None else parse_seat(data.get("seat"))
-        seated = await manager.sit(request.path_params["table"], data.get("invite"), name, seat)
-    except (BadRequest, SettingsError) as e:
-        return _refused(e)
-    except IllegalAction as e:  # the seat is taken, the table full or started: the invited may watch
+        seated = await manager.sit(request.path_params["table"], data.get("invite"), name, data.get("seat"))
+    except IllegalAction as e:  # (the invitation is right) the seat is taken, the table full or started: watch
         table = manager.tables.get(request.path_params["table"])
         watch = table.meta.watch if table is not None else None
         return _refused(e, 409, watch=watch)
+    except Refusal as e:
+        return _refused(e)
     if seated is None:
         return _refused(IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
@@ -198,10 +200,36 @@ class Connection:
         self.table: Table | None = None
         self.client: Client | None = None
         self.entry: str | None = None
+        self.address = address(ws)
         self.refused: deque[float] = deque()  # when messages were refused (a flood is not read)
+        self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
+        self.reader: asyncio.Task[Any] | None = None
+        self.dropped = False
 
     async def send(self, msg: dict[str, Any] | str) -> None:
-        await self.ws.send_text(msg if isinstance(msg, str) else dumps(msg))
+        """Queue a message for the socket: no table ever waits for a client's network. A client whose
+        queue is full cannot keep up and is dropped; it catches up from its last event when it returns."""
+        try:
+            self.outbox.put_nowait(msg if isinstance(msg, str) else dumps(msg))
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self) -> None:
+        if not self.dropped:
+            self.dropped = True
+            log.info("a client that does not read its messages is dropped (%d waiting)", self.outbox.qsize())
+            if self.reader is not None:
+                self.reader.cancel()
+
+    async def _write(self) -> None:
+        """Send what is queued, in order; a send that does not finish in ``SEND_TIMEOUT`` drops the client."""
+        while True:
+            text = await self.outbox.get()
+            try:
+                await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+            except Exception:  # gone, or too slow: the reader's end cleans up
+                self.drop()
+                return
 
     def flooding(self) -> bool:
         """More refused messages in the last second than a person could send: the next are not read."""
@@ -217,44 +245,66 @@ class Connection:
 
     async def run(self) -> None:
         await self.ws.accept()
+        if not origin_allowed(self.ws, getattr(self.ws.app.state, "origins", ())):
+            await self.ws.send_text(dumps({"type": "error", **foreign_origin(self.ws).to_json()}))
+            await self.ws.close(code=1008, reason="this server takes no websocket from that page")
+            return
+        sockets: dict[str, int] = self.ws.app.state.sockets
+        limit = self.manager.config.sockets_per_address
+        if limit > 0 and sockets.get(self.address, 0) >= limit:
+            await self.ws.send_text(dumps({"type": "error", **too_many_sockets(limit).to_json()}))
+            await self.ws.close(code=1008, reason="too many connections from one address")
+            return
+        sockets[self.address] = sockets.get(self.address, 0) + 1
+        self.reader = asyncio.current_task()
+        writer = asyncio.get_running_loop().create_task(self._write())
         try:
-            while True:
-                text = await self.ws.receive_text()
-                if len(text.encode()) > MAX_MESSAGE:
-                    await self.refuse(
-                        Refusal(f"message too long: at most {MAX_MESSAGE} bytes", "too_long", max=MAX_MESSAGE)
-                    )
-                    continue
-                try:
-                    msg = json.loads(text)
-                except json.JSONDecodeError:
-                    await self.refuse(Refusal("the message is not JSON", "not_json"))
-                    continue
-                if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                    await self.refuse(Refusal('a message is an object with a "type"', "bad_message"))
-                    continue
-                if self.flooding():
-                    flood = Refusal(
-                        f"too many refused messages: {FLOOD[0]} a second",
-                        "flooding",
-                        count=FLOOD[0],
-                        seconds=round(FLOOD[1]),
-                    )
-                    await self.send({"type": "error", **flood.to_json()})
-                    continue
-                try:
-                    await self.handle(msg["type"], msg)
-                except Refusal as e:
-                    await self.refuse(e)
-                except Exception:  # the store or Redis failed: say so, keep the connection
-                    log.exception("a %r message failed", msg["type"])
-                    await self.refuse(Refusal("the server could not do that just now: try again", "server_error"))
+            await self._read()
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:
+            if not self.dropped or self.reader is None:
+                raise
+            self.reader.uncancel()
         finally:
+            sockets[self.address] -= 1
+            if not sockets[self.address]:
+                del sockets[self.address]
+            writer.cancel()
             self.leave_table()
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)
+        if self.dropped:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(code=1013, reason="too far behind: reconnect"), SEND_TIMEOUT)
+
+    async def _read(self) -> None:
+        while True:
+            text = await self.ws.receive_text()
+            try:
+                msg = parse_json(text)
+            except Refusal as e:
+                await self.refuse(e)
+                continue
+            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                await self.refuse(Refusal('a message is an object with a "type"', "bad_message"))
+                continue
+            if self.flooding():
+                flood = Refusal(
+                    f"too many refused messages: {FLOOD[0]} a second",
+                    "flooding",
+                    count=FLOOD[0],
+                    seconds=round(FLOOD[1]),
+                )
+                await self.send({"type": "error", **flood.to_json()})
+                continue
+            try:
+                await self.handle(msg["type"], msg)
+            except Refusal as e:
+                await self.refuse(e)
+            except Exception:  # the store or Redis failed: say so, keep the connection
+                log.exception("a %r message failed", msg["type"])
+                await self.refuse(Refusal("the server could not do that just now: try again", "server_error"))
 
     def leave_table(self) -> None:
         if self.table is not None and self.client is not None and self.client in self.table.clients:
@@ -293,7 +343,7 @@ class Connection:
             seat = found.seat_of_token(token)
             allowed = seat is not None
         elif found is not None and isinstance(watch, str):
-            allowed = secrets.compare_digest(found.meta.watch, watch)
+            allowed = same_secret(found.meta.watch, watch)
         else:
             allowed = False
         if found is None or not allowed:
@@ -307,7 +357,10 @@ class Connection:
         self.leave_table()
         events = 0 if found.match is None else len(found.match.events())
         person = token if seat is not None else None
-        self.table, self.client = found, Client(seat, self.send, min(since, events - 1), token=person)
+        self.table, self.client = (
+            found,
+            Client(seat, self.send, min(since, events - 1), token=person, address=self.address),
+        )
         found.clients.append(self.client)
         for line in await self.manager.hub.recent_chat(found.id):
             await self.send({**line, "old": True})
@@ -417,4 +470,6 @@ def create_app(
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.store = store
+    app.state.origins = config.origins
+    app.state.sockets = {}  # open websockets by address
     return app

@@ -4,6 +4,9 @@ Every answer carries the whole sheet (``Sheet.to_json`` and its ``id``), so the 
 draws what the server says. A refused request answers 400 with ``{"error": words, "code": kind}``
 and changes nothing; an unknown sheet answers 404.
 
+Requests that change a sheet come as ``application/json`` from the server's own page (or a
+program, which names no page): others answer 415 (``json``) or 403 (``origin``).
+
 ``GET  /scores``                   the page
 ``POST /api/sheets``               create: ``{"variant", "target" or "deals", "names", "start", "litige",
                                    "rounding", "declarations", ...}``, each optional (``Sheet.new``)
@@ -27,7 +30,6 @@ sheet as it stands and changes nothing, so one tap never adds or undoes a deal t
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +39,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from belote.actions import Refusal
+from belote.server.wire import parse_json, read_body
 from belote.sheet import Sheet, SheetError
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -67,16 +71,17 @@ def _store(request: Request) -> SheetStore:
     return store
 
 
+#: The sheet's own codes (docs/protocol.md keeps the table's) for what ``wire`` refuses in a request.
+WIRE_CODES = {"too_long": "too-large", "bad_origin": "origin"}
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, f"a request to the score sheet is at most {MAX_BODY} bytes", "too-large")
-    if not raw.strip():
-        return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise Refused(400, "the request is not JSON", "json") from None
+        raw = await read_body(request, MAX_BODY)
+        data = parse_json(raw, MAX_BODY) if raw.strip() else {}
+    except Refusal as e:
+        words = f"a request to the score sheet is at most {MAX_BODY} bytes" if e.code == "too_long" else str(e)
+        raise Refused(getattr(e, "status", 400), words, WIRE_CODES.get(e.code, "json")) from None
     if not isinstance(data, dict):
         raise Refused(400, "the request must be a JSON object", "json")
     return data

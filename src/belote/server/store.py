@@ -93,7 +93,8 @@ class SQLiteStore:
                 )
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite ends the transaction itself on some errors (a full disk)
+                    self._db.execute("ROLLBACK")
                 raise
 
     def load_table(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:

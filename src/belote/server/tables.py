@@ -16,10 +16,10 @@ import contextlib
 import json
 import logging
 import random
+import re
 import secrets
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +28,8 @@ from belote.bots import Bot, make_bot
 from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_action
 from belote.rules import OPTIONS, OptionSpec, Rules
 from belote.server.hub import Hub, Note
+from belote.server.limits import Window
+from belote.server.wire import has_refused_characters, same_secret
 
 log = logging.getLogger("belote.tables")
 
@@ -36,7 +38,8 @@ log = logging.getLogger("belote.tables")
 SEAT_ORDER = (2, 0, 1, 3)
 MAX_REPLAY = 256  # a client further behind than this many events starts its history again
 CHAT_MAX = 200
-CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per connection
+CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per seat, however many sockets it has
+ADDRESS_CHAT_RATE = (20, 10.0)  # and 20 per address, whatever the seats and tables (a family may share one)
 REACTIONS = ("bravo", "well_played", "thanks", "sorry", "hurry", "good_game")
 
 SPEEDS = {  # seconds a bot waits before acting, and a finished trick stays on the table
@@ -88,6 +91,12 @@ class ServerConfig:
     queue_wait: float = 20.0
     turn_timer: int = DEFAULT_SETTINGS["turn_timer"]
     pace: float = 1.0  # multiplies the bots' pauses (0 in tests: bots act at once)
+    #: The pages, besides the server's own, whose websockets and requests are taken (``wire.origin_allowed``).
+    origins: tuple[str, ...] = ()
+    #: New tables (solo and private) one address may open: at most this many in so many seconds (0: no limit).
+    table_rate: tuple[int, float] = (20, 60.0)
+    #: Websockets open at once from one address (0: no limit).
+    sockets_per_address: int = 32
 
 
 class SettingsError(Refusal):
@@ -156,7 +165,7 @@ def check_name(name: Any) -> str:
     """A player's name: free text of 1 to 24 characters after trimming, no control characters."""
     if not isinstance(name, str):
         raise SettingsError("a name is text of 1 to 24 characters", "bad_name", min=1, max=24)
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+    if has_refused_characters(name):
         raise SettingsError("a name cannot hold control characters", "name_control_characters")
     clean = " ".join(name.split())
     if not 1 <= len(clean) <= 24:
@@ -181,6 +190,10 @@ def check_seat(seat: int, players: int) -> None:
             seat=SEATS[seat],
             seats=list(SEATS[:players]),
         )
+
+
+#: What a table id (``new_token``) looks like; anything else names no table and is not looked up.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def new_token() -> str:
@@ -358,8 +371,8 @@ class Client:
     seat: int | None  # None: a spectator
     send: Send
     last: int = -1  # the number of the last event sent
-    chat_times: deque[float] = field(default_factory=deque)
     token: str | None = None  # a person's seat token: their seat follows it when seats change
+    address: str = ""  # where the socket comes from: the limits count by it
 
 
 class Stale(Exception):
@@ -369,7 +382,9 @@ class Stale(Exception):
 class Table:
     """One table: its meta, its match (a replica, in a shared hub), and this process's clients."""
 
-    def __init__(self, table_id: str, meta: Meta, hub: Hub, config: ServerConfig) -> None:
+    def __init__(
+        self, table_id: str, meta: Meta, hub: Hub, config: ServerConfig, address_chat: Window | None = None
+    ) -> None:
         self.id = table_id
         self.meta = meta
         self.hub = hub
@@ -377,6 +392,8 @@ class Table:
         self.match: Match | None = None
         self.clients: list[Client] = []
         self._bots: dict[int, Bot] = {}
+        self.chat_window = Window(*CHAT_RATE)  # by seat
+        self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._position: tuple[int, int, int, int] = (-1, -1, -1, -1)
@@ -431,7 +448,7 @@ class Table:
 
     def seat_of_token(self, token: str) -> int | None:
         for s, seat in self.meta.seats.items():
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
+            if seat.token is not None and same_secret(seat.token, token):
                 return s
         return None
 
@@ -477,6 +494,7 @@ class Table:
         async with self.hub.lock(self.id):
             await self.sync()
             game, start = self.meta.game, self.n_actions
+            before = (self.meta.to_json(), self.match)
             meta_changed = change()
             reset = self.meta.game != game
             if reset:
@@ -491,13 +509,28 @@ class Table:
                 meta: dict[str, Any] | None = self.meta.to_json()
             else:
                 meta = None
-            await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+            try:
+                await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+            except Exception:  # nobody hears of a change the store did not keep
+                log.exception("table %s: the store did not keep a change; it is undone", self.id[:6])
+                self._undo(*before, start)
+                raise Refusal("the server could not save that, so nothing changed: try again", "not_saved") from None
         self._note_position()
         await self.hub.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
         self._wake.set()
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
+
+    def _undo(self, meta: dict[str, Any], match: Match | None, actions: int) -> None:
+        """Back to the meta and the first ``actions`` actions of ``match`` that the table had before a change."""
+        self.meta = Meta.from_json(meta, self._defaults())
+        if match is None:
+            self.match = None
+        else:
+            self._replay([action_str(a) for a in match.actions[:actions]])
+        self._bots = {}
+        self._seat_clients()
 
     async def act(self, seat: int, text: Any) -> None:
         """A person's action; raises IllegalAction (with the rule) and changes nothing when refused."""
@@ -571,6 +604,8 @@ class Table:
     async def new_game(self, settings: dict[str, Any]) -> None:
         def change() -> bool:
             m = self.meta
+            if m.status == "lobby":  # a private table's match begins with the host's start, never before
+                raise IllegalAction("the game has not started: the host starts it from the lobby", "not_started")
             players = rules_of(settings).players
             if m.kind == "solo" and players != m.players:  # the person takes the solo seat of the new game
                 (person,) = (seat for seat in m.seats.values() if seat.bot is None)
@@ -688,20 +723,18 @@ class Table:
             if not isinstance(text, str) or not text.strip():
                 raise IllegalAction(f"a chat line is text of 1 to {CHAT_MAX} characters", "bad_chat", max=CHAT_MAX)
             text = " ".join(text.split())
+            if has_refused_characters(text):
+                raise IllegalAction("a chat line cannot hold control characters", "chat_control_characters")
             if len(text) > CHAT_MAX:
                 raise IllegalAction(f"a chat line is at most {CHAT_MAX} characters", "chat_too_long", max=CHAT_MAX)
-        now = time.monotonic()
-        count, period = CHAT_RATE
-        while client.chat_times and client.chat_times[0] < now - period:
-            client.chat_times.popleft()
-        if len(client.chat_times) >= count:
-            raise IllegalAction(
-                f"slow down: at most {count} messages in {period:.0f} seconds",
-                "slow_down",
-                count=count,
-                seconds=round(period),
-            )
-        client.chat_times.append(now)
+        for window, key in ((self.chat_window, str(client.seat)), (self.address_chat, client.address)):
+            if not window.allow(key):
+                raise IllegalAction(
+                    f"slow down: at most {window.count} messages in {window.seconds:.0f} seconds",
+                    "slow_down",
+                    count=window.count,
+                    seconds=round(window.seconds),
+                )
         line = {
             "type": "chat",
             "seat": SEATS[client.seat],
@@ -918,6 +951,8 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._lease_task: asyncio.Task[None] | None = None
+        self.address_chat = Window(*ADDRESS_CHAT_RATE)
+        self.new_tables = Window(*self.config.table_rate)  # by address
         hub.listen(self._on_note)
 
     def defaults(self) -> dict[str, Any]:
@@ -925,7 +960,7 @@ class TableManager:
 
     async def _create(self, meta: Meta) -> Table:
         table_id = new_token()
-        table = Table(table_id, meta, self.hub, self.config)
+        table = Table(table_id, meta, self.hub, self.config, self.address_chat)
         meta.version = 1
         await self.hub.commit(table_id, meta.to_json(), True, 0, [], False)
         self.tables[table_id] = table
@@ -976,9 +1011,7 @@ class TableManager:
         """What an invitation opens on, before sitting: the game, its seats, the free ones, who sits
         where (names only); None for a wrong table or code."""
         table = await self.get(table_id)
-        if table is None or table.meta.invite is None or not isinstance(invite, str):
-            return None
-        if not secrets.compare_digest(table.meta.invite, invite):
+        if table is None or table.meta.invite is None or not same_secret(table.meta.invite, invite):
             return None
         meta = table.meta
         seats = [SEATS[s] for s in range(meta.players)]
@@ -991,18 +1024,19 @@ class TableManager:
             "people": taken,
         }
 
-    async def sit(self, table_id: str, invite: Any, name: str, seat: int | None) -> tuple[Table, str, int] | None:
-        """A person takes a seat through a private table's invitation; None for a wrong table or code."""
+    async def sit(self, table_id: str, invite: Any, name: str, seat: Any) -> tuple[Table, str, int] | None:
+        """A person takes a seat (a letter, or None for any) through a private table's invitation; None
+        for a wrong table or code. The seat is read once the invitation is known to be right."""
         table = await self.get(table_id)
-        if table is None or table.meta.invite is None or not isinstance(invite, str):
-            return None
-        if not secrets.compare_digest(table.meta.invite, invite):
+        if table is None or table.meta.invite is None or not same_secret(table.meta.invite, invite):
             return None
         token = new_token()
         taken: list[int] = []
 
+        asked = None if seat is None else parse_seat(seat, table.meta.players)
+
         def change() -> bool:
-            taken.append(table.sit(token, name, seat))
+            taken.append(table.sit(token, name, asked))
             return True
 
         await table.mutate(change)
@@ -1010,6 +1044,8 @@ class TableManager:
 
     async def get(self, table_id: str) -> Table | None:
         """A table by id: held here, or loaded from the hub (once, however many ask at the same time)."""
+        if not isinstance(table_id, str) or TABLE_ID.fullmatch(table_id) is None:
+            return None
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -1035,7 +1071,7 @@ class TableManager:
         data, actions = stored
         try:
             meta = Meta.from_json(data, self.defaults())
-            table = Table(table_id, meta, self.hub, self.config)
+            table = Table(table_id, meta, self.hub, self.config, self.address_chat)
             if table.match is not None:
                 table._replay(actions)
                 if meta.continued < 0:  # stored before the table kept it: the last deal's score was read

@@ -1,0 +1,71 @@
+"""Limits per client, not per connection: how often one address may create tables or talk.
+
+A stranger who opens ten sockets, or sends ten requests at once, is one client: the limits count
+by the address the request came from (behind a reverse proxy, the one it forwards, see
+``belote serve --forwarded-allow-ips``). ``Window`` counts events in a sliding window; the
+refusals say how many in how long, so a program can wait and try again.
+
+>>> w = Window(2, 10.0)
+>>> [w.allow("a", now=t) for t in (0.0, 1.0, 2.0, 10.5)], w.allow("b", now=2.0)
+([True, True, False, True], True)
+>>> all(Window(0, 1.0).allow("a", now=0.0) for _ in range(100))
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+from belote.actions import Refusal
+
+
+class Window:
+    """At most ``count`` events per key in any ``seconds`` (a count of 0: no limit)."""
+
+    def __init__(self, count: int, seconds: float) -> None:
+        self.count, self.seconds = count, seconds
+        self._events: dict[str, deque[float]] = {}
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Count an event of ``key`` if the window has room; False (and nothing counted) when full."""
+        if self.count <= 0:
+            return True
+        now = time.monotonic() if now is None else now
+        events = self._events.setdefault(key, deque())
+        while events and events[0] <= now - self.seconds:
+            events.popleft()
+        if len(events) >= self.count:
+            return False
+        events.append(now)
+        if len(self._events) > 4 * MAX_KEYS:
+            self._forget(now)
+        return True
+
+    def _forget(self, now: float) -> None:
+        """Drop the keys with no event in the window, so that a crowd of addresses costs nothing lasting."""
+        for key in [k for k, e in self._events.items() if not e or e[-1] <= now - self.seconds]:
+            del self._events[key]
+
+
+#: Keys a window holds before it forgets the quiet ones.
+MAX_KEYS = 10_000
+
+
+class TooMany(Refusal):
+    """A client past a limit: HTTP 429."""
+
+    status = 429
+
+
+def too_many_tables(window: Window) -> TooMany:
+    return TooMany(
+        f"too many new tables from one address: at most {window.count} in {window.seconds:.0f} seconds",
+        "too_many_tables",
+        count=window.count,
+        seconds=round(window.seconds),
+    )
+
+
+def too_many_sockets(limit: int) -> TooMany:
+    return TooMany(f"too many connections from one address: at most {limit}", "too_many_sockets", max=limit)
