@@ -265,7 +265,9 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self, timeout: float = 20.0) -> None:
-        cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db), *self.args]
+        cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
+        # Every scripted player here comes from 127.0.0.1: the limits per address would count them as one client.
+        cmd += ["--tables-per-minute", "0", "--sockets-per-address", "0", *self.args]
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
