@@ -28,7 +28,8 @@ READY_JS = """() => { const b = window.__belote; const v = b && b.view;
   return !!v && b.connected && (b.waiting === 'continue' || v.match_over || v.to_move === b.seat); }"""
 
 # Records, at every frame, any banner or bubble whose box meets a card of the trick, the hand or the
-# turned card: what a player would see covered.
+# turned card, and the banner when it meets words of the contract line it stands in: what a player
+# would see covered.
 COVER_WATCH_JS = """() => {
   window.__covered = [];
   window.__watched = 0;
@@ -42,6 +43,13 @@ COVER_WATCH_JS = """() => {
     const cards = [...document.querySelectorAll('.trick-card, [data-testid="hand-card"], [data-testid="turned-card"]')]
       .filter((e) => !e.getAnimations({ subtree: true }).some((a) => a.playState === 'running'))
       .filter((e) => getComputedStyle(e).visibility !== 'hidden');
+    const words = [...document.querySelectorAll('.contract-line > :not([data-testid="announce"])')]
+      .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden');
+    for (const c of covers.filter((e) => e.dataset.testid === 'announce')) {
+      for (const w of words) {
+        if (box(c).width && meet(box(c), box(w))) window.__covered.push(`${c.textContent.trim()} over ${w.dataset.testid}`);
+      }
+    }
     for (const c of covers) {
       const a = box(c);
       if (!a.width) continue;
