@@ -13,17 +13,21 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
 from belote.server.hub import Hub, LocalHub
 from belote.server.limits import too_many_sockets, too_many_tables
-from belote.server.matchmaking import Matchmaker, check_seating
+from belote.server.logs import about
+from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
+from belote.server.metrics import Gauge, Metrics
 from belote.server.rules_page import rules_page
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
@@ -74,6 +78,42 @@ async def health(request: Request) -> Response:
     return JSONResponse({"ok": True, "tables": len(manager.tables), "queue": len(queue)})
 
 
+TABLE_STATES = ("lobby", "playing", "finished")
+TABLE_KINDS = ("solo", "private", "online")
+
+
+def table_state(table: Table) -> str:
+    if table.meta.status == "lobby":
+        return "lobby"
+    return "playing" if table.active else "finished"
+
+
+async def metrics(request: Request) -> Response:
+    """``GET /metrics``: what this process holds and has counted, in Prometheus' text format (docs/operations.md)."""
+    manager: TableManager = request.app.state.tables
+    held = {(state, kind): 0 for state in TABLE_STATES for kind in TABLE_KINDS}
+    for table in list(manager.tables.values()):
+        key = (table_state(table), table.meta.kind)
+        held[key] = held.get(key, 0) + 1
+    sockets: dict[str, int] = request.app.state.sockets
+    waiting = waiting_by_game(await manager.hub.queue_entries())
+    gauges = [
+        Gauge(
+            "belote_tables",
+            "Tables held in this process's memory, by state and kind (the others wait in the store).",
+            [({"state": state, "kind": kind}, n) for (state, kind), n in held.items()],
+        ),
+        Gauge("belote_websockets", "Websockets open on this process.", [({}, sum(sockets.values()))]),
+        Gauge(
+            "belote_queue_waiting",
+            "Players waiting in the Play online queue, by game (every process's, in a shared hub).",
+            [({"game": game}, n) for game, n in waiting.items()],
+        ),
+    ]
+    text = request.app.state.metrics.render(gauges)
+    return Response(text, media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
 async def games(request: Request) -> Response:
     """``GET /api/games``: every game and every option, from which the pages build their forms.
 
@@ -115,8 +155,10 @@ async def _json_object(request: Request, what: str) -> dict[str, Any]:
     return data
 
 
-def _refused(e: Refusal, status: int = 400, **more: Any) -> Response:
-    """``{"error": words, "code", "args"}`` (docs/protocol.md), and ``more`` keys where a route adds some."""
+def _refused(request: Request, e: Refusal, status: int = 400, **more: Any) -> Response:
+    """``{"error": words, "code", "args"}`` (docs/protocol.md), and ``more`` keys where a route adds some;
+    counted in ``/metrics`` by its code."""
+    request.app.state.metrics.refusals.inc(code=e.code)
     body = {"error": str(e), "code": e.code, "args": e.details, **more}
     return JSONResponse(body, status_code=getattr(e, "status", status))
 
@@ -141,7 +183,7 @@ async def create_solo(request: Request) -> Response:
         settings = check_settings(await _json_body(request), manager.defaults())
         _may_open_a_table(request)
     except Refusal as e:
-        return _refused(e)
+        return _refused(request, e)
     table, token, seat = await manager.create_solo(settings)
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[seat], "watch": table.meta.watch})
 
@@ -156,7 +198,7 @@ async def create_private(request: Request) -> Response:
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
         _may_open_a_table(request)
     except Refusal as e:
-        return _refused(e)
+        return _refused(request, e)
     table, token = await manager.create_private(name, seat, settings)
     return JSONResponse(
         {"table": table.id, "token": token, "seat": SEATS[seat], "invite": table.meta.invite, "watch": table.meta.watch}
@@ -168,7 +210,7 @@ async def invitation(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     found = await manager.invitation(request.path_params["table"], request.query_params.get("invite"))
     if found is None:
-        return _refused(IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     return JSONResponse(found)
 
 
@@ -181,11 +223,11 @@ async def sit(request: Request) -> Response:
     except IllegalAction as e:  # (the invitation is right) the seat is taken, the table full or started: watch
         table = manager.tables.get(request.path_params["table"])
         watch = table.meta.watch if table is not None else None
-        return _refused(e, 409, watch=watch)
+        return _refused(request, e, 409, watch=watch)
     except Refusal as e:
-        return _refused(e)
+        return _refused(request, e)
     if seated is None:
-        return _refused(IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[taken]})
 
@@ -196,6 +238,7 @@ class Connection:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.manager: TableManager = ws.app.state.tables
+        self.metrics: Metrics = ws.app.state.metrics
         self.matchmaker: Matchmaker = ws.app.state.matchmaker
         self.table: Table | None = None
         self.client: Client | None = None
@@ -241,18 +284,23 @@ class Connection:
     async def refuse(self, e: Refusal) -> None:
         """``{"type": "error", "message": words, "code", "args"}`` (docs/protocol.md); counted towards a flood."""
         self.refused.append(time.monotonic())
-        await self.send({"type": "error", **e.to_json()})
+        await self.send(self.error(e))
+
+    def error(self, e: Refusal) -> dict[str, Any]:
+        """The error message of a refusal, counted in ``/metrics`` by its code."""
+        self.metrics.refusals.inc(code=e.code)
+        return {"type": "error", **e.to_json()}
 
     async def run(self) -> None:
         await self.ws.accept()
         if not origin_allowed(self.ws, getattr(self.ws.app.state, "origins", ())):
-            await self.ws.send_text(dumps({"type": "error", **foreign_origin(self.ws).to_json()}))
+            await self.ws.send_text(dumps(self.error(foreign_origin(self.ws))))
             await self.ws.close(code=1008, reason="this server takes no websocket from that page")
             return
         sockets: dict[str, int] = self.ws.app.state.sockets
         limit = self.manager.config.sockets_per_address
         if limit > 0 and sockets.get(self.address, 0) >= limit:
-            await self.ws.send_text(dumps({"type": "error", **too_many_sockets(limit).to_json()}))
+            await self.ws.send_text(dumps(self.error(too_many_sockets(limit))))
             await self.ws.close(code=1008, reason="too many connections from one address")
             return
         sockets[self.address] = sockets.get(self.address, 0) + 1
@@ -271,7 +319,7 @@ class Connection:
             if not sockets[self.address]:
                 del sockets[self.address]
             writer.cancel()
-            self.leave_table()
+            await self.leave_table()
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)
         if self.dropped:
@@ -281,6 +329,7 @@ class Connection:
     async def _read(self) -> None:
         while True:
             text = await self.ws.receive_text()
+            arrived = time.perf_counter()
             try:
                 msg = parse_json(text)
             except Refusal as e:
@@ -296,20 +345,29 @@ class Connection:
                     count=FLOOD[0],
                     seconds=round(FLOOD[1]),
                 )
-                await self.send({"type": "error", **flood.to_json()})
+                await self.send(self.error(flood))
                 continue
             try:
-                await self.handle(msg["type"], msg)
+                with about(None if self.table is None else self.table.id):
+                    await self.handle(msg["type"], msg)
             except Refusal as e:
                 await self.refuse(e)
             except Exception:  # the store or Redis failed: say so, keep the connection
-                log.exception("a %r message failed", msg["type"])
+                with about(None if self.table is None else self.table.id):
+                    log.exception("a %r message failed", msg["type"])
+                self.metrics.errors.inc(where="socket")
                 await self.refuse(Refusal("the server could not do that just now: try again", "server_error"))
+            else:
+                if msg["type"] == "act":  # answered: its state is on its way to every client
+                    self.metrics.action_seconds.observe(time.perf_counter() - arrived)
 
-    def leave_table(self) -> None:
-        if self.table is not None and self.client is not None and self.client in self.table.clients:
-            self.table.clients.remove(self.client)
+    async def leave_table(self) -> None:
+        table, client = self.table, self.client
         self.table = self.client = None
+        if table is not None and client is not None and client in table.clients:
+            table.clients.remove(client)
+            if client.seat is not None:
+                await table.presence()
 
     async def handle(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "join":
@@ -318,7 +376,7 @@ class Connection:
             name = check_name(msg.get("name"))
             variant = check_settings({"variant": msg.get("variant", "classic")})["variant"]
             seating = check_seating(msg.get("seating"))
-            self.leave_table()
+            await self.leave_table()
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)
             self.entry = await self.matchmaker.join(name, self.send, variant, seating)
@@ -354,7 +412,7 @@ class Connection:
         if self.entry is not None:
             await self.matchmaker.leave(self.entry)
             self.entry = None
-        self.leave_table()
+        await self.leave_table()
         events = 0 if found.match is None else len(found.match.events())
         person = token if seat is not None else None
         self.table, self.client = (
@@ -362,6 +420,8 @@ class Connection:
             Client(seat, self.send, min(since, events - 1), token=person, address=self.address),
         )
         found.clients.append(self.client)
+        if seat is not None:
+            await found.presence()  # a solo table's bots go on when their person is back
         for line in await self.manager.hub.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and seat in found.meta.standin:
@@ -388,7 +448,7 @@ class Connection:
             await table.start_game(seat)
         elif kind == "leave":
             await table.leave(seat)
-            self.leave_table()
+            await self.leave_table()
             await self.send({"type": "left", "table": table.id})
         elif kind == "new_game":
             await self.new_game(table, seat, msg)
@@ -413,6 +473,21 @@ async def play_socket(ws: WebSocket) -> None:
     await Connection(ws).run()
 
 
+class CountErrors:
+    """Counts the HTTP requests that failed with an exception (a 500) in ``belote_errors_total{where="http"}``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except Exception:
+            if scope["type"] == "http":
+                scope["app"].state.metrics.errors.inc(where="http")
+            raise
+
+
 def create_app(
     store: SQLiteStore | None = None,
     db_path: str | Path | None = None,
@@ -432,6 +507,7 @@ def create_app(
         Route("/scores", scores_page),
         Route("/rules", rules_page),
         Route("/api/health", health),
+        Route("/metrics", metrics),
         Route("/api/games", games),
         Route("/api/solo", create_solo, methods=["POST"]),
         Route("/api/tables", create_private, methods=["POST"]),
@@ -449,15 +525,15 @@ def create_app(
             from belote.server.redis_hub import RedisHub
 
             hub = await RedisHub.connect(redis_url)
+            hub.keep_finished = round(max(config.expiry().values()))  # the sweep removes the others sooner
         else:
             hub = LocalHub(store)
-        manager = TableManager(hub, config)
+        manager = TableManager(hub, config, app.state.metrics)
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker
         app.state.store = store
-        loaded = await manager.load_all()
-        log.info("%d tables restored from %s", loaded, redis_url or store.path)
+        log.info("tables in %s: each one loads when somebody opens it", redis_url or store.path)
         manager.run_leases()
         matchmaker.start()
         gc_before = gc.get_threshold()
@@ -468,7 +544,8 @@ def create_app(
         await manager.close()
         await hub.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(CountErrors)])
+    app.state.metrics = Metrics()
     app.state.store = store
     app.state.origins = config.origins
     app.state.sockets = {}  # open websockets by address
