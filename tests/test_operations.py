@@ -27,7 +27,7 @@ from belote.server.metrics import Metrics
 from belote.server.redis_hub import RedisHub
 from belote.server.store import SQLiteStore
 from belote.server.tables import DEFAULT_SETTINGS, Client, Meta, Seat, ServerConfig, Table, TableManager, bot_seat
-from netplay import free_port, redis_server, run
+from netplay import Player, State, free_port, post, redis_server, run, serve_in_thread
 
 FAST = {"strength": "easy", "speed": "fast"}
 DAY = 24 * 3600.0
@@ -370,3 +370,31 @@ def test_redis_tables_expire_by_the_same_sweep(tmp_path: Path) -> None:
 
     with redis_server(tmp_path) as url:
         run(scenario(url))
+
+
+def test_a_solo_table_driven_by_one_process_plays_for_a_person_on_another(tmp_path: Path) -> None:
+    """Through Redis the process that drives a solo table hears that its person's socket is open
+    elsewhere (a ``presence`` note), so its bots play."""
+
+    def tricks(n: int) -> Any:
+        return lambda s: s["view"] is not None and len(s["view"]["tricks"]) >= n
+
+    with redis_server(tmp_path) as url:
+        config = ServerConfig(pace=0.0)
+        app_a = create_app(db_path=tmp_path / "a.sqlite3", config=config, redis_url=url)
+        app_b = create_app(db_path=tmp_path / "b.sqlite3", config=config, redis_url=url)
+        with serve_in_thread(app_a) as a, serve_in_thread(app_b) as b:
+            table = post(a, "/api/solo", {**FAST, "deals": 1})
+            driver: TableManager = app_a.state.tables
+            assert driver.tables[table["table"]].driving  # A made it and drives it; nobody is there
+
+            async def scenario() -> State:
+                me = Player(b.replace("http", "ws") + "/ws", table["table"], token=table["token"])
+                await me.connect()
+                state = await me.play(tricks(2), timeout=60)
+                await me.close()
+                return state
+
+            state = run(scenario())
+            assert not app_b.state.tables.tables[table["table"]].driving  # B only relays the person's moves
+            assert state["view"]["tricks"]
