@@ -81,6 +81,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sockets_per_address=args.sockets_per_address,
         expire_after=args.expire_after,
         expire_solo_after=args.expire_solo_after,
+        sweep_every=args.sweep_every,
     )
     app = create_app(db_path=db, config=config, redis_url=args.redis)
     proxied = args.forwarded_allow_ips is not None
@@ -188,6 +189,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=24 * 3600,
         metavar="SECONDS",
         help="the same for a solo table (default 86400: a day)",
+    )
+    p.add_argument(
+        "--sweep-every",
+        type=float,
+        default=600,
+        metavar="SECONDS",
+        help="seconds between two sweeps of the expired tables (default 600)",
     )
     p.set_defaults(func=cmd_serve)
 
