@@ -398,3 +398,41 @@ def test_a_solo_table_driven_by_one_process_plays_for_a_person_on_another(tmp_pa
             state = run(scenario())
             assert not app_b.state.tables.tables[table["table"]].driving  # B only relays the person's moves
             assert state["view"]["tricks"]
+
+
+def test_what_a_tables_driver_logs_names_the_table(tmp_path: Path) -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(TableField())
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("belote")
+    logger.addHandler(handler)
+
+    class Broken:
+        def act(self, view: Any) -> int:
+            raise RuntimeError("the bot is broken")
+
+    async def scenario() -> None:
+        store = SQLiteStore(tmp_path / "log.sqlite3")
+        hub = LocalHub(store)
+        table = Table("T1", solo_meta(0), hub, ServerConfig(pace=0.0))
+        table._bot = lambda seat: Broken()  # type: ignore[assignment,method-assign,return-value]
+        await hub.commit("T1", table.meta.to_json(), True, 0, [], False)
+        states: asyncio.Queue[str] = asyncio.Queue()
+
+        async def send(msg: Any) -> None:
+            states.put_nowait(msg)
+
+        table.clients.append(Client(2, send, token="me"))
+        table.start()
+        await asyncio.wait_for(states.get(), 30)  # East's first legal action, played for the broken bot
+        await table.stop()
+        store.close()
+
+    try:
+        run(scenario())
+    finally:
+        logger.removeHandler(handler)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["message"] == "bot at E failed; playing its first legal action"
+    assert lines[0]["table"] == "T1" and "the bot is broken" in lines[0]["exception"]

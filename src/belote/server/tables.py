@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import random
@@ -36,7 +37,7 @@ from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_
 from belote.rules import OPTIONS, OptionSpec, Rules
 from belote.server.hub import Hub, Note
 from belote.server.limits import Window
-from belote.server.logs import about
+from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
 from belote.server.wire import has_refused_characters, same_secret
 
@@ -817,7 +818,11 @@ class Table:
 
     def start(self) -> None:
         if self._driver is None or self._driver.done():
-            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table {self.id[:6]}")
+            context = contextvars.copy_context()
+            context.run(TABLE.set, self.id)  # what is logged while driving (a bot that fails...) names the table
+            self._driver = asyncio.get_running_loop().create_task(
+                self._drive(), name=f"table {self.id[:6]}", context=context
+            )
 
     @property
     def driving(self) -> bool:
@@ -870,10 +875,6 @@ class Table:
 
     async def _drive(self) -> None:
         """Let the bots play at a pace a person can follow, and stand in for the absent; ends with the match."""
-        with about(self.id):  # what is logged while driving names the table
-            await self._drive_on()
-
-    async def _drive_on(self) -> None:
         while self.active:
             job = self.next_job()
             self._wake.clear()
