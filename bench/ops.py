@@ -1,18 +1,20 @@
 """Operations of one ``belote serve``: a start on a large store, and a soak of table creation.
 
 - ``restore``: writes ``--tables`` solo tables (each ``--actions`` actions into its first deals,
-  the person's turn next) into a fresh SQLite file, starts ``python -m belote.cli serve`` on it
-  and prints how long it took to answer ``/api/health``, its memory then, and how long a new
-  player waited: ``POST /api/solo``, a websocket ``join``, and the first state; then the same
-  for one of the stored tables (loaded and replayed on demand). With ``--src DIR`` the server
-  runs the package found in DIR (another checkout's ``src``), for a before-and-after.
+  then the person's turn, or with ``--at bot`` a bot's, of ``--strength``) into a fresh SQLite
+  file, starts ``python -m belote.cli serve --pace 0`` on it and prints how long it took to answer
+  ``/api/health``, its memory then, and how long a new player waited: ``POST /api/solo``, a
+  websocket ``join``, the first state, and the first state where it is their turn (the bots before
+  them played); then the first state of one of the stored tables (loaded and replayed on demand).
+  With ``--src DIR`` the server runs the package found in DIR (another checkout's ``src``), for a
+  before-and-after.
 - ``soak``: starts a server whose solo tables expire after ``--expire`` seconds (sweeps every
   ``--sweep`` seconds), creates ``--rate`` solo tables a second for ``--seconds`` seconds (one in
   ten joined by a person who plays a few actions and leaves), and every ``--every`` seconds
   prints the tables in the store, the file's size (with its write-ahead log), the server's
   memory and the tables it holds (``/metrics``): flat once the first tables expire.
 
-    python bench/ops.py restore [--tables 100000] [--actions 12] [--src DIR]
+    python bench/ops.py restore [--tables 100000] [--actions 12] [--at person|bot] [--strength easy] [--src DIR]
     python bench/ops.py soak [--seconds 180] [--rate 40] [--expire 30] [--sweep 5] [--every 15]
 """
 
@@ -95,14 +97,19 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
-async def first_state(port: int, table: str, token: str, acts: int = 0) -> float:
-    """Seconds from the join to the first state; then ``acts`` actions of the person, and leave."""
+async def first_state(port: int, table: str, token: str, acts: int = 0) -> tuple[float, float]:
+    """Seconds from the join to the first state, and to the person's turn; then ``acts`` actions of the
+    person, and leave."""
     async with connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22) as ws:
         start = time.perf_counter()
         await ws.send(json.dumps({"type": "join", "table": table, "token": token}))
-        while json.loads(await ws.recv())["type"] != "state":
-            pass
+        msg = json.loads(await ws.recv())
+        while msg["type"] != "state":
+            msg = json.loads(await ws.recv())
         took = time.perf_counter() - start
+        while not msg["view"]["legal"] and msg["waiting"] != "continue":
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 600))
+        turn = time.perf_counter() - start
         while acts > 0:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
             if msg["type"] != "state":
@@ -112,22 +119,19 @@ async def first_state(port: int, table: str, token: str, acts: int = 0) -> float
             elif msg["view"]["legal"]:
                 await ws.send(json.dumps({"type": "act", "action": random.choice(msg["view"]["legal"])}))
                 acts -= 1
-        return took
+        return took, turn
 
 
-def stored_table(actions: int, seed: int) -> tuple[dict[str, Any], list[str]]:
-    """A solo table of the person at South and three easy bots, played to the person's turn after ``actions``."""
-    settings = {**DEFAULT_SETTINGS, "strength": "easy"}
-    seats = {
-        2: Seat("token", "Me"),
-        0: bot_seat("Léa", "easy"),
-        1: bot_seat("Hugo", "easy"),
-        3: bot_seat("Paul", "easy"),
-    }
+def stored_table(actions: int, seed: int, at: str, strength: str) -> tuple[dict[str, Any], list[str]]:
+    """A solo table of the person at South and three bots of ``strength``, played for ``actions`` and
+    on to the turn of the person (``at``: person) or of a bot (bot)."""
+    settings = {**DEFAULT_SETTINGS, "strength": strength}
+    seats = {2: Seat("token", "Me")}
+    seats.update({s: bot_seat(name, strength) for s, name in ((0, "Léa"), (1, "Hugo"), (3, "Paul"))})
     meta = Meta("solo", seed, settings, seats, version=1)
     match = new_match(settings, seed)
     rng = random.Random(seed)
-    while match.action_count < actions or match.to_move != 2:
+    while match.action_count < actions or (match.to_move == 2) != (at == "person"):
         legal = match.legal_actions()
         match.apply(legal[rng.randrange(len(legal))])
     return meta.to_json(), [action_str(a) for a in match.actions_from(0)]
@@ -137,7 +141,7 @@ def restore(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="belote-restore-"))
     db = folder / "restore.sqlite3"
     store = SQLiteStore(db)
-    meta, actions = stored_table(args.actions, 7)
+    meta, actions = stored_table(args.actions, 7, args.at, args.strength)
     start = time.perf_counter()
     for i in range(args.tables):
         store.commit(f"stored{i}", meta, True, 0, actions, False)
@@ -145,17 +149,18 @@ def restore(args: argparse.Namespace) -> None:
     print(f"wrote {args.tables} tables of {len(actions)} actions in {time.perf_counter() - start:.1f} s "
           f"({db.stat().st_size / 2**20:.0f} MB)")  # fmt: skip
     port = free_port()
-    with server(db, port, src=args.src) as proc:
+    with server(db, port, "--pace", "0", src=args.src) as proc:
         up = wait_up(port, proc)
         memory = rss_mb(proc.pid)
         start = time.perf_counter()
-        new = post(port, "/api/solo", {"strength": "easy"})
+        new = post(port, "/api/solo", {"strength": args.strength})
         created = time.perf_counter() - start
-        joined = asyncio.run(first_state(port, new["table"], new["token"]))
-        old = asyncio.run(first_state(port, f"stored{args.tables // 2}", "token"))
+        joined, turn = asyncio.run(first_state(port, new["table"], new["token"]))
+        old, _ = asyncio.run(first_state(port, f"stored{args.tables // 2}", "token"))
         print(
             f"server up in {up:.2f} s, {memory:.0f} MB; a new solo table in {created * 1000:.0f} ms, its first "
-            f"state in {joined * 1000:.0f} ms; a stored table's first state in {old * 1000:.0f} ms"
+            f"state in {joined * 1000:.0f} ms, the person's turn in {turn * 1000:.0f} ms; "
+            f"a stored table's first state in {old * 1000:.0f} ms"
         )
     db.unlink()
 
@@ -199,6 +204,8 @@ def main() -> None:
     p = sub.add_parser("restore", help="start a server on a store of many tables")
     p.add_argument("--tables", type=int, default=100_000)
     p.add_argument("--actions", type=int, default=12, help="actions of each stored table (at least)")
+    p.add_argument("--at", choices=("person", "bot"), default="person", help="whose turn the stored tables are at")
+    p.add_argument("--strength", choices=("easy", "normal", "strong"), default="easy", help="the bots' strength")
     p.add_argument("--src", default=None, help="run the server from this source folder (another checkout)")
     p.set_defaults(func=restore)
     p = sub.add_parser("soak", help="create tables for a while and watch the store and the memory")
