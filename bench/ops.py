@@ -100,25 +100,29 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
 async def first_state(port: int, table: str, token: str, acts: int = 0) -> tuple[float, float]:
     """Seconds from the join to the first state, and to the person's turn; then ``acts`` actions of the
     person, and leave."""
+
+    async def state(turn: bool) -> dict[str, Any]:
+        while True:
+            msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 600))
+            if msg["type"] == "state" and (not turn or msg["view"]["legal"] or msg["waiting"] == "continue"):
+                return msg
+
     async with connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22) as ws:
         start = time.perf_counter()
         await ws.send(json.dumps({"type": "join", "table": table, "token": token}))
-        msg = json.loads(await ws.recv())
-        while msg["type"] != "state":
-            msg = json.loads(await ws.recv())
+        msg = await state(False)
         took = time.perf_counter() - start
-        while not msg["view"]["legal"] and msg["waiting"] != "continue":
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 600))
+        if not msg["view"]["legal"] and msg["waiting"] != "continue":
+            msg = await state(True)
         turn = time.perf_counter() - start
         while acts > 0:
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
-            if msg["type"] != "state":
-                continue
             if msg["waiting"] == "continue":
                 await ws.send(json.dumps({"type": "continue"}))
-            elif msg["view"]["legal"]:
+            else:
                 await ws.send(json.dumps({"type": "act", "action": random.choice(msg["view"]["legal"])}))
                 acts -= 1
+            if acts:
+                msg = await state(True)
         return took, turn
 
 
