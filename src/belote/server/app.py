@@ -494,7 +494,7 @@ def create_app(
     config: ServerConfig | None = None,
     redis_url: str | None = None,
 ) -> Starlette:
-    """The app, with its store (a SQLite file by default) and every active table brought back.
+    """The app, with its store (a SQLite file by default), from which each table loads when somebody opens it.
 
     With ``redis_url`` the tables and the queue live in Redis and any number of processes share
     them; the SQLite file keeps the score sheets.
