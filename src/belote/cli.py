@@ -152,14 +152,16 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=20,
         metavar="N",
-        help="new tables one client address may open in a minute (default 20; 0: no limit)",
+        help="new tables one client address may open in a minute, in all the processes with --redis "
+        "(default 20; 0: no limit)",
     )
     p.add_argument(
         "--sockets-per-address",
         type=int,
         default=32,
         metavar="N",
-        help="websockets one client address may hold open at once (default 32; 0: no limit)",
+        help="websockets one client address may hold open at once, in all the processes with --redis "
+        "(default 32; 0: no limit)",
     )
     p.add_argument(
         "--forwarded-allow-ips",

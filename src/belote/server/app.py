@@ -29,6 +29,7 @@ from belote.server.logs import about
 from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
 from belote.server.metrics import Gauge, Metrics
 from belote.server.rules_page import rules_page
+from belote.server.shared_limits import SharedLimits
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
 from belote.server.tables import (
@@ -171,7 +172,19 @@ def address(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else ""
 
 
-def _may_open_a_table(request: Request) -> None:
+async def _may_open_a_table(request: Request) -> None:
+    """Counts a new table of the client's address; raises TooMany past ``--tables-per-minute`` (in all
+    the processes, in Redis mode)."""
+    shared: SharedLimits | None = request.app.state.shared_limits
+    if shared is not None:
+        try:
+            allowed = await shared.allow_table(address(request))
+        except Exception:  # Redis does not answer: let the client through rather than lock everybody out
+            log.exception("the table limit could not be counted in Redis")
+            allowed = True
+        if not allowed:
+            raise too_many_tables(shared.window)
+        return
     window = request.app.state.tables.new_tables
     if not window.allow(address(request)):
         raise too_many_tables(window)
@@ -181,7 +194,7 @@ async def create_solo(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
         settings = check_settings(await _json_body(request), manager.defaults())
-        _may_open_a_table(request)
+        await _may_open_a_table(request)
     except Refusal as e:
         return _refused(request, e)
     table, token, seat = await manager.create_solo(settings)
@@ -196,7 +209,7 @@ async def create_private(request: Request) -> Response:
         settings = check_settings(data.get("settings"), manager.defaults())
         players = rules_of(settings).players
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
-        _may_open_a_table(request)
+        await _may_open_a_table(request)
     except Refusal as e:
         return _refused(request, e)
     table, token = await manager.create_private(name, seat, settings)
@@ -299,7 +312,17 @@ class Connection:
             return
         sockets: dict[str, int] = self.ws.app.state.sockets
         limit = self.manager.config.sockets_per_address
-        if limit > 0 and sockets.get(self.address, 0) >= limit:
+        shared: SharedLimits | None = self.ws.app.state.shared_limits
+        counted = False  # in Redis: this socket is counted there, and uncounted when it ends
+        if limit > 0 and shared is not None:
+            try:
+                counted = allowed = await shared.open_socket(self.address)
+            except Exception:  # Redis does not answer: let the client through rather than lock everybody out
+                log.exception("the socket limit could not be counted in Redis")
+                allowed = True
+        else:
+            allowed = limit <= 0 or sockets.get(self.address, 0) < limit
+        if not allowed:
             await self.ws.send_text(dumps(self.error(too_many_sockets(limit))))
             await self.ws.close(code=1008, reason="too many connections from one address")
             return
@@ -318,6 +341,9 @@ class Connection:
             sockets[self.address] -= 1
             if not sockets[self.address]:
                 del sockets[self.address]
+            if counted and shared is not None:
+                with contextlib.suppress(Exception):
+                    await shared.close_socket(self.address)
             writer.cancel()
             await self.leave_table()
             if self.entry is not None:
@@ -526,6 +552,10 @@ def create_app(
 
             hub = await RedisHub.connect(redis_url)
             hub.keep_finished = round(max(config.expiry().values()))  # the sweep removes the others sooner
+            shared = SharedLimits(hub.r, hub.prefix, hub.process, config.table_rate, config.sockets_per_address)
+            await shared.alive()
+            shared.start()
+            app.state.shared_limits = shared
         else:
             hub = LocalHub(store)
         manager = TableManager(hub, config, app.state.metrics)
@@ -542,11 +572,15 @@ def create_app(
         gc.set_threshold(*gc_before)
         await matchmaker.close()
         await manager.close()
+        if app.state.shared_limits is not None:
+            await app.state.shared_limits.close()
+            app.state.shared_limits = None
         await hub.close()
 
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(CountErrors)])
     app.state.metrics = Metrics()
     app.state.store = store
     app.state.origins = config.origins
-    app.state.sockets = {}  # open websockets by address
+    app.state.sockets = {}  # open websockets by address (in this process)
+    app.state.shared_limits = None  # in Redis mode, the limits counted for every process (lifespan)
     return app
