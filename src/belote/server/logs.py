@@ -72,7 +72,15 @@ class JsonFormatter(logging.Formatter):
 
 
 class TextFormatter(logging.Formatter):
-    """``LEVEL logger: message [table ID]``, for a person reading a terminal."""
+    """``LEVEL logger: message [table ID]``, for a person reading a terminal.
+
+    >>> record = logging.makeLogRecord({"name": "belote.tables", "levelname": "INFO", "msg": "solo table opened"})
+    >>> TableField().filter(record) and TextFormatter().format(record)
+    'INFO belote.tables: solo table opened'
+    >>> record.table = "T1"
+    >>> TextFormatter().format(record)
+    'INFO belote.tables: solo table opened [table T1]'
+    """
 
     def __init__(self) -> None:
         super().__init__("%(levelname)s %(name)s: %(message)s")
