@@ -15,6 +15,7 @@ connected to different processes and waiting for the same game are seated togeth
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -119,7 +120,8 @@ class LocalHub:
         self.store.touch(table_ids)
 
     async def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
-        return self.store.expire(before)
+        # In a thread: a large sweep deletes in batches under the store's lock, and the tables play between them.
+        return await asyncio.to_thread(self.store.expire, before)
 
     async def publish(self, table_id: str, note: Note) -> None:
         for listener in self._listeners:
