@@ -8,6 +8,9 @@
   them played); then the first state of one of the stored tables (loaded and replayed on demand).
   With ``--src DIR`` the server runs the package found in DIR (another checkout's ``src``), for a
   before-and-after.
+- ``sweep``: writes ``--tables`` solo tables into a fresh file and times the sweep that expires
+  them all (``SQLiteStore.expire``: batches of 500 under the store's lock, then the incremental
+  vacuum), with the longest time one batch held the lock and the file's size before and after.
 - ``soak``: starts a server whose solo tables expire after ``--expire`` seconds (sweeps every
   ``--sweep`` seconds), creates ``--rate`` solo tables a second for ``--seconds`` seconds (one in
   ten joined by a person who plays a few actions and leaves), and every ``--every`` seconds
@@ -15,6 +18,7 @@
   memory and the tables it holds (``/metrics``): flat once the first tables expire.
 
     python bench/ops.py restore [--tables 100000] [--actions 12] [--at person|bot] [--strength easy] [--src DIR]
+    python bench/ops.py sweep [--tables 100000] [--actions 12]
     python bench/ops.py soak [--seconds 180] [--rate 40] [--expire 30] [--sweep 5] [--every 15]
 """
 
@@ -169,6 +173,42 @@ def restore(args: argparse.Namespace) -> None:
     db.unlink()
 
 
+def sweep(args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="belote-sweep-"))
+    db = folder / "sweep.sqlite3"
+    store = SQLiteStore(db, clock=lambda: 1000.0)
+    meta, actions = stored_table(args.actions, 7, "person", "easy")
+    for i in range(args.tables):
+        store.commit(f"stored{i}", meta, True, 0, actions, False)
+    before = store.size()
+    held: list[float] = []
+    lock = store._lock
+
+    class Timed:
+        """The store's lock, timing how long each holder keeps it."""
+
+        def __enter__(self) -> None:
+            lock.acquire()
+            self.start = time.perf_counter()
+
+        def __exit__(self, *exc: object) -> None:
+            held.append(time.perf_counter() - self.start)
+            lock.release()
+
+    store._lock = Timed()  # type: ignore[assignment]
+    start = time.perf_counter()
+    gone = store.expire({"solo": 2000.0})
+    took = time.perf_counter() - start
+    after = store.size()
+    store.close()
+    print(
+        f"expired {len(gone.get('solo', []))} tables in {took:.2f} s; the lock held at most {max(held) * 1000:.0f} ms "
+        f"at a time; file {before['bytes'] / 2**20:.1f} MB -> {after['bytes'] / 2**20:.2f} MB"
+    )
+    for path in folder.iterdir():
+        path.unlink()
+
+
 def soak(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="belote-soak-"))
     db = folder / "soak.sqlite3"
@@ -212,6 +252,10 @@ def main() -> None:
     p.add_argument("--strength", choices=("easy", "normal", "strong"), default="easy", help="the bots' strength")
     p.add_argument("--src", default=None, help="run the server from this source folder (another checkout)")
     p.set_defaults(func=restore)
+    p = sub.add_parser("sweep", help="time the sweep of a large store")
+    p.add_argument("--tables", type=int, default=100_000)
+    p.add_argument("--actions", type=int, default=12, help="actions of each stored table (at least)")
+    p.set_defaults(func=sweep)
     p = sub.add_parser("soak", help="create tables for a while and watch the store and the memory")
     p.add_argument("--seconds", type=float, default=180.0)
     p.add_argument("--rate", type=float, default=40.0, help="solo tables created a second")

@@ -50,9 +50,9 @@ CREATE TABLE IF NOT EXISTS sheets (
 #: Made after the columns a file written before them lacks are added.
 INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_use ON tables (used);"
 #: Tables deleted per statement by a sweep: the store's lock is not held for long at a time.
-SWEEP_BATCH = 500
-#: Free pages given back to the disk per sweep (4 kB each: 40 MB).
-VACUUM_PAGES = 10_000
+SWEEP_BATCH = 200
+#: Free pages given back to the disk at a time, under the store's lock (4 kB each: 8 MB).
+VACUUM_PAGES = 2_000
 
 
 def default_path() -> Path:
@@ -189,16 +189,22 @@ class SQLiteStore:
                 if not rows:
                     break
                 gone.setdefault(kind, []).extend(rows)
-        if gone:
-            self.vacuum()
+        self.vacuum()
         return gone
 
-    def vacuum(self, pages: int = VACUUM_PAGES) -> None:
-        """Give up to ``pages`` free pages back to the disk (a file made with ``auto_vacuum = INCREMENTAL``),
-        and fold the write-ahead log into the file so that it does not grow either."""
+    def vacuum(self) -> None:
+        """Give every free page back to the disk (a file made with ``auto_vacuum = INCREMENTAL``), a few
+        at a time so that no change waits long for the lock, and fold the write-ahead log into the file
+        so that it does not grow either."""
+        while True:
+            with self._lock:
+                (free,) = self._db.execute("PRAGMA freelist_count").fetchone()
+                (mode,) = self._db.execute("PRAGMA auto_vacuum").fetchone()
+                if free == 0 or mode != 2:  # 2: incremental (a file made before it keeps its free pages for reuse)
+                    break
+                # executescript steps the pragma to its end (execute frees one page per step: one in all)
+                self._db.executescript(f"PRAGMA incremental_vacuum({VACUUM_PAGES});")
         with self._lock:
-            # executescript steps the pragma to its end (execute frees one page per step: one in all)
-            self._db.executescript(f"PRAGMA incremental_vacuum({int(pages)});")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def size(self) -> dict[str, int]:
