@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 Labels = tuple[tuple[str, str], ...]
 
-#: Seconds from a person's action arriving to the state that answers it being sent.
+#: Seconds from a person's action arriving to the state that answers it being queued for every client.
 ACTION_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 #: Seconds a bot thinks: a median card takes ~10 ms, a bid ~130 ms, the slowest seconds.
 BOT_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
@@ -116,7 +116,7 @@ class Metrics:
         self.expired = Counter("belote_expired_tables_total", "Tables removed by the expiry sweep, by kind.")
         self.action_seconds = Histogram(
             "belote_action_seconds",
-            "Seconds from a person's action arriving to the state that answers it being sent.",
+            "Seconds from a person's action arriving to the state that answers it being queued for every client.",
             ACTION_BUCKETS,
         )
         self.bot_seconds = Histogram(
