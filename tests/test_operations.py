@@ -436,3 +436,16 @@ def test_what_a_tables_driver_logs_names_the_table(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert lines[0]["message"] == "bot at E failed; playing its first legal action"
     assert lines[0]["table"] == "T1" and "the bot is broken" in lines[0]["exception"]
+
+
+def test_a_request_that_fails_is_counted(tmp_path: Path, monkeypatch: Any) -> None:
+    app = create_app(db_path=tmp_path / "http.sqlite3", config=ServerConfig(pace=0.0))
+    with TestClient(app, raise_server_exceptions=False) as client:
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the disk is gone")
+
+        monkeypatch.setattr(app.state.tables, "create_solo", broken)
+        assert client.post("/api/solo", json=FAST).status_code == 500
+        series = parse_metrics(client.get("/metrics").text)
+    assert with_name(series, "belote_errors_total") == {frozenset({("where", "http")}): 1}
