@@ -1184,6 +1184,7 @@ class TableManager:
         if kind == "chat":
             await table.send_chat(note["line"])
         elif kind == "changed" and sender != self.hub.process and await table.sync():
+            table.used = self.clock()  # played in another process: still in use here
             await table.broadcast()
             table.wake()
         elif kind == "presence" and isinstance(sender, str) and sender != self.hub.process:
@@ -1269,7 +1270,7 @@ class TableManager:
                 table = self.tables.get(table_id)
                 if table is not None and not table.clients:
                     await table.stop()
-                    del self.tables[table_id]
+                    self.tables.pop(table_id, None)
         if gone:
             log.info("expired %s", ", ".join(f"{len(ids)} {kind}" for kind, ids in sorted(gone.items())))
         return gone
