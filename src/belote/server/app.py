@@ -341,13 +341,15 @@ class Connection:
             sockets[self.address] -= 1
             if not sockets[self.address]:
                 del sockets[self.address]
-            if counted and shared is not None:
-                with contextlib.suppress(Exception):
-                    await shared.close_socket(self.address)
             writer.cancel()
-            await self.leave_table()
-            if self.entry is not None:
-                await self.matchmaker.leave(self.entry)
+            try:
+                await self.leave_table()
+                if self.entry is not None:
+                    await self.matchmaker.leave(self.entry)
+            finally:
+                if counted and shared is not None:
+                    with contextlib.suppress(Exception):
+                        await shared.close_socket(self.address)
         if self.dropped:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(code=1013, reason="too far behind: reconnect"), SEND_TIMEOUT)
