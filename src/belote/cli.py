@@ -61,15 +61,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The web table and the score sheet, with a SQLite file as the store."""
-    import logging
-
     import uvicorn
 
+    from belote.server import logs
     from belote.server.app import create_app
     from belote.server.store import default_path
     from belote.server.tables import ServerConfig
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logs.setup(args.log_format)
     db = args.db or default_path()
     where = f"tables in Redis at {args.redis}, score sheets in {db}" if args.redis else f"store: {db}"
     print(f"belote: serving on http://{args.host}:{args.port} ({where})", flush=True)
@@ -80,6 +79,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         origins=tuple(args.origin),
         table_rate=(args.tables_per_minute, 60.0),
         sockets_per_address=args.sockets_per_address,
+        expire_after=args.expire_after,
+        expire_solo_after=args.expire_solo_after,
+        sweep_every=args.sweep_every,
     )
     app = create_app(db_path=db, config=config, redis_url=args.redis)
     proxied = args.forwarded_allow_ips is not None
@@ -88,6 +90,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        log_config=None,  # uvicorn's records go to the root logger: one form for every line
         ws_max_size=65536,
         proxy_headers=proxied,
         forwarded_allow_ips=args.forwarded_allow_ips,
@@ -149,14 +152,16 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=20,
         metavar="N",
-        help="new tables one client address may open in a minute (default 20; 0: no limit)",
+        help="new tables one client address may open in a minute, in all the processes with --redis "
+        "(default 20; 0: no limit)",
     )
     p.add_argument(
         "--sockets-per-address",
         type=int,
         default=32,
         metavar="N",
-        help="websockets one client address may hold open at once (default 32; 0: no limit)",
+        help="websockets one client address may hold open at once, in all the processes with --redis "
+        "(default 32; 0: no limit)",
     )
     p.add_argument(
         "--forwarded-allow-ips",
@@ -164,6 +169,35 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="IPS",
         help="behind a reverse proxy: the proxies (comma-separated addresses, or *) whose X-Forwarded-For "
         "gives the client's address, which the limits count by",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="how log lines are written to standard error: text for people, json for programs (one object "
+        "a line: time, level, logger, message, table)",
+    )
+    p.add_argument(
+        "--expire-after",
+        type=float,
+        default=7 * 24 * 3600,
+        metavar="SECONDS",
+        help="a private or online table nobody used for this long (finished, or no action and no socket) "
+        "is removed from the store (default 604800: a week)",
+    )
+    p.add_argument(
+        "--expire-solo-after",
+        type=float,
+        default=24 * 3600,
+        metavar="SECONDS",
+        help="the same for a solo table (default 86400: a day)",
+    )
+    p.add_argument(
+        "--sweep-every",
+        type=float,
+        default=600,
+        metavar="SECONDS",
+        help="seconds between two sweeps of the expired tables (default 600)",
     )
     p.set_defaults(func=cmd_serve)
 

@@ -13,18 +13,23 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
 from belote.server.hub import Hub, LocalHub
 from belote.server.limits import too_many_sockets, too_many_tables
-from belote.server.matchmaking import Matchmaker, check_seating
+from belote.server.logs import about
+from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
+from belote.server.metrics import Gauge, Metrics
 from belote.server.rules_page import rules_page
+from belote.server.shared_limits import SharedLimits
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteStore, default_path
 from belote.server.tables import (
@@ -74,6 +79,42 @@ async def health(request: Request) -> Response:
     return JSONResponse({"ok": True, "tables": len(manager.tables), "queue": len(queue)})
 
 
+TABLE_STATES = ("lobby", "playing", "finished")
+TABLE_KINDS = ("solo", "private", "online")
+
+
+def table_state(table: Table) -> str:
+    if table.meta.status == "lobby":
+        return "lobby"
+    return "playing" if table.active else "finished"
+
+
+async def metrics(request: Request) -> Response:
+    """``GET /metrics``: what this process holds and has counted, in Prometheus' text format (docs/operations.md)."""
+    manager: TableManager = request.app.state.tables
+    held = {(state, kind): 0 for state in TABLE_STATES for kind in TABLE_KINDS}
+    for table in list(manager.tables.values()):
+        key = (table_state(table), table.meta.kind)
+        held[key] = held.get(key, 0) + 1
+    sockets: dict[str, int] = request.app.state.sockets
+    waiting = waiting_by_game(await manager.hub.queue_entries())
+    gauges = [
+        Gauge(
+            "belote_tables",
+            "Tables held in this process's memory, by state and kind (the others wait in the store).",
+            [({"state": state, "kind": kind}, n) for (state, kind), n in held.items()],
+        ),
+        Gauge("belote_websockets", "Websockets open on this process.", [({}, sum(sockets.values()))]),
+        Gauge(
+            "belote_queue_waiting",
+            "Players waiting in the Play online queue, by game (every process's, in a shared hub).",
+            [({"game": game}, n) for game, n in waiting.items()],
+        ),
+    ]
+    text = request.app.state.metrics.render(gauges)
+    return Response(text, media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
 async def games(request: Request) -> Response:
     """``GET /api/games``: every game and every option, from which the pages build their forms.
 
@@ -115,8 +156,10 @@ async def _json_object(request: Request, what: str) -> dict[str, Any]:
     return data
 
 
-def _refused(e: Refusal, status: int = 400, **more: Any) -> Response:
-    """``{"error": words, "code", "args"}`` (docs/protocol.md), and ``more`` keys where a route adds some."""
+def _refused(request: Request, e: Refusal, status: int = 400, **more: Any) -> Response:
+    """``{"error": words, "code", "args"}`` (docs/protocol.md), and ``more`` keys where a route adds some;
+    counted in ``/metrics`` by its code."""
+    request.app.state.metrics.refusals.inc(code=e.code)
     body = {"error": str(e), "code": e.code, "args": e.details, **more}
     return JSONResponse(body, status_code=getattr(e, "status", status))
 
@@ -129,7 +172,19 @@ def address(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else ""
 
 
-def _may_open_a_table(request: Request) -> None:
+async def _may_open_a_table(request: Request) -> None:
+    """Counts a new table of the client's address; raises TooMany past ``--tables-per-minute`` (in all
+    the processes, in Redis mode)."""
+    shared: SharedLimits | None = request.app.state.shared_limits
+    if shared is not None:
+        try:
+            allowed = await shared.allow_table(address(request))
+        except Exception:  # Redis does not answer: let the client through rather than lock everybody out
+            log.exception("the table limit could not be counted in Redis")
+            allowed = True
+        if not allowed:
+            raise too_many_tables(shared.window)
+        return
     window = request.app.state.tables.new_tables
     if not window.allow(address(request)):
         raise too_many_tables(window)
@@ -139,9 +194,9 @@ async def create_solo(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
         settings = check_settings(await _json_body(request), manager.defaults())
-        _may_open_a_table(request)
+        await _may_open_a_table(request)
     except Refusal as e:
-        return _refused(e)
+        return _refused(request, e)
     table, token, seat = await manager.create_solo(settings)
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[seat], "watch": table.meta.watch})
 
@@ -154,9 +209,9 @@ async def create_private(request: Request) -> Response:
         settings = check_settings(data.get("settings"), manager.defaults())
         players = rules_of(settings).players
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
-        _may_open_a_table(request)
+        await _may_open_a_table(request)
     except Refusal as e:
-        return _refused(e)
+        return _refused(request, e)
     table, token = await manager.create_private(name, seat, settings)
     return JSONResponse(
         {"table": table.id, "token": token, "seat": SEATS[seat], "invite": table.meta.invite, "watch": table.meta.watch}
@@ -168,7 +223,7 @@ async def invitation(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     found = await manager.invitation(request.path_params["table"], request.query_params.get("invite"))
     if found is None:
-        return _refused(IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     return JSONResponse(found)
 
 
@@ -181,11 +236,11 @@ async def sit(request: Request) -> Response:
     except IllegalAction as e:  # (the invitation is right) the seat is taken, the table full or started: watch
         table = manager.tables.get(request.path_params["table"])
         watch = table.meta.watch if table is not None else None
-        return _refused(e, 409, watch=watch)
+        return _refused(request, e, 409, watch=watch)
     except Refusal as e:
-        return _refused(e)
+        return _refused(request, e)
     if seated is None:
-        return _refused(IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[taken]})
 
@@ -196,6 +251,7 @@ class Connection:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.manager: TableManager = ws.app.state.tables
+        self.metrics: Metrics = ws.app.state.metrics
         self.matchmaker: Matchmaker = ws.app.state.matchmaker
         self.table: Table | None = None
         self.client: Client | None = None
@@ -241,18 +297,33 @@ class Connection:
     async def refuse(self, e: Refusal) -> None:
         """``{"type": "error", "message": words, "code", "args"}`` (docs/protocol.md); counted towards a flood."""
         self.refused.append(time.monotonic())
-        await self.send({"type": "error", **e.to_json()})
+        await self.send(self.error(e))
+
+    def error(self, e: Refusal) -> dict[str, Any]:
+        """The error message of a refusal, counted in ``/metrics`` by its code."""
+        self.metrics.refusals.inc(code=e.code)
+        return {"type": "error", **e.to_json()}
 
     async def run(self) -> None:
         await self.ws.accept()
         if not origin_allowed(self.ws, getattr(self.ws.app.state, "origins", ())):
-            await self.ws.send_text(dumps({"type": "error", **foreign_origin(self.ws).to_json()}))
+            await self.ws.send_text(dumps(self.error(foreign_origin(self.ws))))
             await self.ws.close(code=1008, reason="this server takes no websocket from that page")
             return
         sockets: dict[str, int] = self.ws.app.state.sockets
         limit = self.manager.config.sockets_per_address
-        if limit > 0 and sockets.get(self.address, 0) >= limit:
-            await self.ws.send_text(dumps({"type": "error", **too_many_sockets(limit).to_json()}))
+        shared: SharedLimits | None = self.ws.app.state.shared_limits
+        counted = False  # in Redis: this socket is counted there, and uncounted when it ends
+        if limit > 0 and shared is not None:
+            try:
+                counted = allowed = await shared.open_socket(self.address)
+            except Exception:  # Redis does not answer: let the client through rather than lock everybody out
+                log.exception("the socket limit could not be counted in Redis")
+                allowed = True
+        else:
+            allowed = limit <= 0 or sockets.get(self.address, 0) < limit
+        if not allowed:
+            await self.ws.send_text(dumps(self.error(too_many_sockets(limit))))
             await self.ws.close(code=1008, reason="too many connections from one address")
             return
         sockets[self.address] = sockets.get(self.address, 0) + 1
@@ -271,9 +342,14 @@ class Connection:
             if not sockets[self.address]:
                 del sockets[self.address]
             writer.cancel()
-            self.leave_table()
-            if self.entry is not None:
-                await self.matchmaker.leave(self.entry)
+            try:
+                await self.leave_table()
+                if self.entry is not None:
+                    await self.matchmaker.leave(self.entry)
+            finally:
+                if counted and shared is not None:
+                    with contextlib.suppress(Exception):
+                        await shared.close_socket(self.address)
         if self.dropped:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(code=1013, reason="too far behind: reconnect"), SEND_TIMEOUT)
@@ -281,6 +357,7 @@ class Connection:
     async def _read(self) -> None:
         while True:
             text = await self.ws.receive_text()
+            arrived = time.perf_counter()
             try:
                 msg = parse_json(text)
             except Refusal as e:
@@ -296,20 +373,29 @@ class Connection:
                     count=FLOOD[0],
                     seconds=round(FLOOD[1]),
                 )
-                await self.send({"type": "error", **flood.to_json()})
+                await self.send(self.error(flood))
                 continue
             try:
-                await self.handle(msg["type"], msg)
+                with about(None if self.table is None else self.table.id):
+                    await self.handle(msg["type"], msg)
             except Refusal as e:
                 await self.refuse(e)
             except Exception:  # the store or Redis failed: say so, keep the connection
-                log.exception("a %r message failed", msg["type"])
+                with about(None if self.table is None else self.table.id):
+                    log.exception("a %r message failed", msg["type"])
+                self.metrics.errors.inc(where="socket")
                 await self.refuse(Refusal("the server could not do that just now: try again", "server_error"))
+            else:
+                if msg["type"] == "act":  # answered: its state is on its way to every client
+                    self.metrics.action_seconds.observe(time.perf_counter() - arrived)
 
-    def leave_table(self) -> None:
-        if self.table is not None and self.client is not None and self.client in self.table.clients:
-            self.table.clients.remove(self.client)
+    async def leave_table(self) -> None:
+        table, client = self.table, self.client
         self.table = self.client = None
+        if table is not None and client is not None and client in table.clients:
+            table.clients.remove(client)
+            if client.seat is not None:
+                await table.presence()
 
     async def handle(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "join":
@@ -318,7 +404,7 @@ class Connection:
             name = check_name(msg.get("name"))
             variant = check_settings({"variant": msg.get("variant", "classic")})["variant"]
             seating = check_seating(msg.get("seating"))
-            self.leave_table()
+            await self.leave_table()
             if self.entry is not None:
                 await self.matchmaker.leave(self.entry)
             self.entry = await self.matchmaker.join(name, self.send, variant, seating)
@@ -354,7 +440,7 @@ class Connection:
         if self.entry is not None:
             await self.matchmaker.leave(self.entry)
             self.entry = None
-        self.leave_table()
+        await self.leave_table()
         events = 0 if found.match is None else len(found.match.events())
         person = token if seat is not None else None
         self.table, self.client = (
@@ -362,6 +448,8 @@ class Connection:
             Client(seat, self.send, min(since, events - 1), token=person, address=self.address),
         )
         found.clients.append(self.client)
+        if seat is not None:
+            await found.presence()  # a solo table's bots go on when their person is back
         for line in await self.manager.hub.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and seat in found.meta.standin:
@@ -388,7 +476,7 @@ class Connection:
             await table.start_game(seat)
         elif kind == "leave":
             await table.leave(seat)
-            self.leave_table()
+            await self.leave_table()
             await self.send({"type": "left", "table": table.id})
         elif kind == "new_game":
             await self.new_game(table, seat, msg)
@@ -413,13 +501,28 @@ async def play_socket(ws: WebSocket) -> None:
     await Connection(ws).run()
 
 
+class CountErrors:
+    """Counts the HTTP requests that failed with an exception (a 500) in ``belote_errors_total{where="http"}``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except Exception:
+            if scope["type"] == "http":
+                scope["app"].state.metrics.errors.inc(where="http")
+            raise
+
+
 def create_app(
     store: SQLiteStore | None = None,
     db_path: str | Path | None = None,
     config: ServerConfig | None = None,
     redis_url: str | None = None,
 ) -> Starlette:
-    """The app, with its store (a SQLite file by default) and every active table brought back.
+    """The app, with its store (a SQLite file by default), from which each table loads when somebody opens it.
 
     With ``redis_url`` the tables and the queue live in Redis and any number of processes share
     them; the SQLite file keeps the score sheets.
@@ -432,6 +535,7 @@ def create_app(
         Route("/scores", scores_page),
         Route("/rules", rules_page),
         Route("/api/health", health),
+        Route("/metrics", metrics),
         Route("/api/games", games),
         Route("/api/solo", create_solo, methods=["POST"]),
         Route("/api/tables", create_private, methods=["POST"]),
@@ -449,15 +553,19 @@ def create_app(
             from belote.server.redis_hub import RedisHub
 
             hub = await RedisHub.connect(redis_url)
+            hub.keep_finished = round(max(config.expiry().values()))  # the sweep removes the others sooner
+            shared = SharedLimits(hub.r, hub.prefix, hub.process, config.table_rate, config.sockets_per_address)
+            await shared.alive()
+            shared.start()
+            app.state.shared_limits = shared
         else:
             hub = LocalHub(store)
-        manager = TableManager(hub, config)
+        manager = TableManager(hub, config, app.state.metrics)
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker
         app.state.store = store
-        loaded = await manager.load_all()
-        log.info("%d tables restored from %s", loaded, redis_url or store.path)
+        log.info("tables in %s: each one loads when somebody opens it", redis_url or store.path)
         manager.run_leases()
         matchmaker.start()
         gc_before = gc.get_threshold()
@@ -466,10 +574,15 @@ def create_app(
         gc.set_threshold(*gc_before)
         await matchmaker.close()
         await manager.close()
+        if app.state.shared_limits is not None:
+            await app.state.shared_limits.close()
+            app.state.shared_limits = None
         await hub.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(CountErrors)])
+    app.state.metrics = Metrics()
     app.state.store = store
     app.state.origins = config.origins
-    app.state.sockets = {}  # open websockets by address
+    app.state.sockets = {}  # open websockets by address (in this process)
+    app.state.shared_limits = None  # in Redis mode, the limits counted for every process (lifespan)
     return app

@@ -15,6 +15,7 @@ connected to different processes and waiting for the same game are seated togeth
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -46,6 +47,14 @@ class Hub(Protocol):
     ) -> None: ...
 
     async def active_ids(self) -> list[str]: ...
+
+    async def touch(self, table_ids: list[str]) -> None:
+        """The tables are in use (a socket is open on them): they do not expire."""
+        ...
+
+    async def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
+        """Remove the tables of each kind last used before ``before[kind]`` (unix seconds); their ids, by kind."""
+        ...
 
     async def publish(self, table_id: str, note: Note) -> None: ...
 
@@ -106,6 +115,13 @@ class LocalHub:
 
     async def active_ids(self) -> list[str]:
         return self.store.table_ids(active_only=True)
+
+    async def touch(self, table_ids: list[str]) -> None:
+        self.store.touch(table_ids)
+
+    async def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
+        # In a thread: a large sweep deletes in batches under the store's lock, and the tables play between them.
+        return await asyncio.to_thread(self.store.expire, before)
 
     async def publish(self, table_id: str, note: Note) -> None:
         for listener in self._listeners:

@@ -150,7 +150,7 @@ class Matchmaker:
             seated += [e for e, _ in group]
             names, seatings = [d["name"] for _, d in group], [seating_of(d) for _, d in group]
             table, given = await self.manager.create_online(names, variant, seatings)
-            log.info("queue: %s table %s for %d players", variant, table.id[:6], len(group))
+            log.info("queue: a %s table for %d players", variant, len(group), extra={"table": table.id})
             for (entry, data), (token, seat) in zip(group, given, strict=True):
                 note = {"kind": "matched", "entry": entry, "table": table.id, "token": token, "seat": SEATS[seat]}
                 await self.hub.tell_process(data["process"], note)

@@ -6,7 +6,8 @@ Keys (all under one prefix, ``belote:`` by default):
   its last chat lines (the three kept a week after the match ends), ``t:{id}:lock`` the lock a
   change is made under, ``t:{id}:lease`` the process driving it (bots, turn timer), which expires
   a few seconds after that process dies;
-- ``active`` the set of tables whose match goes on, which every process scans for orphaned leases;
+- ``active`` the set of tables whose match goes on; ``used`` when each table was last used (a sorted
+  set of unix seconds: an action, a change, a socket open on it at a sweep), which ``expire`` reads;
 - ``queue`` the matchmaking queue (entry -> JSON: name, variant, seating, process, joined),
   ``queue:alive:{entry}`` one key per waiting player, renewed by its process, so the players of a
   dead process leave the queue by themselves;
@@ -20,7 +21,8 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -59,6 +61,8 @@ class RedisHub:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._lease = self.r.register_script(_LEASE)
+        self.clock: Callable[[], float] = time.time  # unix seconds: when a table is used (tests set their own)
+        self.keep_finished = FINISHED_SECONDS  # a finished table's keys expire by themselves after this
 
     @classmethod
     async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
@@ -147,7 +151,9 @@ class RedisHub:
                 else:  # a finished table stays a week for those who open its link again
                     pipe.srem(self._k("active"), table_id)
                     for key in keys:
-                        pipe.expire(key, FINISHED_SECONDS)
+                        pipe.expire(key, self.keep_finished)
+            if meta is not None or actions or reset:
+                pipe.zadd(self._k("used"), {table_id: self.clock()})
             if reset:
                 pipe.delete(self._k("t", table_id, "actions"))
             if actions:
@@ -156,6 +162,38 @@ class RedisHub:
 
     async def active_ids(self) -> list[str]:
         return sorted(str(i) for i in await self.r.smembers(self._k("active")))
+
+    async def touch(self, table_ids: list[str]) -> None:
+        if table_ids:
+            now = self.clock()
+            await self.r.zadd(self._k("used"), dict.fromkeys(table_ids, now), xx=True)
+
+    async def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
+        """The same sweep as the SQLite store's: the tables last used before their kind's cutoff go."""
+        if not before:
+            return {}
+        ids = [str(i) for i in await self.r.zrangebyscore(self._k("used"), "-inf", f"({max(before.values())}")]
+        gone: dict[str, list[str]] = {}
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            async with self.r.pipeline(transaction=False) as pipe:
+                for table_id in batch:
+                    pipe.get(self._k("t", table_id, "meta"))
+                    pipe.zscore(self._k("used"), table_id)
+                found = await pipe.execute()
+            for i, table_id in enumerate(batch):
+                raw, used = found[2 * i], found[2 * i + 1]
+                kind = str(json.loads(raw).get("kind", "private")) if raw is not None else None
+                if used is None or (kind is not None and float(used) >= before.get(kind, float(used))):
+                    continue  # used again meanwhile, or a kind that is not swept (a table whose meta is gone is)
+                async with self.r.pipeline(transaction=True) as pipe:
+                    pipe.delete(*(self._k("t", table_id, part) for part in ("meta", "actions", "chat")))
+                    pipe.srem(self._k("active"), table_id)
+                    pipe.zrem(self._k("used"), table_id)
+                    await pipe.execute()
+                if kind is not None:
+                    gone.setdefault(kind, []).append(table_id)
+        return gone
 
     async def publish(self, table_id: str, note: Note) -> None:
         await self.r.publish(self._k("note", "t", table_id), json.dumps(note))

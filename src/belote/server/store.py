@@ -2,8 +2,11 @@
 
 A table is stored as what it was created with (seed, rules, seats, settings) and its list of
 actions, appended as they happen; loading replays them through the engine. A table is *active*
-while its match goes on (or its lobby waits): those are brought back when the server starts, the
-others when somebody opens them. A score sheet is one JSON document rewritten on each entry.
+while its match goes on (or its lobby waits). Tables are loaded when somebody opens them, never all
+at start. Each table keeps its kind and when it was last *used* (an action, a change, or a socket
+open on it at a sweep): ``expire`` removes those unused for longer than their kind may stay, and the
+file gives the pages they held back to the disk (``auto_vacuum = INCREMENTAL`` on a new file, and
+``incremental_vacuum`` after each sweep). A score sheet is one JSON document rewritten on each entry.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import json
 import os
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +25,9 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     meta TEXT NOT NULL,
     created REAL NOT NULL DEFAULT (julianday('now')),
-    active INTEGER NOT NULL DEFAULT 1
+    active INTEGER NOT NULL DEFAULT 1,
+    kind TEXT,
+    used REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -40,6 +47,12 @@ CREATE TABLE IF NOT EXISTS sheets (
     updated REAL NOT NULL DEFAULT (julianday('now'))
 );
 """
+#: Made after the columns a file written before them lacks are added.
+INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_use ON tables (used);"
+#: Tables deleted per statement by a sweep: the store's lock is not held for long at a time.
+SWEEP_BATCH = 200
+#: Free pages given back to the disk at a time, under the store's lock (4 kB each: 8 MB).
+VACUUM_PAGES = 2_000
 
 
 def default_path() -> Path:
@@ -54,11 +67,15 @@ def default_path() -> Path:
 class SQLiteStore:
     """The embedded store. Safe to use from several threads of one process."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.clock = clock  # unix seconds: when a table is used (tests set their own)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        # Set before the first table is made, or it takes a full VACUUM (docs/operations.md): on a
+        # new file, pages freed by expired tables can then be given back to the disk.
+        self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -66,6 +83,11 @@ class SQLiteStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         if "active" not in columns:  # a store written before tables had the flag
             self._db.execute("ALTER TABLE tables ADD COLUMN active INTEGER NOT NULL DEFAULT 1")
+        if "used" not in columns:  # written before tables expired: last used when created
+            self._db.execute("ALTER TABLE tables ADD COLUMN kind TEXT")
+            self._db.execute("ALTER TABLE tables ADD COLUMN used REAL")
+            self._db.execute("UPDATE tables SET used = (created - 2440587.5) * 86400.0")
+        self._db.executescript(INDEXES)
 
     def close(self) -> None:
         with self._lock:
@@ -79,12 +101,16 @@ class SQLiteStore:
         with self._lock:
             self._db.execute("BEGIN")
             try:
+                now = self.clock()
                 if meta is not None:
                     self._db.execute(
-                        "INSERT INTO tables (id, meta, active) VALUES (?, ?, ?) "
-                        "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, active = excluded.active",
-                        (table_id, json.dumps(meta), int(active)),
+                        "INSERT INTO tables (id, meta, active, kind, used) VALUES (?, ?, ?, ?, ?) "
+                        "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, active = excluded.active, "
+                        "kind = excluded.kind, used = excluded.used",
+                        (table_id, json.dumps(meta), int(active), meta.get("kind"), now),
                     )
+                elif actions or reset:
+                    self._db.execute("UPDATE tables SET used = ? WHERE id = ?", (now, table_id))
                 if reset:
                     self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
                 self._db.executemany(
@@ -129,6 +155,66 @@ class SQLiteStore:
     def delete_table(self, table_id: str) -> None:
         with self._lock:
             self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+
+    def touch(self, table_ids: list[str]) -> None:
+        """The tables are in use now (a socket is open on them): they do not expire."""
+        now = self.clock()
+        with self._lock:
+            self._db.executemany("UPDATE tables SET used = ? WHERE id = ?", [(now, i) for i in table_ids])
+
+    def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
+        """Delete the tables of each kind last used before ``before[kind]`` (unix seconds; a table
+        stored before tables had a kind counts as private), with their actions and chat; the ids
+        deleted, by kind. Then give the pages they held back to the disk."""
+        gone: dict[str, list[str]] = {}
+        for kind, cutoff in before.items():
+            while True:
+                with self._lock:
+                    rows = [
+                        i
+                        for (i,) in self._db.execute(
+                            "SELECT id FROM tables WHERE used < ? AND COALESCE(kind, 'private') = ? LIMIT ?",
+                            (cutoff, kind, SWEEP_BATCH),
+                        )
+                    ]
+                    if rows:
+                        self._db.execute("BEGIN")
+                        try:
+                            self._db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in rows])
+                            self._db.execute("COMMIT")
+                        except BaseException:
+                            if self._db.in_transaction:
+                                self._db.execute("ROLLBACK")
+                            raise
+                if not rows:
+                    break
+                gone.setdefault(kind, []).extend(rows)
+        self.vacuum()
+        return gone
+
+    def vacuum(self) -> None:
+        """Give every free page back to the disk (a file made with ``auto_vacuum = INCREMENTAL``), a few
+        at a time so that no change waits long for the lock, and fold the write-ahead log into the file
+        so that it does not grow either."""
+        while True:
+            with self._lock:
+                (free,) = self._db.execute("PRAGMA freelist_count").fetchone()
+                (mode,) = self._db.execute("PRAGMA auto_vacuum").fetchone()
+                if free == 0 or mode != 2:  # 2: incremental (a file made before it keeps its free pages for reuse)
+                    break
+                # executescript steps the pragma to its end (execute frees one page per step: one in all)
+                self._db.executescript(f"PRAGMA incremental_vacuum({VACUUM_PAGES});")
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+    def size(self) -> dict[str, int]:
+        """The file's pages: in all, free, and its bytes (with the write-ahead log)."""
+        with self._lock:
+            (pages,) = self._db.execute("PRAGMA page_count").fetchone()
+            (free,) = self._db.execute("PRAGMA freelist_count").fetchone()
+        wal = self.path.with_name(self.path.name + "-wal")
+        size = self.path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+        return {"pages": int(pages), "free": int(free), "bytes": size}
 
     # ----------------------------------------------------------------- score sheets
     def save_sheet(self, sheet_id: str, data: dict[str, Any]) -> None:

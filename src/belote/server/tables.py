@@ -7,12 +7,20 @@ every connected client its own view and the public events it has not seen. A cli
 receives ``Match.view(seat)`` and ``Match.events``: no message is built from anything else, so no
 hidden card can leave. The process holding the table's lease drives it: bots, the turn timer, the
 pause to read a deal's score.
+
+A table is loaded from the hub when somebody first asks for it (a join, an invitation, a seat),
+never all at start: a server holding 100,000 stored tables starts at once, and no table's bots
+think before its people come. A solo table's bots play only while its person has a socket open
+(in any process): they only ever wait for that person, so without them they would think for
+nobody. Tables nobody uses are forgotten from memory after a while, and from the store after
+``ServerConfig.expire_after`` (``expire_solo_after`` for solo tables): docs/operations.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import random
@@ -29,6 +37,8 @@ from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_
 from belote.rules import OPTIONS, OptionSpec, Rules
 from belote.server.hub import Hub, Note
 from belote.server.limits import Window
+from belote.server.logs import TABLE
+from belote.server.metrics import Metrics
 from belote.server.wire import has_refused_characters, same_secret
 
 log = logging.getLogger("belote.tables")
@@ -97,6 +107,18 @@ class ServerConfig:
     table_rate: tuple[int, float] = (20, 60.0)
     #: Websockets open at once from one address (0: no limit).
     sockets_per_address: int = 32
+    #: Seconds a table nobody uses (no action, no socket open on it) stays in the store: a private or
+    #: online table, and a solo one (docs/operations.md says why these defaults).
+    expire_after: float = 7 * 24 * 3600.0
+    expire_solo_after: float = 24 * 3600.0
+    #: Seconds between two sweeps of the tables that expired.
+    sweep_every: float = 600.0
+    #: Seconds a table nobody watches and nothing drives stays in memory (it loads again on demand).
+    forget_after: float = 60.0
+
+    def expiry(self) -> dict[str, float]:
+        """Seconds a table of each kind stays unused before it expires."""
+        return {"solo": self.expire_solo_after, "private": self.expire_after, "online": self.expire_after}
 
 
 class SettingsError(Refusal):
@@ -383,7 +405,14 @@ class Table:
     """One table: its meta, its match (a replica, in a shared hub), and this process's clients."""
 
     def __init__(
-        self, table_id: str, meta: Meta, hub: Hub, config: ServerConfig, address_chat: Window | None = None
+        self,
+        table_id: str,
+        meta: Meta,
+        hub: Hub,
+        config: ServerConfig,
+        address_chat: Window | None = None,
+        metrics: Metrics | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.id = table_id
         self.meta = meta
@@ -399,6 +428,10 @@ class Table:
         self._position: tuple[int, int, int, int] = (-1, -1, -1, -1)
         self.turn_started = time.monotonic()
         self.closed = False
+        self.metrics = metrics or Metrics()
+        self.clock = clock
+        self.used = clock()  # when somebody last asked for the table or it changed (unix seconds)
+        self.remote: dict[str, set[int]] = {}  # in a shared hub: the seats with a socket in each other process
         if meta.status == "playing":
             self.match = self._new_match()
         self._note_position()
@@ -512,9 +545,12 @@ class Table:
             try:
                 await self.hub.commit(self.id, meta, self.active, start, actions, reset)
             except Exception:  # nobody hears of a change the store did not keep
-                log.exception("table %s: the store did not keep a change; it is undone", self.id[:6])
+                log.exception("the store did not keep a change; it is undone", extra={"table": self.id})
                 self._undo(*before, start)
                 raise Refusal("the server could not save that, so nothing changed: try again", "not_saved") from None
+        self.used = self.clock()
+        if actions:
+            self.metrics.actions.inc(len(actions), kind=self.meta.kind)
         self._note_position()
         await self.hub.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
@@ -752,9 +788,41 @@ class Table:
                 await client.send(line)
 
     # ----------------------------------------------------------------- bots and timers
+    def people_here(self) -> bool:
+        """Whether a person of the table has a socket open on it, here or in another process."""
+        return any(c.seat is not None for c in self.clients) or any(self.remote.values())
+
+    def here_seats(self) -> list[int]:
+        """The seats with a socket open in this process."""
+        return sorted({c.seat for c in self.clients if c.seat is not None})
+
+    async def presence(self) -> None:
+        """A person came or went: the driver looks again (a solo table's bots wait for their person), and
+        in a shared hub the other processes hear which seats have a socket here."""
+        self._wake.set()
+        if self.hub.shared:
+            await self.hub.publish(self.id, {"kind": "presence", "from": self.hub.process, "seats": self.here_seats()})
+
+    def heard_presence(self, process: str, seats: list[int]) -> None:
+        if seats:
+            self.remote[process] = set(seats)
+        else:
+            self.remote.pop(process, None)
+        self._wake.set()
+
+    async def take_over(self) -> None:
+        """This process drives the table from now on (in a shared hub): it asks the others who is there."""
+        self.remote = {}
+        await self.hub.publish(self.id, {"kind": "who", "from": self.hub.process})
+        self.start()
+
     def start(self) -> None:
         if self._driver is None or self._driver.done():
-            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table {self.id[:6]}")
+            context = contextvars.copy_context()
+            context.run(TABLE.set, self.id)  # what is logged while driving (a bot that fails...) names the table
+            self._driver = asyncio.get_running_loop().create_task(
+                self._drive(), name=f"table {self.id[:6]}", context=context
+            )
 
     @property
     def driving(self) -> bool:
@@ -787,6 +855,8 @@ class Table:
         m = self.match
         if m is None or m.over:
             return None
+        if not self.shared and not self.people_here():
+            return None  # a solo table's person is away: its bots wait for them (``presence``)
         elapsed = time.monotonic() - self.turn_started
         timer = float(self.meta.settings["turn_timer"])
         delay, trick_pause = (d * self.config.pace for d in SPEEDS[self.meta.settings["speed"]])
@@ -822,7 +892,8 @@ class Table:
             except Stale:
                 continue
             except Exception:
-                log.exception("table %s: %s failed", self.id[:6], kind)
+                log.exception("%s failed", kind)
+                self.metrics.errors.inc(where="table")
                 await asyncio.sleep(1.0)
 
     async def _run(self, kind: str, seat: int | None) -> None:
@@ -851,8 +922,10 @@ class Table:
             await self.mutate(stand_in)
         elif kind == "bot" and seat is not None and match is not None:
             view = match.view(seat)
+            thinking = time.perf_counter()
             try:
                 action = await asyncio.to_thread(self._bot(seat).act, view)
+                self.metrics.bot_seconds.observe(time.perf_counter() - thinking)
             except Exception:  # a bot must never stop the table: its first legal action
                 log.exception("bot at %s failed; playing its first legal action", SEATS[seat])
                 action = view.legal[0]
@@ -943,14 +1016,24 @@ class Table:
 
 
 class TableManager:
-    """The tables this process holds: created, loaded from the hub, found by id, driven under lease."""
+    """The tables this process holds: created, loaded from the hub on demand, found by id, driven
+    under lease, forgotten when nobody uses them, and expired from the hub by a periodic sweep."""
 
-    def __init__(self, hub: Hub, config: ServerConfig | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        config: ServerConfig | None = None,
+        metrics: Metrics | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.hub = hub
         self.config = config or ServerConfig()
+        self.metrics = metrics or Metrics()
+        self.clock = clock  # unix seconds: tests set their own, and give the store the same
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._lease_task: asyncio.Task[None] | None = None
+        self._sweep_task: asyncio.Task[None] | None = None
         self.address_chat = Window(*ADDRESS_CHAT_RATE)
         self.new_tables = Window(*self.config.table_rate)  # by address
         hub.listen(self._on_note)
@@ -958,12 +1041,16 @@ class TableManager:
     def defaults(self) -> dict[str, Any]:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
+    def _table(self, table_id: str, meta: Meta) -> Table:
+        return Table(table_id, meta, self.hub, self.config, self.address_chat, self.metrics, self.clock)
+
     async def _create(self, meta: Meta) -> Table:
         table_id = new_token()
-        table = Table(table_id, meta, self.hub, self.config, self.address_chat)
+        table = self._table(table_id, meta)
         meta.version = 1
         await self.hub.commit(table_id, meta.to_json(), True, 0, [], False)
         self.tables[table_id] = table
+        log.info("%s table opened", meta.kind, extra={"table": table_id})
         if await self.hub.hold_lease(table_id):
             table.start()
         return table
@@ -1048,6 +1135,7 @@ class TableManager:
             return None
         table = self.tables.get(table_id)
         if table is not None:
+            table.used = self.clock()
             return table
         pending = self._loading.get(table_id)
         if pending is not None:
@@ -1071,80 +1159,128 @@ class TableManager:
         data, actions = stored
         try:
             meta = Meta.from_json(data, self.defaults())
-            table = Table(table_id, meta, self.hub, self.config, self.address_chat)
+            table = self._table(table_id, meta)
             if table.match is not None:
                 table._replay(actions)
                 if meta.continued < 0:  # stored before the table kept it: the last deal's score was read
                     meta.continued = len(table.match.deals) - (2 if table.deal_just_ended() else 1)
             table._note_position()
         except (KeyError, ValueError, TypeError) as e:
-            log.error("table %s could not be restored: %s", table_id, e)
+            log.error("the table could not be restored: %s", e, extra={"table": table_id})
             return None
         self.tables[table_id] = table
         if table.active and await self.hub.hold_lease(table_id):
-            table.start()
+            if self.hub.shared:
+                await table.take_over()
+            else:
+                table.start()
         return table
-
-    async def load_all(self) -> int:
-        """Bring back every active table, exactly where it was (its seed and actions through the engine)."""
-        loaded = 0
-        for table_id in await self.hub.active_ids():
-            if table_id in self.tables:
-                continue
-            if not self.hub.shared or await self.hub.hold_lease(table_id):
-                loaded += await self.get(table_id) is not None
-        return loaded
 
     async def _on_note(self, table_id: str, note: Note) -> None:
         table = self.tables.get(table_id)
         if table is None:
             return
-        if note.get("kind") == "chat":
+        kind, sender = note.get("kind"), note.get("from")
+        if kind == "chat":
             await table.send_chat(note["line"])
-        elif note.get("kind") == "changed" and note.get("from") != self.hub.process and await table.sync():
+        elif kind == "changed" and sender != self.hub.process and await table.sync():
+            table.used = self.clock()  # played in another process: still in use here
             await table.broadcast()
             table.wake()
+        elif kind == "presence" and isinstance(sender, str) and sender != self.hub.process:
+            table.heard_presence(sender, [s for s in note.get("seats", []) if isinstance(s, int)])
+        elif kind == "who" and sender != self.hub.process and table.here_seats():
+            await table.presence()
 
     def run_leases(self, every: float = 1.0) -> None:
-        """In a shared hub: keep the leases of the tables this process drives, take over orphans.
-
-        In both hubs: forget the tables nobody watches and nothing drives (they load again on demand).
-        """
+        """In a shared hub: keep the leases of the tables this process holds, take over those whose
+        driver died. In both hubs: forget the tables nobody uses (they load again on demand), and
+        sweep the expired tables out of the hub every ``config.sweep_every`` seconds."""
         if self._lease_task is None:
             every = every if self.hub.shared else 30.0
             self._lease_task = asyncio.get_running_loop().create_task(self._leases(every), name="leases")
+        if self._sweep_task is None:
+            self._sweep_task = asyncio.get_running_loop().create_task(self._sweeps(), name="expiry")
 
     async def _leases(self, every: float) -> None:
         while True:
             try:
-                for table_id in await self.hub.active_ids() if self.hub.shared else []:
-                    held = await self.hub.hold_lease(table_id)
-                    table = self.tables.get(table_id)
-                    if held and table is None:
-                        table = await self.get(table_id)
-                    if table is None:
-                        continue
-                    if held and not table.driving and table.active:
-                        await table.sync()
-                        table._note_position()
-                        table.start()
-                    elif not held and table.driving:
-                        await table.stop()
-                self._forget_idle()
+                await self.hold_leases()
+                await self.forget_idle()
             except Exception:
                 log.exception("lease round failed")
             await asyncio.sleep(every)
 
-    def _forget_idle(self) -> None:
+    async def hold_leases(self) -> None:
+        """Renew the leases of the tables held here; drive those whose driver (in another process) died.
+
+        Only the tables held here: a table somebody uses is held by the process of their socket, and one
+        nobody uses needs no driver (a solo table's bots wait for their person; the others load again
+        when their people come back).
+        """
+        if not self.hub.shared:
+            return
         for table_id, table in list(self.tables.items()):
-            if not table.clients and not table.driving:
+            if not table.active:
+                continue
+            held = await self.hub.hold_lease(table_id)
+            if held and not table.driving:
+                await table.sync()
+                table._note_position()
+                await table.take_over()
+            elif not held and table.driving:
+                await table.stop()
+
+    async def forget_idle(self) -> list[str]:
+        """Forget the tables nobody watches, nobody asked for in ``config.forget_after`` seconds, and
+        whose driver waits for people (they load again on demand); the ids forgotten."""
+        now = self.clock()
+        gone = []
+        for table_id, table in list(self.tables.items()):
+            if table.clients or now - table.used < self.config.forget_after:
+                continue
+            if table.driving and table.next_job() is not None:
+                continue  # bots or a timer still move it
+            await table.stop()
+            still_idle = not table.clients and now - table.used >= self.config.forget_after
+            if self.tables.get(table_id) is table and still_idle:
                 del self.tables[table_id]
+                gone.append(table_id)
+        return gone
+
+    async def _sweeps(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the expiry sweep failed")
+                self.metrics.errors.inc(where="sweep")
+
+    async def sweep(self) -> dict[str, list[str]]:
+        """Remove from the hub (and from memory) the tables nobody used for longer than their kind may
+        stay (``config.expiry()``): finished, or abandoned (no socket open, no action). The tables with
+        a socket open here are marked used first. Returns the ids removed, by kind."""
+        now = self.clock()
+        await self.hub.touch([i for i, t in self.tables.items() if t.clients])
+        gone = await self.hub.expire({kind: now - seconds for kind, seconds in self.config.expiry().items()})
+        for kind, ids in gone.items():
+            self.metrics.expired.inc(len(ids), kind=kind)
+            for table_id in ids:
+                table = self.tables.get(table_id)
+                if table is not None and not table.clients:
+                    await table.stop()
+                    self.tables.pop(table_id, None)
+        if gone:
+            log.info("expired %s", ", ".join(f"{len(ids)} {kind}" for kind, ids in sorted(gone.items())))
+        return gone
 
     async def close(self) -> None:
-        if self._lease_task is not None:
-            self._lease_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._lease_task
+        for task in (self._lease_task, self._sweep_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in self.tables.values():
             await table.stop()
 
