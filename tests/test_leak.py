@@ -31,8 +31,7 @@ AT_ONCE = 10
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """``belote serve`` in a process of its own (the scripted players use the other core)."""
     folder = tmp_path_factory.mktemp("leak")
-    limits = ("--sockets-per-address", "0", "--tables-per-minute", "0")  # 10 games at once from one address
-    proc = Server(folder / "leak.sqlite3", folder / "serve.log", "--pace", "0", "--turn-timer", "600", *limits)
+    proc = Server(folder / "leak.sqlite3", folder / "serve.log", "--pace", "0", "--turn-timer", "600")
     proc.start()
     yield proc.base, proc.db
     proc.stop()

@@ -47,7 +47,8 @@ COVER_WATCH_JS = """() => {
       .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden');
     for (const c of covers.filter((e) => e.dataset.testid === 'announce')) {
       for (const w of words) {
-        if (box(c).width && meet(box(c), box(w))) window.__covered.push(`${c.textContent.trim()} over ${w.dataset.testid}`);
+        const what = `${c.textContent.trim()} over ${w.dataset.testid}`;
+        if (box(c).width && meet(box(c), box(w))) window.__covered.push(what);
       }
     }
     for (const c of covers) {
