@@ -9,6 +9,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from belote.server.tables import (
     person_seat,
     rules_of,
 )
+from belote.server.thinking import Thinker
 from belote.server.wire import BadRequest, foreign_origin, origin_allowed, parse_json, read_body, same_secret
 from belote.sheet import LIMITS as SHEET_LIMITS
 from belote.sheet import sheet_rule_keys
@@ -451,7 +453,8 @@ def create_app(
             hub = await RedisHub.connect(redis_url)
         else:
             hub = LocalHub(store)
-        manager = TableManager(hub, config)
+        thinker = Thinker(config.think_workers)
+        manager = TableManager(hub, replace(config, thinker=thinker))
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker
@@ -466,6 +469,7 @@ def create_app(
         gc.set_threshold(*gc_before)
         await matchmaker.close()
         await manager.close()
+        await thinker.close()
         await hub.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)

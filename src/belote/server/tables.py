@@ -29,6 +29,7 @@ from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_
 from belote.rules import OPTIONS, OptionSpec, Rules
 from belote.server.hub import Hub, Note
 from belote.server.limits import Window
+from belote.server.thinking import Thinker
 from belote.server.wire import has_refused_characters, same_secret
 
 log = logging.getLogger("belote.tables")
@@ -97,6 +98,11 @@ class ServerConfig:
     table_rate: tuple[int, float] = (20, 60.0)
     #: Websockets open at once from one address (0: no limit).
     sockets_per_address: int = 32
+    #: Worker processes the bots think in (None: one per core; 0: threads of the server's process).
+    think_workers: int | None = None
+    #: Where the bots think: the app opens a ``Thinker`` of ``think_workers`` for its lifetime; a
+    #: table outside an app thinks in threads.
+    thinker: Thinker = field(default_factory=lambda: Thinker(0), compare=False, repr=False)
 
 
 class SettingsError(Refusal):
@@ -852,7 +858,7 @@ class Table:
         elif kind == "bot" and seat is not None and match is not None:
             view = match.view(seat)
             try:
-                action = await asyncio.to_thread(self._bot(seat).act, view)
+                action = await self.config.thinker.act(self._bot(seat), view)
             except Exception:  # a bot must never stop the table: its first legal action
                 log.exception("bot at %s failed; playing its first legal action", SEATS[seat])
                 action = view.legal[0]
