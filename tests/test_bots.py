@@ -8,6 +8,7 @@ import pytest
 
 import belote.bots.coinche as coinche
 import belote.bots.search as search
+import belote.solver
 from belote.bots import bot_names, make_bot
 from belote.bots.heuristic import HeuristicBot, hand_worth
 from belote.cards import mask_of
@@ -110,7 +111,7 @@ def _first_views() -> dict[str, PlayerView]:
 def _spending(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The nodes of every solve the search bot makes from now on."""
     spent: list[int] = []
-    real = search.nodes
+    real = belote.solver.nodes
 
     def counted() -> int:
         spent.append(real())

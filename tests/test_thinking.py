@@ -16,12 +16,13 @@ from starlette.testclient import TestClient
 import belote.bots
 from belote.bots import make_bot
 from belote.bots.heuristic import HeuristicBot
+from belote.cli import build_parser
 from belote.game import Action, Match, PlayerView
 from belote.rules import PRESETS
 from belote.server import tables
 from belote.server.app import create_app
 from belote.server.tables import ServerConfig
-from belote.server.thinking import Thinker
+from belote.server.thinking import Thinker, default_workers
 from netplay import receive, run, until
 
 
@@ -30,7 +31,7 @@ def views(game: str, seed: int, every: int) -> list[PlayerView]:
     rules = PRESETS[game]
     match = Match(rules, seed)
     bot = HeuristicBot()
-    out = []
+    out: list[PlayerView] = []
     while True:  # to the end of the first deal played out (not thrown in)
         deal, seat = match.deal, match.to_move
         assert seat is not None
@@ -165,7 +166,8 @@ def gated(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, th
 
 def join(ws: Any, table: dict[str, Any]) -> dict[str, Any]:
     ws.send_json({"type": "join", "table": table["table"], "token": table["token"], "since": -1})
-    return receive(ws)
+    state: dict[str, Any] = receive(ws)
+    return state
 
 
 def test_a_person_is_answered_while_a_bot_of_another_table_thinks(
@@ -192,3 +194,22 @@ def test_a_person_is_answered_while_a_bot_of_another_table_thinks(
             assert not gate.is_set()  # table A's bot was thinking all along
             gate.set()
             assert until(ws_a, lambda s: s["last"] > seen_at_a)["events"]
+
+
+def test_the_app_thinks_in_processes_by_default_and_stops_them_with_itself(tmp_path: Path) -> None:
+    with TestClient(create_app(db_path=tmp_path / "t.sqlite3")) as client:
+        thinker = client.app.state.tables.config.thinker  # type: ignore[attr-defined]
+        assert thinker.processes and thinker.workers == default_workers()
+        pids = set(thinker._pool._processes)
+        assert len(pids) == thinker.workers  # started with the app, not at the first decision
+    assert not thinker.processes
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped: the workers are gone
+
+
+def test_serve_takes_a_number_of_think_workers() -> None:
+    assert build_parser().parse_args(["serve"]).think_workers is None
+    assert build_parser().parse_args(["serve", "--think-workers", "0"]).think_workers == 0
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--think-workers", "-1"])

@@ -454,6 +454,7 @@ def create_app(
         else:
             hub = LocalHub(store)
         thinker = Thinker(config.think_workers)
+        await thinker.start()
         manager = TableManager(hub, replace(config, thinker=thinker))
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager

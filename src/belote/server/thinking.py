@@ -76,6 +76,13 @@ class Thinker:
         context.set_forkserver_preload(["belote.server.thinking"])
         return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
 
+    async def start(self) -> None:
+        """Starts the workers now, off the event loop, rather than at the first bot's decision (the
+        first start of the fork server imports the bots: a fraction of a second)."""
+        pool = self._pool
+        if pool is not None:
+            await asyncio.to_thread(lambda: [f.result() for f in [pool.submit(os.getpid) for _ in range(self.workers)]])
+
     @property
     def processes(self) -> bool:
         """Whether decisions go to worker processes (else threads of this process)."""
