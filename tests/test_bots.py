@@ -144,8 +144,8 @@ def test_a_budget_that_does_not_bite_changes_nothing(kind: str, monkeypatch: pyt
     unbounded = list(spent)
     assert sum(unbounded) > 400_000
     spent.clear()
-    # Room for all of it, and for each world's solve within the quarter of the budget a world may take.
-    assert make_bot("search", seed=3, budget=4 * sum(unbounded)).act(view) == action
+    # Room for all of it in each trump's or contract's part, and for each world within a world's share.
+    assert make_bot("search", seed=3, budget=search.WORLD_SHARE * 3 * sum(unbounded)).act(view) == action
     assert spent == unbounded
 
 

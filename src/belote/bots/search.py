@@ -22,10 +22,10 @@ that are the same give the same decision.
 Thinking is bounded by a budget of solver nodes, not of seconds, so that it still replays exactly
 on any machine under any load (``NodeBudget``): a decision stops adding worlds once its budget is
 spent (shared evenly among the trumps or contracts it compares), and leaves out a world whose solve
-alone would pass a quarter of it, or what is left of it. It is large enough that most decisions never reach it (the
-median decision spends a few thousand nodes in play, a few million in the auction): it cuts the
-slow tail, the first tricks of a deal where the hidden cards are many, and the whole deals solved
-for a bid. With no world solved, the count or the heuristic decides.
+alone would pass half of it, or what is left of it. Most decisions never reach it (the median
+decision spends a few thousand nodes in play, a few million in the auction): it cuts the slow
+tail, the first tricks of a deal, when the hidden cards are many, and the Coinche auctions that
+solve whole deals in three modes. With no world solved, the count or the heuristic decides.
 """
 
 from __future__ import annotations
@@ -51,10 +51,10 @@ from belote.variants.base import complete_hands
 
 PLAYERS = 4
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
-#: The solver nodes a decision may spend at ``think=1``: a few seconds' solving at most, on one core.
-BUDGET = 8_000_000
+#: The solver nodes a decision may spend at ``think=1``: under a second of solving on one core of this machine.
+BUDGET = 12_000_000
 #: A world whose solve would pass this share of a budget is left out.
-WORLD_SHARE = 4
+WORLD_SHARE = 2
 
 
 class NodeBudget:
