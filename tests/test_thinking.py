@@ -153,15 +153,18 @@ def test_one_worker_thinking_long_does_not_hold_the_others() -> None:
     assert slow == view.legal[0]
 
 
-@pytest.fixture
-def gated(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, threading.Event]]:
-    """The bots of "easy" tables wait at a gate; those of "strong" tables are the heuristic bot."""
-    inside, gate = threading.Event(), threading.Event()
-    monkeypatch.setitem(belote.bots._REGISTRY, "gate", lambda **_: GateBot(inside, gate))
-    monkeypatch.setitem(tables.STRENGTHS, "easy", ("gate", {}))
-    monkeypatch.setitem(tables.STRENGTHS, "strong", ("heuristic", {}))
-    yield inside, gate
-    gate.set()
+@pytest.fixture(params=[0, 2], ids=["threads", "processes"])
+def gated(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, Any, Any]]:
+    """Think workers (0: threads), and the gate's events: the bots of "easy" tables wait at the gate;
+    those of "strong" tables are the heuristic bot."""
+    workers: int = request.param
+    with SyncManager() as manager:
+        inside, gate = (threading.Event(), threading.Event()) if not workers else (manager.Event(), manager.Event())
+        monkeypatch.setitem(belote.bots._REGISTRY, "gate", lambda **_: GateBot(inside, gate))
+        monkeypatch.setitem(tables.STRENGTHS, "easy", ("gate", {}))
+        monkeypatch.setitem(tables.STRENGTHS, "strong", ("heuristic", {}))
+        yield workers, inside, gate
+        gate.set()
 
 
 def join(ws: Any, table: dict[str, Any]) -> dict[str, Any]:
@@ -170,11 +173,9 @@ def join(ws: Any, table: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def test_a_person_is_answered_while_a_bot_of_another_table_thinks(
-    tmp_path: Path, gated: tuple[threading.Event, threading.Event]
-) -> None:
-    inside, gate = gated
-    config = ServerConfig(pace=0.0, think_workers=0)
+def test_a_person_is_answered_while_a_bot_of_another_table_thinks(tmp_path: Path, gated: tuple[int, Any, Any]) -> None:
+    workers, inside, gate = gated
+    config = ServerConfig(pace=0.0, think_workers=workers)
     with TestClient(create_app(db_path=tmp_path / "b.sqlite3", config=config)) as client:
         a = client.post("/api/solo", json={"strength": "easy", "speed": "fast"}).json()
         b = client.post("/api/solo", json={"strength": "strong", "speed": "fast"}).json()
