@@ -6,9 +6,15 @@ import random
 
 import pytest
 
+import belote.bots.coinche as coinche
+import belote.bots.search as search
+import belote.solver
 from belote.bots import bot_names, make_bot
-from belote.game import Match
+from belote.bots.heuristic import HeuristicBot, hand_worth
+from belote.cards import mask_of
+from belote.game import PASS, TAKE, Match, PlayerView
 from belote.knowledge import Knowledge
+from belote.rules import PRESETS
 
 BOTS = ["random", "heuristic", "search"]
 
@@ -88,3 +94,69 @@ def test_search_bot_plays_a_whole_deal_legally_and_replays_exactly() -> None:
         return list(m.deals[0].actions)
 
     assert play(21) == play(21)
+
+
+# ----------------------------------------------------------------- the search bot's budget of nodes
+def _first_views() -> dict[str, PlayerView]:
+    """Decisions the search bot thinks long over: a classic first bid, its first card, a Coinche opening."""
+    m = Match(seed=2)
+    bid = m.view(m.to_move or 0)
+    while m.deal.phase == "bidding":
+        m.apply(m.legal_actions()[1] if TAKE in m.legal_actions() else m.legal_actions()[0])
+    card = m.view(m.to_move or 0)
+    c = Match(PRESETS["coinche"], seed=4)
+    return {"bid": bid, "card": card, "coinche": c.view(c.to_move or 0)}
+
+
+def _spending(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The nodes of every solve the search bot makes from now on."""
+    spent: list[int] = []
+    real = belote.solver.nodes
+
+    def counted() -> int:
+        spent.append(real())
+        return spent[-1]
+
+    monkeypatch.setattr(search, "nodes", counted)
+    return spent
+
+
+@pytest.mark.parametrize("kind", ["bid", "card", "coinche"])
+def test_a_search_decision_spends_at_most_its_budget_of_nodes(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _first_views()[kind]
+    spent = _spending(monkeypatch)
+    make_bot("search", seed=3, budget=0).act(view)
+    unbounded = sum(spent)
+    assert unbounded > 400_000  # the budget below bites
+    spent.clear()
+    action = make_bot("search", seed=3, budget=200_000).act(view)
+    assert action in view.legal
+    assert sum(spent) <= 200_000 + len(spent)  # each solve stopped visits one node past its limit
+    spent.clear()
+    assert make_bot("search", seed=3, budget=200_000).act(view) == action  # nodes, not seconds: it replays
+
+
+@pytest.mark.parametrize("kind", ["bid", "card", "coinche"])
+def test_a_budget_that_does_not_bite_changes_nothing(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _first_views()[kind]
+    spent = _spending(monkeypatch)
+    action = make_bot("search", seed=3, budget=0).act(view)
+    unbounded = list(spent)
+    assert sum(unbounded) > 400_000
+    spent.clear()
+    # Room for all of it in each trump's or contract's part, and for each world within a world's share.
+    assert make_bot("search", seed=3, budget=search.WORLD_SHARE * 3 * sum(unbounded)).act(view) == action
+    assert spent == unbounded
+
+
+def test_with_no_world_within_its_budget_the_count_or_the_heuristic_decides() -> None:
+    views = _first_views()
+    bot = make_bot("search", seed=3, budget=1)
+    card = views["card"]
+    assert bot.act(card) == HeuristicBot(3).act(card)
+    coinche_view = views["coinche"]
+    assert bot.act(coinche_view) == coinche.choose_bid(coinche_view, mask_of(coinche_view.hand))
+    bid = views["bid"]
+    assert bid.turned is not None and TAKE in bid.legal
+    worth = hand_worth(mask_of(bid.hand) | 1 << bid.turned, bid.turned.suit)
+    assert bot.act(bid) == (TAKE if worth > search.SearchBot().take_margin else PASS)

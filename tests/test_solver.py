@@ -178,6 +178,39 @@ def test_the_c_solver_searches_exactly_like_the_python_one() -> None:
             assert (py["nodes"], py["probes"]) == (c["nodes"], c["probes"]), (name, pos)
 
 
+def test_a_limit_of_nodes_stops_both_solvers_at_the_same_node() -> None:
+    """A solve given exactly the nodes it needs answers as without a limit; one node fewer and both
+    implementations stop there, having visited one node more than the limit (nodes, not seconds:
+    where a bounded bot stops is a property of the position)."""
+    for seed in range(24):
+        mode, step, ut = RULE_SETS[seed % len(RULE_SETS)]
+        pos, _ = random_position(seed, mode, step, ut, max_left=5)
+        for name in ("card_values", "value"):
+            want = getattr(_dds, name)(*args(pos))
+            needed = _dds.stats()["nodes"]
+            for impl in (alphabeta, _dds):
+                assert getattr(impl, name)(*args(pos), needed) == want, (impl.__name__, name, pos)
+                assert impl.stats()["nodes"] == needed
+                if needed:
+                    assert getattr(impl, name)(*args(pos), needed - 1) is None, (impl.__name__, name, pos)
+                    assert impl.stats()["nodes"] == needed
+
+
+def test_a_solve_past_its_limit_raises_and_the_next_solve_is_whole() -> None:
+    """``NodeLimit`` from the wrapper; the table left by the stopped search misleads no later solve."""
+    pos, _ = random_position(5, HEARTS, 1, True, max_left=8)
+    want = card_values(pos)
+    needed = belote.solver.nodes()
+    assert needed > 50
+    with pytest.raises(belote.solver.NodeLimit, match="more than 50 nodes"):
+        card_values(pos, limit=50)
+    assert belote.solver.nodes() == 51
+    assert card_values(pos, limit=needed) == want
+    assert value(pos) == max(want.values())
+    with pytest.raises(ValueError, match="0 or more"):
+        value(pos, limit=-1)
+
+
 @pytest.mark.parametrize("impl", IMPLS)
 def test_value_is_the_value_of_the_best_card(impl: ModuleType) -> None:
     for seed in range(12):

@@ -59,6 +59,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def workers(text: str) -> int:
+    """A number of worker processes: 0 or more."""
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError("0 (threads) or more")
+    return n
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """The web table and the score sheet, with a SQLite file as the store."""
     import uvicorn
@@ -82,6 +90,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         expire_after=args.expire_after,
         expire_solo_after=args.expire_solo_after,
         sweep_every=args.sweep_every,
+        think_workers=args.think_workers,
     )
     app = create_app(db_path=db, config=config, redis_url=args.redis)
     proxied = args.forwarded_allow_ips is not None
@@ -162,6 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="websockets one client address may hold open at once, in all the processes with --redis "
         "(default 32; 0: no limit)",
+    )
+    p.add_argument(
+        "--think-workers",
+        type=workers,
+        default=None,
+        metavar="N",
+        help="processes the bots think in (default: one per core; 0: threads of the server's process)",
     )
     p.add_argument(
         "--forwarded-allow-ips",

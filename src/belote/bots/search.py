@@ -18,6 +18,14 @@ over the worlds blended with the heuristic's count; bid, pass, coinche or surcoi
 
 Every draw is seeded from the bot's seed and the view, so a game replays exactly and two views
 that are the same give the same decision.
+
+Thinking is bounded by a budget of solver nodes, not of seconds, so that it still replays exactly
+on any machine under any load (``NodeBudget``): a decision stops adding worlds once its budget is
+spent (shared evenly among the trumps or contracts it compares), and leaves out a world whose solve
+alone would pass half of it, or what is left of it. Most decisions never reach it (the median
+decision spends a few thousand nodes in play, a few million in the auction): it cuts the slow
+tail, the first tricks of a deal, when the hidden cards are many, and the Coinche auctions that
+solve whole deals in three modes. With no world solved, the count or the heuristic decides.
 """
 
 from __future__ import annotations
@@ -37,12 +45,77 @@ from belote.knowledge import Knowledge, Plausibility
 from belote.play import LAST_TRICK, POINTS
 from belote.rules import Rules
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS
-from belote.solver import Position, card_values, value
+from belote.solver import NodeLimit, Position, card_values, nodes, value
 from belote.variants import Tally
 from belote.variants.base import complete_hands
 
 PLAYERS = 4
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
+#: The solver nodes a decision may spend at ``think=1``: under a second of solving on one core of this machine.
+BUDGET = 12_000_000
+#: A world whose solve would pass this share of a budget is left out.
+WORLD_SHARE = 2
+
+
+class NodeBudget:
+    """The solver nodes one part of a decision may spend, worlds solved one after another.
+
+    A world is solved while some of the budget is left, and its solve is stopped (the world left
+    out) past ``cap`` nodes or past what is left: a part spends at most its nodes (and one node more
+    for each solve stopped). ``nodes=None`` is no bound.
+
+    >>> from belote.cards import HEARTS, mask_of
+    >>> hands = tuple(mask_of(h.split()) for h in ("JH 9H", "AS 7D", "10H 8C", "KS QS"))
+    >>> pos = Position(hands, HEARTS, leader=0)  # two tricks: the solve visits 10 nodes
+    >>> budget = NodeBudget(40, cap=10)
+    >>> budget.value(pos), budget.left
+    (162, 30)
+    >>> budget = NodeBudget(40, cap=3)
+    >>> budget.value(pos), budget.left  # past its cap: the world is left out, its nodes spent
+    (None, 36)
+    >>> budget = NodeBudget(8, cap=20)
+    >>> budget.value(pos), budget.left, budget.open  # past what was left: spent
+    (None, -1, False)
+    """
+
+    def __init__(self, nodes: int | None, cap: int | None = None) -> None:
+        self.left = nodes
+        self.cap = cap
+
+    @property
+    def open(self) -> bool:
+        """Whether another world may be solved."""
+        return self.left is None or self.left > 0
+
+    @property
+    def limit(self) -> int | None:
+        """The nodes the next solve may visit."""
+        if self.left is None:
+            return self.cap
+        return max(0, self.left if self.cap is None else min(self.cap, self.left))
+
+    def value(self, pos: Position) -> int | None:
+        """``belote.solver.value``, or None past the limit."""
+        try:
+            return value(pos, self.limit)
+        except NodeLimit:
+            return None
+        finally:
+            self._spend()
+
+    def card_values(self, pos: Position) -> dict[int, int] | None:
+        """``belote.solver.card_values``, or None past the limit."""
+        try:
+            return card_values(pos, self.limit)
+        except NodeLimit:
+            return None
+        finally:
+            self._spend()
+
+    def _spend(self) -> None:
+        spent = nodes()
+        if self.left is not None:
+            self.left -= spent
 
 
 def _position(
@@ -87,6 +160,7 @@ class SearchBot:
         contract_worlds: int = 8,
         contract_modes: int = 2,
         two_handed_from: int = 4,
+        budget: int = BUDGET,
         **_: Any,
     ) -> None:
         self.seed = 0 if seed is None else seed
@@ -94,6 +168,8 @@ class SearchBot:
         self.bid_worlds = max(1, round(bid_worlds * think))
         self.contract_worlds = max(1, round(contract_worlds * think))
         self.contract_modes = contract_modes
+        #: Solver nodes a decision may spend (0: no bound); more thinking, more nodes.
+        self.budget = round(budget * think)
         #: At two hands, the first tricks (sixteen cards each, half of them hidden) take the solver
         #: seconds a world: they are played as the heuristic plays them.
         self.two_handed_from = two_handed_from
@@ -107,6 +183,13 @@ class SearchBot:
         self._tiebreak = HeuristicBot(seed) if tie_margin > 0 else None
 
     # ----------------------------------------------------------------- common
+    def _budget(self, parts: int) -> NodeBudget:
+        """One of ``parts`` equal parts of a decision's budget."""
+        if not self.budget:
+            return NodeBudget(None)
+        share = max(1, self.budget // parts)
+        return NodeBudget(share, max(1, self.budget // WORLD_SHARE))
+
     def _rng(self, view: PlayerView) -> random.Random:
         """A generator seeded by the bot's seed and everything the view shows, nothing else."""
         key = repr(
@@ -161,7 +244,11 @@ class SearchBot:
         plausible = Plausibility(view, evaluate=coinche.count)
         # Late in the deal a world is cheap to solve and fewer cards are hidden: draw more of them.
         worlds = self.worlds + self.worlds * len(view.tricks) // (3 * rules.tricks // 8)
+        budget = self._budget(1)
+        solved = 0
         for _ in range(worlds):
+            if not budget.open:
+                break
             hands, under = plausible.draw_world(knowledge, rng)
             in_play = 0
             for h in hands:
@@ -172,15 +259,21 @@ class SearchBot:
                         in_play |= 1 << under[c]
             remaining = on_table + sum(points[c] for c in bits_of(in_play)) + LAST_TRICK
             pos = _position(hands, view.trump, leader, trick, rules, (tricks_won[0], tricks_won[1]), camps, under)
+            values = budget.card_values(pos)
+            if values is None:
+                continue
+            solved += 1
             belote = score.belote(hands, under)
-            for c, v in card_values(pos).items():
+            for c, v in values.items():
                 mine_capot = v > remaining
                 mine = v - CAPOT_BONUS if mine_capot else v
                 theirs_capot = tricks_won[side] == 0 and v == 0
                 totals[c] += score.utility(mine, remaining - mine, mine_capot, theirs_capot, belote)
                 raw[c] += v
+        if not solved:
+            return self._fallback.act(view)
         best = max(totals.values())
-        close = [c for c in view.legal if totals[c] >= best - self.tie_margin * worlds]
+        close = [c for c in view.legal if totals[c] >= best - self.tie_margin * solved]
         if len(close) > 1 and self._tiebreak is not None:
             # Cards the worlds cannot tell apart: play the one good practice chooses (it knows what
             # the solver cannot: that the other players do not see the cards).
@@ -209,14 +302,23 @@ class SearchBot:
         worlds = [self._deal_world(view, knowledge, rng, me) for _ in range(self.bid_worlds)]
         best: tuple[float, Action] = (self.take_margin, PASS)
         for action, suit in candidates:
-            total = 0.0
+            budget = self._budget(len(candidates))
+            total, solved = 0.0, 0
             for hands in worlds:
-                total += self._taker_utility(view, me, suit, hands)
-            mean = total / len(worlds)
-            if self.bid_blend:
-                # The solved worlds are few and their scores spread wide: lean on the fitted count too.
-                hand = mask_of(view.hand) | 1 << view.turned
-                mean = (1 - self.bid_blend) * mean + self.bid_blend * hand_worth(hand, suit)
+                if not budget.open:
+                    break
+                utility = self._taker_utility(view, me, suit, hands, budget)
+                if utility is not None:
+                    total += utility
+                    solved += 1
+            hand = mask_of(view.hand) | 1 << view.turned
+            if not solved:  # no world within the budget: the fitted count alone
+                mean: float = hand_worth(hand, suit)
+            else:
+                mean = total / solved
+                if self.bid_blend:
+                    # The solved worlds are few and their scores spread wide: lean on the fitted count too.
+                    mean = (1 - self.bid_blend) * mean + self.bid_blend * hand_worth(hand, suit)
             if mean > best[0]:
                 best = (mean, action)
         return best[1]
@@ -231,12 +333,15 @@ class SearchBot:
         rng.shuffle(rest)
         return complete_hands(hands, rest, range(view.rules.players), taker, view.turned)
 
-    def _taker_utility(self, view: PlayerView, me: int, trump: int, hands: list[int]) -> float:
+    def _taker_utility(
+        self, view: PlayerView, me: int, trump: int, hands: list[int], budget: NodeBudget
+    ) -> float | None:
+        """The taker's score less the others' in one world, or None if its solve passed the cap."""
         rules = view.rules
         side = me & 1
         order = view.order
         leader = order[0]
-        v = value(
+        v = budget.value(
             Position(
                 hands=(hands[0], hands[1], hands[2], hands[3]),
                 mode=trump,
@@ -245,6 +350,8 @@ class SearchBot:
                 undertrump=rules.undertrump,
             )
         )
+        if v is None:
+            return None
         cards, capots = _split(v, leader & 1)
         declarations, belote = _world_extras(view, hands, trump)
         tricks = (8, 0) if capots[0] else (0, 8) if capots[1] else (4, 4)
@@ -294,10 +401,15 @@ class _SolvedValuer(coinche.CountValuer):
             rules = self.view.rules
             leader = self.view.order[0]
             out = []
+            budget = self.bot._budget(len(self.wanted))
             for hands in self._draw():
-                v = value(
+                if not budget.open:
+                    break
+                v = budget.value(
                     Position((hands[0], hands[1], hands[2], hands[3]), mode, leader, (), rules.step, rules.undertrump)
                 )
+                if v is None:
+                    continue
                 cards, capots = _split(v, leader & 1)
                 declarations, belote = _world_extras(self.view, hands, mode)
                 out.append((cards, capots, declarations, belote))
@@ -315,6 +427,8 @@ class _SolvedValuer(coinche.CountValuer):
         contract = Contract(level, mode, bidder, multiplier)
         total = 0.0
         worlds = self._solve(mode)
+        if not worlds:  # none within the budget: the count alone
+            return counted
         for cards, capots, declarations, belote in worlds:
             tricks = (0 if capots[1] else 4, 0 if capots[0] else 4)
             tally = Tally(

@@ -9,6 +9,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ from belote.server.tables import (
     person_seat,
     rules_of,
 )
+from belote.server.thinking import Thinker
 from belote.server.wire import BadRequest, foreign_origin, origin_allowed, parse_json, read_body, same_secret
 from belote.sheet import LIMITS as SHEET_LIMITS
 from belote.sheet import sheet_rule_keys
@@ -560,7 +562,9 @@ def create_app(
             app.state.shared_limits = shared
         else:
             hub = LocalHub(store)
-        manager = TableManager(hub, config, app.state.metrics)
+        thinker = Thinker(config.think_workers)
+        await thinker.start()
+        manager = TableManager(hub, replace(config, thinker=thinker), app.state.metrics)
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker
@@ -577,6 +581,7 @@ def create_app(
         if app.state.shared_limits is not None:
             await app.state.shared_limits.close()
             app.state.shared_limits = None
+        await thinker.close()
         await hub.close()
 
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(CountErrors)])

@@ -39,6 +39,7 @@ from belote.server.hub import Hub, Note
 from belote.server.limits import Window
 from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
+from belote.server.thinking import Thinker
 from belote.server.wire import has_refused_characters, same_secret
 
 log = logging.getLogger("belote.tables")
@@ -119,6 +120,12 @@ class ServerConfig:
     def expiry(self) -> dict[str, float]:
         """Seconds a table of each kind stays unused before it expires."""
         return {"solo": self.expire_solo_after, "private": self.expire_after, "online": self.expire_after}
+
+    #: Worker processes the bots think in (None: one per core; 0: threads of the server's process).
+    think_workers: int | None = None
+    #: Where the bots think: the app opens a ``Thinker`` of ``think_workers`` for its lifetime; a
+    #: table outside an app thinks in threads.
+    thinker: Thinker = field(default_factory=lambda: Thinker(0), compare=False, repr=False)
 
 
 class SettingsError(Refusal):
@@ -924,7 +931,7 @@ class Table:
             view = match.view(seat)
             thinking = time.perf_counter()
             try:
-                action = await asyncio.to_thread(self._bot(seat).act, view)
+                action = await self.config.thinker.act(self._bot(seat), view)
                 self.metrics.bot_seconds.observe(time.perf_counter() - thinking)
             except Exception:  # a bot must never stop the table: its first legal action
                 log.exception("bot at %s failed; playing its first legal action", SEATS[seat])

@@ -8,6 +8,11 @@ every trick of the deal its own (capot: 252, not 162). The other side plays to k
 low. ``card_values`` gives the same number after each legal card of the player to move: what a
 search bot compares.
 
+Either may be given a limit of nodes: a solve that would visit more raises ``NodeLimit`` instead of
+answering. Nodes, not seconds, so that a bot that bounds its thinking this way still decides the
+same on any machine and under any load, and a game replays exactly. ``nodes()`` tells how many the
+last solve of the thread visited, whether it answered or stopped.
+
 The work is done by the C module ``belote.solver._dds`` when it was built, else (or when the
 environment variable ``BELOTE_PURE_PYTHON`` is set) by the same algorithm in plain Python,
 ``belote.solver.alphabeta``; ``belote.solver.reference`` is the slow minimax both are tested against.
@@ -33,11 +38,27 @@ from belote.cards import CARDS, FULL_PACK, bits_of
 if TYPE_CHECKING:
     from belote.playstate import PlayState
 
-__all__ = ["IMPLEMENTATION", "Position", "PositionError", "card_values", "value"]
+__all__ = ["IMPLEMENTATION", "NodeLimit", "Position", "PositionError", "card_values", "nodes", "value"]
 
 
 class PositionError(ValueError):
     """A position that cannot arise in a deal: cards held twice, hands of the wrong sizes..."""
+
+
+class NodeLimit(Exception):
+    """A solve given a limit of nodes would have visited more: it stopped without an answer.
+
+    >>> from belote.cards import HEARTS, mask_of
+    >>> hands = tuple(mask_of(h.split()) for h in ("JH 9H", "AS 7D", "10H 8C", "KS QS"))
+    >>> value(Position(hands, HEARTS, leader=0), limit=1)
+    Traceback (most recent call last):
+    ...
+    belote.solver.NodeLimit: the search needed more than 1 nodes
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the search needed more than {limit} nodes")
+        self.limit = limit
 
 
 @dataclass(frozen=True)
@@ -205,8 +226,9 @@ class _Backend(Protocol):
         tricks_won: tuple[int, int],
         camps: tuple[int, ...] | None = None,
         under: tuple[int, ...] | None = None,
+        limit: int | None = None,
         /,
-    ) -> int: ...
+    ) -> int | None: ...
 
     def card_values(
         self,
@@ -219,8 +241,11 @@ class _Backend(Protocol):
         tricks_won: tuple[int, int],
         camps: tuple[int, ...] | None = None,
         under: tuple[int, ...] | None = None,
+        limit: int | None = None,
         /,
-    ) -> dict[int, int]: ...
+    ) -> dict[int, int] | None: ...
+
+    def stats(self) -> dict[str, int]: ...
 
 
 def _load() -> _Backend:
@@ -240,16 +265,43 @@ _impl = _load()
 IMPLEMENTATION: str = getattr(_impl, "__name__", "")
 
 
-def _args(pos: Position) -> tuple[Any, ...]:
-    return (pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won, pos.camps, pos.under)
+def _args(pos: Position, limit: int | None) -> tuple[Any, ...]:
+    return (
+        pos.hands,
+        pos.mode,
+        pos.leader,
+        pos.trick,
+        pos.step,
+        pos.undertrump,
+        pos.tricks_won,
+        pos.camps,
+        pos.under,
+        limit,
+    )
 
 
-def value(pos: Position) -> int:
-    """The exact value of ``pos`` for the side to move (0 when no card is left)."""
-    return _impl.value(*_args(pos))
+def value(pos: Position, limit: int | None = None) -> int:
+    """The exact value of ``pos`` for the side to move (0 when no card is left).
+
+    Raises ``NodeLimit`` if that takes more than ``limit`` nodes.
+    """
+    v = _impl.value(*_args(pos, limit))
+    if v is None:
+        raise NodeLimit(limit or 0)
+    return v
 
 
-def card_values(pos: Position) -> dict[int, int]:
-    """The exact value for the side to move after each legal card of the player to move (keys are ``Card``s)."""
-    vals = _impl.card_values(*_args(pos))
+def card_values(pos: Position, limit: int | None = None) -> dict[int, int]:
+    """The exact value for the side to move after each legal card of the player to move (keys are ``Card``s).
+
+    Raises ``NodeLimit`` if that takes more than ``limit`` nodes.
+    """
+    vals = _impl.card_values(*_args(pos, limit))
+    if vals is None:
+        raise NodeLimit(limit or 0)
     return {CARDS[c]: v for c, v in sorted(vals.items())}
+
+
+def nodes() -> int:
+    """The nodes the last solve of this thread visited (all of them, or up to its limit and one more)."""
+    return _impl.stats()["nodes"]

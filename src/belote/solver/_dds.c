@@ -14,9 +14,16 @@
  * (under[c], tops the mask of the cards with one under them) join their owners' hands when the trick
  * with the card above is taken. Four hands with the usual sides take the same paths, and every test
  * of tops is false for them.
+ *
+ * A solve may be given a limit of nodes: the search that would visit one more gives up (a jump back
+ * to the entry point: nothing is allocated in the search, and the table holds only true bounds) and
+ * the call answers None. The count of nodes is a property of the position, so where it stops is too:
+ * a bot bounded by nodes replays exactly, where a bound in seconds would not.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +132,14 @@ typedef struct {
     int8_t seat_at[4][4]; /* seat_at[leader][i]: who plays the i-th card of a trick leader leads */
     const int *key, *points;
     const uint32_t *higher, *same_points_above;
-    long long nodes;
+    long long nodes, limit; /* nodes visited; the most it may visit */
+    jmp_buf stop;           /* where a search past its limit jumps back to */
 } Search;
+
+/* Counts a node; past the limit the search is given up. */
+static inline void visit(Search *s) {
+    if (++s->nodes > s->limit) longjmp(s->stop, 1);
+}
 
 /* The search is compiled twice (turn_four and turn_any, boundary_four and boundary_any): for the
  * shape FOUR, four hands with the sides seat & 1 and no card under another, where the number of
@@ -362,7 +375,7 @@ INLINE int after(Search *s, int seat, int c, int alpha, int beta, int shape) {
 
 /* The value for the side we count for, fail-soft; *best_card gets the best card found. */
 INLINE int turn_body(Search *s, int alpha, int beta, int hint, int *best_card, int shape) {
-    s->nodes++;
+    visit(s);
     int seat = seat_to_move(s, shape);
     int maximise = camp(s, seat, shape) == s->side;
     int moves[16];
@@ -388,7 +401,7 @@ INLINE int turn_body(Search *s, int alpha, int beta, int hint, int *best_card, i
 
 /* One card each: no choice is left; top is what the trick is worth to a side winning it. */
 INLINE int last_trick(Search *s, int top, int shape) {
-    s->nodes++;
+    visit(s);
     int best_seat = s->leader;
     int best = __builtin_ctz(s->hands[best_seat]);
     for (int i = 1; i < nplayers(s, shape); i++) {
@@ -555,12 +568,12 @@ static int read_ints(PyObject *o, int n, int lo, int hi, const char *what, int *
     return 0;
 }
 
-/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under] (as
+/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]] (as
  * alphabeta.value). */
 static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7 && nargs != 9) {
+    if (nargs != 7 && nargs != 9 && nargs != 10) {
         PyErr_SetString(PyExc_TypeError,
-                        "expected (hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under])");
+                        "expected (hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]])");
         return -1;
     }
     if (table == NULL) {
@@ -571,6 +584,15 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
         }
     }
     memset(s, 0, sizeof *s);
+    s->limit = LLONG_MAX;
+    if (nargs == 10 && args[9] != Py_None) {
+        s->limit = PyLong_AsLongLong(args[9]);
+        if (s->limit == -1 && PyErr_Occurred()) return -1;
+        if (s->limit < 0) {
+            PyErr_SetString(PyExc_ValueError, "the limit of nodes must be 0 or more");
+            return -1;
+        }
+    }
     PyObject *hands = PySequence_Fast(args[0], "hands must be a sequence of two to four masks");
     if (hands == NULL) return -1;
     int n = (int)PySequence_Fast_GET_SIZE(hands);
@@ -600,7 +622,7 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     /* The sides: seat & 1 unless given. */
     for (int i = 0; i < n; i++) s->camp_bits |= (unsigned)(i & 1) << i;
     memset(s->under, -1, sizeof s->under);
-    if (nargs == 9 && args[7] != Py_None) {
+    if (nargs >= 9 && args[7] != Py_None) {
         int camps[4];
         if (read_ints(args[7], n, 0, 1, "camps gives each seat its side, 0 or 1", camps) < 0) return -1;
         s->camp_bits = 0;
@@ -610,7 +632,7 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
             return -1;
         }
     }
-    if (nargs == 9 && args[8] != Py_None) {
+    if (nargs >= 9 && args[8] != Py_None) {
         int under[32];
         if (read_ints(args[8], 32, -1, 31, "under gives the card under each card, or -1", under) < 0) return -1;
         for (int c = 0; c < 32; c++) {
@@ -688,16 +710,36 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     return 0;
 }
 
+/* The value of the position into *v; 0, or 1 when the search passed its limit. (setjmp is called
+ * here, where nothing the jump back could leave stale is read after it.) */
+static int solve_value(Search *s, int *v) {
+    if (setjmp(s->stop)) return 1;
+    *v = legal(s, seat_to_move(s, ANY), ANY) ? mtd(s, -1, -1, GUESS) : 0;
+    return 0;
+}
+
+/* The value of each representative card into vals, each search from the value the last one gave. */
+static int solve_cards(Search *s, int seat, uint32_t reps, int *vals) {
+    if (setjmp(s->stop)) return 1;
+    int guess = GUESS;
+    for (uint32_t m = reps; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        vals[c] = guess = mtd(s, seat, c, guess);
+    }
+    return 0;
+}
+
 static PyObject *dds_value(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     Search s;
     if (setup(&s, args, nargs) < 0) return NULL;
-    int v = 0;
+    int v = 0, stopped;
     /* The search touches no Python object: other threads run meanwhile. */
     Py_BEGIN_ALLOW_THREADS
-    v = legal(&s, seat_to_move(&s, ANY), ANY) ? mtd(&s, -1, -1, GUESS) : 0;
+    stopped = solve_value(&s, &v);
     Py_END_ALLOW_THREADS
     last_nodes = s.nodes;
     last_probes = probes;
+    if (stopped) Py_RETURN_NONE;
     return PyLong_FromLong(v);
 }
 
@@ -707,17 +749,14 @@ static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssi
     int seat = seat_to_move(&s, ANY);
     uint32_t lg = legal(&s, seat, ANY), others = others_of(&s, seat, ANY);
     uint32_t reps = representatives(&s, lg, others, ANY);
-    int vals[32];
-    int guess = GUESS;
-    /* One search for each class of equivalent cards, from the guess the last one gave. */
+    int vals[32], stopped;
+    /* One search for each class of equivalent cards. */
     Py_BEGIN_ALLOW_THREADS
-    for (uint32_t m = reps; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        vals[c] = guess = mtd(&s, seat, c, guess);
-    }
+    stopped = solve_cards(&s, seat, reps, vals);
     Py_END_ALLOW_THREADS
     last_nodes = s.nodes;
     last_probes = probes;
+    if (stopped) Py_RETURN_NONE;
     PyObject *out = PyDict_New();
     if (out == NULL) return NULL;
     for (uint32_t m = lg; m; m &= m - 1) {
@@ -749,11 +788,11 @@ static PyObject *dds_stats(PyObject *module, PyObject *unused) {
 
 static PyMethodDef dds_methods[] = {
     {"value", (PyCFunction)(void (*)(void))dds_value, METH_FASTCALL,
-     "value(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under]) -> the exact value for the "
-     "side to move"},
+     "value(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]]) -> the exact value "
+     "for the side to move, or None when the search would visit more than limit nodes"},
     {"card_values", (PyCFunction)(void (*)(void))dds_card_values, METH_FASTCALL,
-     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under]) -> {card: value} for "
-     "the legal cards"},
+     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]]) -> {card: "
+     "value} for the legal cards, or None when the search would visit more than limit nodes"},
     {"stats", (PyCFunction)dds_stats, METH_NOARGS,
      "What the last solve did: {'nodes': ..., 'probes': ..., 'table_entries': ...}"},
     {NULL},

@@ -10,8 +10,9 @@ def value(
     tricks_won: tuple[int, int],
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
+    limit: int | None = None,
     /,
-) -> int: ...
+) -> int | None: ...
 def card_values(
     hands: tuple[int, ...],
     mode: int,
@@ -22,6 +23,7 @@ def card_values(
     tricks_won: tuple[int, int],
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
+    limit: int | None = None,
     /,
-) -> dict[int, int]: ...
+) -> dict[int, int] | None: ...
 def stats() -> dict[str, int]: ...

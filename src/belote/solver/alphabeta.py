@@ -66,6 +66,12 @@ BYTE_POINTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 Probe = Callable[[int, int], int]
+#: No limit of nodes.
+INFINITE_NODES = 1 << 62
+
+
+class Stop(Exception):
+    """Raised inside a search that would visit more nodes than its limit."""
 
 
 class Search:
@@ -82,6 +88,7 @@ class Search:
         tricks_won: tuple[int, int],
         camps: tuple[int, ...] | None = None,
         under: tuple[int, ...] | None = None,
+        limit: int | None = None,
     ) -> None:
         self.players = n = len(hands)
         #: the side of each seat
@@ -111,7 +118,15 @@ class Search:
         #: key -> [lower bound, upper bound, card to try first]
         self.table: dict[int, list[int]] = {}
         self.nodes = 0
+        #: the most nodes the search may visit (``Stop`` is raised at the next)
+        self.limit = limit if limit is not None else INFINITE_NODES
         self.probes = 0
+
+    def visit(self) -> None:
+        """Counts a node; past the limit the search is given up."""
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise Stop
 
     # ----------------------------------------------------------------- the trick on the table
     def push(self, c: int, seat: int) -> None:
@@ -259,7 +274,7 @@ class Search:
 
     def turn(self, alpha: int, beta: int, hint: int = -1) -> tuple[int, int]:
         """The value for the side we count for, fail-soft, and the best card found."""
-        self.nodes += 1
+        self.visit()
         seat = self.seat_to_move()
         maximise = self.camps[seat] == self.side
         moves = self.ordered(seat, hint)
@@ -324,7 +339,7 @@ class Search:
 
     def last_trick(self, top: int) -> int:
         """One card each: no choice is left; ``top`` is what the trick is worth to a side winning it."""
-        self.nodes += 1
+        self.visit()
         hands, step, n = self.hands, self.step, self.players
         seat = best_seat = self.leader
         best = hands[seat].bit_length() - 1
@@ -448,12 +463,20 @@ def value(
     tricks_won: tuple[int, int],
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
+    limit: int | None = None,
     /,
-) -> int:
-    """The exact value for the camp to move (see ``belote.solver.value``)."""
-    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under)
-    v = s.mtd(s.root, GUESS) if s.legal(s.seat_to_move()) else 0
-    _last.update(nodes=s.nodes, probes=s.probes)
+) -> int | None:
+    """The exact value for the camp to move (see ``belote.solver.value``); None when the search would
+    visit more than ``limit`` nodes."""
+    if limit is not None and limit < 0:
+        raise ValueError("the limit of nodes must be 0 or more")
+    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under, limit)
+    try:
+        v = s.mtd(s.root, GUESS) if s.legal(s.seat_to_move()) else 0
+    except Stop:
+        return None
+    finally:
+        _last.update(nodes=s.nodes, probes=s.probes)
     return v
 
 
@@ -467,10 +490,14 @@ def card_values(
     tricks_won: tuple[int, int],
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
+    limit: int | None = None,
     /,
-) -> dict[int, int]:
-    """The exact value for the camp to move after each of its legal cards (one table for all)."""
-    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under)
+) -> dict[int, int] | None:
+    """The exact value for the camp to move after each of its legal cards (one table for all); None
+    when the search would visit more than ``limit`` nodes."""
+    if limit is not None and limit < 0:
+        raise ValueError("the limit of nodes must be 0 or more")
+    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under, limit)
     seat = s.seat_to_move()
     legal, others = s.legal(seat), s.others(seat)
     values: dict[int, int] = {}
@@ -481,7 +508,11 @@ def card_values(
         def probe(alpha: int, beta: int, c: int = c) -> int:
             return s.after(seat, c, alpha, beta)
 
-        values[c] = guess = s.mtd(probe, guess)
+        try:
+            values[c] = guess = s.mtd(probe, guess)
+        except Stop:
+            _last.update(nodes=s.nodes, probes=s.probes)
+            return None
     _last.update(nodes=s.nodes, probes=s.probes)
     out = {}
     m = legal

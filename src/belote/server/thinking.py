@@ -1,0 +1,128 @@
+"""Where the bots think: worker processes, one per core, so that no bot holds the event loop.
+
+A search bot's decision is Python work (drawing worlds, scoring them) around the C solver: in a thread
+of the server's process it holds the interpreter's lock for most of its time, so the bots of every
+table would share one core with the event loop, and a person's action at one table would wait for a
+bot at another. A ``Thinker`` sends each decision to a pool of processes instead: the event loop only
+sends the bot and the player's view (both pickled, well under a kilobyte: the bot is its seed and
+options, the view what the seat sees) and receives the action.
+
+A bot decides from its seed and the view alone (every bot of ``belote.bots`` keeps nothing from one
+call to the next: the search bot seeds its draws from the view), so a copy of it in a worker decides
+exactly as it would here, and a game replays the same wherever its bots thought.
+
+A worker that dies (killed, out of memory) breaks the pool: the pool is replaced and the decision
+tried once more; if that fails too, the heuristic bot answers in a thread of this process. The table
+never waits on a dead worker. ``workers=0`` keeps the bots in threads of this process (the tests
+use it to stay light; the solver itself releases the lock while it searches).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from belote.bots import Bot
+from belote.bots.heuristic import HeuristicBot
+from belote.game import Action, PlayerView
+
+__all__ = ["Thinker", "default_workers"]
+
+log = logging.getLogger("belote.server")
+#: Tries of a decision in a pool that breaks (a new pool each time) before the heuristic bot answers.
+TRIES = 2
+
+
+def default_workers() -> int:
+    """One worker process per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _start_worker() -> None:
+    # Ctrl-C at ``belote serve`` reaches the whole process group: the server shuts the pool down.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _decide(payload: bytes) -> Action:
+    """In a worker: the bot's action for the view."""
+    bot, view = pickle.loads(payload)
+    action: Action = bot.act(view)
+    return action
+
+
+class Thinker:
+    """Runs bots' decisions in ``workers`` processes (default: one per core), or in threads with 0."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else workers
+        if self.workers < 0:
+            raise ValueError("think workers must be 0 (threads) or more")
+        self._pool = self._new_pool() if self.workers else None
+        self._closed = False
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # A fork server: workers start from a small clean process (not a copy of the server with its
+        # threads and sockets), with the bots already imported.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["belote.server.thinking"])
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
+
+    async def start(self) -> None:
+        """Starts the workers now, off the event loop, rather than at the first bot's decision (the
+        first start of the fork server imports the bots: a fraction of a second)."""
+        pool = self._pool
+        if pool is not None:
+            await asyncio.to_thread(lambda: [f.result() for f in [pool.submit(os.getpid) for _ in range(self.workers)]])
+
+    @property
+    def processes(self) -> bool:
+        """Whether decisions go to worker processes (else threads of this process)."""
+        return self._pool is not None
+
+    async def act(self, bot: Bot, view: PlayerView) -> Action:
+        """The bot's action for the view, decided off the event loop."""
+        if self._pool is None:
+            return await asyncio.to_thread(bot.act, view)
+        try:
+            payload = pickle.dumps((bot, view))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            # A bot made of what cannot leave this process (a test's, say) thinks in a thread here.
+            return await asyncio.to_thread(bot.act, view)
+        for _ in range(TRIES):
+            pool = self._pool
+            if pool is None:
+                break
+            try:
+                return await asyncio.wrap_future(pool.submit(_decide, payload))
+            except BrokenProcessPool:
+                log.warning("a bot's worker process died: its pool is replaced")
+                self._replace(pool)
+            except RuntimeError:  # the pool was shut down meanwhile (the server stops)
+                if self._closed:
+                    break
+                raise
+        log.error("bot %s at seat %s: no worker could decide; the heuristic bot answers", bot.name, view.seat)
+        return await asyncio.to_thread(HeuristicBot().act, view)
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """A new pool for a broken one (once: the decisions that broke with it find it replaced)."""
+        if self._pool is broken and not self._closed:
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+
+    async def close(self) -> None:
+        """Stops the workers (after the decisions they are making: a bounded wait, ``SearchBot``'s
+        budget); later decisions think in threads."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)

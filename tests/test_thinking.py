@@ -1,0 +1,216 @@
+"""Where the bots think: worker processes decide as the bot would here, a dead worker costs no table,
+and a table's person is answered while a bot of another table is still thinking."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from multiprocessing.managers import SyncManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+import belote.bots
+from belote.bots import make_bot
+from belote.bots.heuristic import HeuristicBot
+from belote.cli import build_parser
+from belote.game import Action, Match, PlayerView
+from belote.rules import PRESETS
+from belote.server import tables
+from belote.server.app import create_app
+from belote.server.tables import ServerConfig
+from belote.server.thinking import Thinker, default_workers
+from netplay import receive, run, until
+
+
+def views(game: str, seed: int, every: int) -> list[PlayerView]:
+    """Every ``every``-th view of a deal of ``game`` played by heuristic bots, bids and cards."""
+    rules = PRESETS[game]
+    match = Match(rules, seed)
+    bot = HeuristicBot()
+    out: list[PlayerView] = []
+    while True:  # to the end of the first deal played out (not thrown in)
+        deal, seat = match.deal, match.to_move
+        assert seat is not None
+        view = match.view(seat)
+        if len(out) * every <= len(match.actions) and len(view.legal) > 1:
+            out.append(view)
+        match.apply(bot.act(view), seat=seat)
+        if deal.result is not None and deal.result.outcome != "thrown-in":
+            return out
+
+
+@pytest.fixture(scope="module")
+def thinker() -> Iterator[Thinker]:
+    t = Thinker(2)
+    yield t
+    run(t.close())
+
+
+@pytest.mark.parametrize("game", ["classic", "coinche", "three-handed", "two-handed"])
+def test_a_worker_decides_exactly_as_the_bot_does_here(thinker: Thinker, game: str) -> None:
+    """The bots keep nothing from one decision to the next: a copy in a worker gives the same action."""
+    chosen = views(game, 7, every=5)
+    assert any(v.phase == "bidding" for v in chosen) and any(v.phase == "play" for v in chosen)
+    bots = [make_bot("search", seed=7 * 7 + s, think=0.5) for s in range(PRESETS[game].players)]
+    here = [bots[v.seat or 0].act(v) for v in chosen]
+
+    async def there() -> list[Action]:
+        return [await thinker.act(bots[v.seat or 0], v) for v in chosen]
+
+    assert thinker.processes
+    assert run(there()) == here
+
+
+class DyingBot:
+    """Kills the process it thinks in: every time, or only while ``marker`` does not exist (it makes it)."""
+
+    name = "dying"
+
+    def __init__(self, marker: str | None = None) -> None:
+        self.marker = marker
+
+    def act(self, view: PlayerView) -> Action:
+        if self.marker is None or not os.path.exists(self.marker):
+            if self.marker is not None:
+                Path(self.marker).touch()
+            os._exit(3)
+        return view.legal[-1]
+
+
+def test_a_dead_worker_is_replaced_and_the_decision_tried_again(tmp_path: Path) -> None:
+    marker = tmp_path / "died-once"
+    view = views("classic", 3, every=4)[0]
+    thinker = Thinker(1)
+
+    async def decide() -> tuple[Action, Action]:
+        try:
+            first = await thinker.act(DyingBot(str(marker)), view)
+            later = await thinker.act(make_bot("heuristic"), view)
+        finally:
+            await thinker.close()
+        return first, later
+
+    first, later = run(decide())
+    assert marker.exists()  # it died once, then the new pool's worker decided
+    assert first == view.legal[-1]
+    assert later == HeuristicBot().act(view)
+
+
+def test_a_decision_no_worker_survives_is_the_heuristic_bots(tmp_path: Path) -> None:
+    view = views("coinche", 4, every=3)[1]
+    thinker = Thinker(1)
+
+    async def decide() -> Action:
+        try:
+            return await thinker.act(DyingBot(), view)
+        finally:
+            await thinker.close()
+
+    assert run(decide()) == HeuristicBot().act(view)
+
+
+class GateBot:
+    """Waits in its decision until the test opens the gate (a manager's event: it crosses processes)."""
+
+    name = "gate"
+
+    def __init__(self, inside: Any, gate: Any) -> None:
+        self.inside, self.gate = inside, gate
+
+    def act(self, view: PlayerView) -> Action:
+        self.inside.set()
+        self.gate.wait(120)  # bounded: a test that went wrong fails instead of hanging
+        return view.legal[0]
+
+
+def test_one_worker_thinking_long_does_not_hold_the_others() -> None:
+    """Two workers: while one waits in a decision, the other answers another table's bot."""
+    view = views("classic", 5, every=6)[2]
+    thinker = Thinker(2)
+    with SyncManager() as manager:
+        inside, gate = manager.Event(), manager.Event()
+
+        async def decide() -> tuple[bool, Action, Action]:
+            import asyncio
+
+            try:
+                slow = asyncio.ensure_future(thinker.act(GateBot(inside, gate), view))
+                await asyncio.to_thread(inside.wait, 120)
+                quick = await thinker.act(make_bot("heuristic"), view)
+                still_thinking = not slow.done()
+                gate.set()
+                return still_thinking, quick, await slow
+            finally:
+                await thinker.close()
+
+        still_thinking, quick, slow = run(decide())
+    assert still_thinking
+    assert quick == HeuristicBot().act(view)
+    assert slow == view.legal[0]
+
+
+@pytest.fixture(params=[0, 2], ids=["threads", "processes"])
+def gated(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, Any, Any]]:
+    """Think workers (0: threads), and the gate's events: the bots of "easy" tables wait at the gate;
+    those of "strong" tables are the heuristic bot."""
+    workers: int = request.param
+    with SyncManager() as manager:
+        inside, gate = (threading.Event(), threading.Event()) if not workers else (manager.Event(), manager.Event())
+        monkeypatch.setitem(belote.bots._REGISTRY, "gate", lambda **_: GateBot(inside, gate))
+        monkeypatch.setitem(tables.STRENGTHS, "easy", ("gate", {}))
+        monkeypatch.setitem(tables.STRENGTHS, "strong", ("heuristic", {}))
+        yield workers, inside, gate
+        gate.set()
+
+
+def join(ws: Any, table: dict[str, Any]) -> dict[str, Any]:
+    ws.send_json({"type": "join", "table": table["table"], "token": table["token"], "since": -1})
+    state: dict[str, Any] = receive(ws)
+    return state
+
+
+def test_a_person_is_answered_while_a_bot_of_another_table_thinks(tmp_path: Path, gated: tuple[int, Any, Any]) -> None:
+    workers, inside, gate = gated
+    config = ServerConfig(pace=0.0, think_workers=workers)
+    with TestClient(create_app(db_path=tmp_path / "b.sqlite3", config=config)) as client:
+        a = client.post("/api/solo", json={"strength": "easy", "speed": "fast"}).json()
+        b = client.post("/api/solo", json={"strength": "strong", "speed": "fast"}).json()
+        with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+            state = join(ws_a, a)
+            if state["view"]["legal"]:  # the person of table A is first: then a bot of A is next
+                ws_a.send_json({"type": "act", "action": state["view"]["legal"][0]})
+                state = receive(ws_a)
+            seen_at_a = state["last"]
+            assert inside.wait(120)
+            state = join(ws_b, b)
+            while not state["view"]["legal"]:
+                state = receive(ws_b)
+            ws_b.send_json({"type": "act", "action": state["view"]["legal"][0]})
+            answered = receive(ws_b)
+            assert answered["last"] > state["last"]
+            assert not gate.is_set()  # table A's bot was thinking all along
+            gate.set()
+            assert until(ws_a, lambda s: s["last"] > seen_at_a)["events"]
+
+
+def test_the_app_thinks_in_processes_by_default_and_stops_them_with_itself(tmp_path: Path) -> None:
+    with TestClient(create_app(db_path=tmp_path / "t.sqlite3")) as client:
+        thinker = client.app.state.tables.config.thinker  # type: ignore[attr-defined]
+        assert thinker.processes and thinker.workers == default_workers()
+        pids = set(thinker._pool._processes)
+        assert len(pids) == thinker.workers  # started with the app, not at the first decision
+    assert not thinker.processes
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped: the workers are gone
+
+
+def test_serve_takes_a_number_of_think_workers() -> None:
+    assert build_parser().parse_args(["serve"]).think_workers is None
+    assert build_parser().parse_args(["serve", "--think-workers", "0"]).think_workers == 0
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--think-workers", "-1"])
