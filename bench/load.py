@@ -48,7 +48,8 @@ when one ends, with the same delay. Printed for each N (``--tables 10,20,40``; m
 - the bots' CPU per deal: the CPU of the server's processes and threads other than its event loop
   (the main thread), which is where the bots think whether they run in threads or in worker
   processes, over the deals finished in the window (a deal passed out counts); and the whole
-  server's CPU per deal;
+  server's CPU per deal; a window of slow deals may finish none, so the bots' CPU per bot action
+  is printed too;
 - the server's CPU (every process of it and their children; 100% is one core) and that of its
   event loop thread, its memory (VmRSS of its processes), the deals and matches finished;
 - the load average (``uptime``) at the start and the end of the window;
@@ -890,6 +891,7 @@ def solo_figures(w: Played, tables: int, speed: float, tail_s: float) -> dict[st
         "matches": len(within("match_ends")),
         "bots_cpu_s_per_deal": (w.server_cpu - w.loop_cpu) / deals if deals else float("nan"),
         "server_cpu_s_per_deal": w.server_cpu / deals if deals else float("nan"),
+        "bots_cpu_ms_per_action": (w.server_cpu - w.loop_cpu) / len(bots) * 1000 if bots else float("nan"),
         "server_cpu": w.server_cpu / window,
         "loop_cpu": w.loop_cpu / window,
         "client_cpu": w.client_cpu / window,
@@ -943,7 +945,8 @@ def report_solo(r: dict[str, Any]) -> str:
         f"(bids {r['bot_bid_late_p99_ms']:.0f}, cards {r['bot_card_late_p99_ms']:.0f}), "
         f"max {r['bot_late_max_ms']:.0f} ms over {r['bot_actions']:.0f} actions\n"
         f"  {r['deals']:.0f} deals and {r['matches']:.0f} matches finished; CPU per deal: bots "
-        f"{r['bots_cpu_s_per_deal']:.2f} s, whole server {r['server_cpu_s_per_deal']:.2f} s\n"
+        f"{r['bots_cpu_s_per_deal']:.2f} s, whole server {r['server_cpu_s_per_deal']:.2f} s "
+        f"(bots {r['bots_cpu_ms_per_action']:.0f} ms per bot action, which every window has)\n"
         f"  CPU (100% = one core): server {r['server_cpu']:.0%} (event loop {r['loop_cpu']:.0%}), clients "
         f"{r['client_cpu']:.0%}, others {r['other_cpu']:.0%}; server RSS {r['rss_before_kb'] / 1024:.0f} MB before, "
         f"{r['rss_full_kb'] / 1024:.0f} MB at the end, {r['rss_peak_kb'] / 1024:.0f} MB peak"
@@ -994,6 +997,7 @@ SOLO_MEDIAN_KEYS = (
     "matches",
     "bots_cpu_s_per_deal",
     "server_cpu_s_per_deal",
+    "bots_cpu_ms_per_action",
     "server_cpu",
     "loop_cpu",
     "client_cpu",
