@@ -14,12 +14,12 @@ a new match when one ends, against three bots at the server's defaults (``--sett
 (``POST /api/solo``, ``POST /api/tables``), and left: nobody joins it, so it never plays.
 
 Every ``--every`` seconds (30) one row: the minutes since the tables were seated, the server's
-memory (VmRSS of its processes), the size of the SQLite file (with its -wal and -shm files), the
+memory (VmRSS of its processes), the size of the SQLite file and of its write-ahead log, the
 tables the server holds (``/api/health``), the tables created so far, the deals finished since the
 last row, the person's latency p99 and the bots' lateness p99 (as bench/load.py measures them)
 since the last row, and the load average (``uptime``). At the end, the slope of the memory and of
-the file over the last half of the run (least squares, MB per minute): near zero when nothing
-leaks.
+the SQLite file (without its log, which comes and goes) over the last half of the run (least
+squares, MB per minute): near zero when nothing leaks.
 
     python bench/soak.py --tables 20 [--minutes 10] [--every 30] [--create [--rate 2]]
                          [--serve-arg=--expire-after --serve-arg=60] [--person 1,3] [--port 8775] [--json]
@@ -61,7 +61,8 @@ class Sample:
 
     minutes: float
     rss_mb: float
-    db_mb: float
+    db_mb: float  # the SQLite file itself
+    wal_mb: float  # its write-ahead log, which SQLite empties into it now and then
     server_tables: int
     created: int
     deals: int  # finished since the previous row
@@ -70,9 +71,8 @@ class Sample:
     load: float  # the 1-minute load average
 
 
-def store_bytes(db: Path) -> int:
-    """The SQLite file and its write-ahead log and shared-memory files."""
-    return sum(p.stat().st_size for p in (db, Path(f"{db}-wal"), Path(f"{db}-shm")) if p.exists())
+def file_mb(path: Path) -> float:
+    return path.stat().st_size / 2**20 if path.exists() else 0.0
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -148,7 +148,8 @@ async def soak(args: argparse.Namespace, srv: Servers) -> tuple[list[Sample], St
         sample = Sample(
             minutes=(now - start) / 60,
             rss_mb=tree_rss(srv.pids) / 1024,
-            db_mb=store_bytes(srv.db) / 2**20,
+            db_mb=file_mb(srv.db),
+            wal_mb=file_mb(Path(f"{srv.db}-wal")),
             server_tables=health["tables"],
             created=created[0],
             deals=sum(1 for t in stats.deals if previous <= t < now),
@@ -168,12 +169,13 @@ async def soak(args: argparse.Namespace, srv: Servers) -> tuple[list[Sample], St
     return samples, stats, create_failed
 
 
-HEADER = "minutes  RSS MB  SQLite MB  tables held  created  deals  person p99 ms  bots late p99 ms  load"
+HEADER = "minutes  RSS MB  SQLite MB  WAL MB  tables held  created  deals  person p99 ms  bots late p99 ms  load"
 
 
 def row(s: Sample) -> str:
     return (
-        f"{s.minutes:7.1f}  {s.rss_mb:6.1f}  {s.db_mb:9.2f}  {s.server_tables:11d}  {s.created:7d}  {s.deals:5d}  "
+        f"{s.minutes:7.1f}  {s.rss_mb:6.1f}  {s.db_mb:9.2f}  {s.wal_mb:6.2f}  {s.server_tables:11d}  "
+        f"{s.created:7d}  {s.deals:5d}  "
         f"{s.person_p99_ms:13.1f}  {s.bot_late_p99_ms:16.0f}  {s.load:4.2f}"
     )
 
