@@ -1,14 +1,15 @@
 """Load of ``belote serve``: N private tables of four scripted players, or N solo tables of one
 scripted person against three search bots (``--mode solo``).
 
-The benchmark starts a server (``python -m belote.cli serve`` on a fresh SQLite file, turn timer
-600 s so no bot ever stands in), then for each table: ``POST /api/tables`` (the host, at South),
-three ``POST /api/tables/{id}/sit``, four websockets to ``/ws`` that ``join``; once every table
-is seated (a client process seats 8 at a time: the ramp-up, printed as "setup"), each host sends
-``start``, and the window opens after ``--warmup`` seconds of play. Every player reads each
-``state``: when ``view.to_move`` is its seat it plays a random legal action, when the table waits
-for ``continue`` it sends one, and the host starts a new match (``new_game``) when one ends, so
-every table plays all the time.
+Private tables (``--mode paced``, the default, or ``peak``): the benchmark starts a server
+(``python -m belote.cli serve`` on a fresh SQLite file, turn timer 600 s so no bot ever stands in,
+the limits per client address off since every player is 127.0.0.1), then for each table:
+``POST /api/tables`` (the host, at South), three ``POST /api/tables/{id}/sit``, four websockets
+to ``/ws`` that ``join``; once every table is seated (a client process seats 8 at a time: the
+ramp-up, printed as "setup"), each host sends ``start``, and the window opens after ``--warmup``
+seconds of play. Every player reads each ``state``: when ``view.to_move`` is its seat it plays a
+random legal action, when the table waits for ``continue`` it sends one, and the host starts a
+new match (``new_game``) when one ends, so every table plays all the time.
 
 - ``--mode paced``: each table plays one action a second, the pace of brisk people: the seat to
   move waits until the table's previous action is a second old, give or take ``--jitter`` (0.5: a
