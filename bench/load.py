@@ -48,9 +48,10 @@ when one ends, with the same delay. Printed for each N (``--tables 10,20,40``; m
   finished trick); that is the bot's thinking plus every wait for the server's event loop;
 - the bots' CPU per deal: the CPU of the server's processes and threads other than its event loop
   (the main thread), which is where the bots think whether they run in threads or in worker
-  processes, over the deals finished in the window (a deal passed out counts); and the whole
-  server's CPU per deal; a window of slow deals may finish none, so the bots' CPU per bot action
-  is printed too;
+  processes, per bot action in the window, times the bots' actions in a deal (the mean over the
+  deals seen whole in the run, warm-up included; a deal passed out counts). Not that CPU over the
+  deals finished in the window: every table starts at once, so a window of 60 s may see each
+  table's first deal end or none. And the whole server's CPU per deal, the same way;
 - the server's CPU (every process of it and their children; 100% is one core) and that of its
   event loop thread, its memory (VmRSS of its processes), the deals and matches finished;
 - the load average (``uptime``) at the start and the end of the window;
@@ -350,6 +351,7 @@ class Stats:
     bot_late: list[tuple[float, float, str]] = field(default_factory=list)
     deals: list[float] = field(default_factory=list)  # when each deal ended
     match_ends: list[float] = field(default_factory=list)  # when each match ended
+    deal_bot_actions: list[int] = field(default_factory=list)  # the bots' actions of each deal seen whole
 
 
 @dataclass(frozen=True)
@@ -527,6 +529,8 @@ class SoloTable:
         self.renewing = False  # new_game sent, the new match not seen yet
         self.ended: set[int] = set()  # this match's deals seen ended
         self.last_seen = -1  # the highest event number seen in this match
+        self.deal_bots = 0  # the bots' actions seen in this deal
+        self.whole_deal = False  # this deal began after the person joined
         self.stopping = False
 
     def pause(self, msg: dict[str, Any], view: dict[str, Any]) -> float:
@@ -561,12 +565,16 @@ class SoloTable:
             since, _, pause, kind = self.bot_turn
             self.stats.bot_late.append((since, now - since - pause, kind))
             self.bot_turn = None
+            self.deal_bots += 1
         waiting, over = msg["waiting"], view["match_over"]
         # While the table waits for continue, the view shows the next deal already.
         finished = view["deal_number"] if over else view["deal_number"] - 1
         if (waiting is not None or over) and finished not in self.ended:
             self.ended.add(finished)
             self.stats.deals.append(now)
+            if self.whole_deal:
+                self.stats.deal_bot_actions.append(self.deal_bots)
+            self.deal_bots, self.whole_deal = 0, True
             if over:
                 self.stats.match_ends.append(now)
         mover = view["to_move"]
@@ -865,6 +873,9 @@ def solo_figures(w: Played, tables: int, speed: float, tail_s: float) -> dict[st
     late = [(lat, kind) for r in results for at, lat, kind in r["bot_late"] if t0 <= at < t1]
     bots = [lat for lat, _ in late]
     deals = len(within("deals"))
+    whole = [n for r in results for n in r["deal_bot_actions"]]
+    per_deal = sum(whole) / len(whole) if whole else float("nan")
+    bots_cpu = w.server_cpu - w.loop_cpu
     closed = {n for r in results for n in r["closed"]}
     tail = t1 - min(tail_s, window)
     playing = sum(1 for r in results for n, at in r["last_act"].items() if at >= tail and int(n) not in closed)
@@ -890,9 +901,10 @@ def solo_figures(w: Played, tables: int, speed: float, tail_s: float) -> dict[st
         "bot_card_late_p99_ms": percentile([lat for lat, kind in late if kind == "card"], 99) * 1000,
         "deals": deals,
         "matches": len(within("match_ends")),
-        "bots_cpu_s_per_deal": (w.server_cpu - w.loop_cpu) / deals if deals else float("nan"),
-        "server_cpu_s_per_deal": w.server_cpu / deals if deals else float("nan"),
-        "bots_cpu_ms_per_action": (w.server_cpu - w.loop_cpu) / len(bots) * 1000 if bots else float("nan"),
+        "bot_actions_per_deal": per_deal,
+        "bots_cpu_ms_per_action": bots_cpu / len(bots) * 1000 if bots else float("nan"),
+        "bots_cpu_s_per_deal": bots_cpu / len(bots) * per_deal if bots else float("nan"),
+        "server_cpu_s_per_deal": w.server_cpu / len(bots) * per_deal if bots else float("nan"),
         "server_cpu": w.server_cpu / window,
         "loop_cpu": w.loop_cpu / window,
         "client_cpu": w.client_cpu / window,
@@ -947,7 +959,7 @@ def report_solo(r: dict[str, Any]) -> str:
         f"max {r['bot_late_max_ms']:.0f} ms over {r['bot_actions']:.0f} actions\n"
         f"  {r['deals']:.0f} deals and {r['matches']:.0f} matches finished; CPU per deal: bots "
         f"{r['bots_cpu_s_per_deal']:.2f} s, whole server {r['server_cpu_s_per_deal']:.2f} s "
-        f"(bots {r['bots_cpu_ms_per_action']:.0f} ms per bot action, which every window has)\n"
+        f"({r['bots_cpu_ms_per_action']:.0f} ms per bot action, {r['bot_actions_per_deal']:.1f} bot actions a deal)\n"
         f"  CPU (100% = one core): server {r['server_cpu']:.0%} (event loop {r['loop_cpu']:.0%}), clients "
         f"{r['client_cpu']:.0%}, others {r['other_cpu']:.0%}; server RSS {r['rss_before_kb'] / 1024:.0f} MB before, "
         f"{r['rss_full_kb'] / 1024:.0f} MB at the end, {r['rss_peak_kb'] / 1024:.0f} MB peak"
@@ -996,9 +1008,10 @@ SOLO_MEDIAN_KEYS = (
     "bot_card_late_p99_ms",
     "deals",
     "matches",
+    "bot_actions_per_deal",
+    "bots_cpu_ms_per_action",
     "bots_cpu_s_per_deal",
     "server_cpu_s_per_deal",
-    "bots_cpu_ms_per_action",
     "server_cpu",
     "loop_cpu",
     "client_cpu",
