@@ -49,7 +49,8 @@ when one ends, with the same delay. Printed for each N (``--tables 10,20,40``; m
 - the bots' CPU per deal: the CPU of the server's processes and threads other than its event loop
   (the main thread), which is where the bots think whether they run in threads or in worker
   processes, per bot action in the window, times the bots' actions in a deal (the mean over the
-  deals seen whole in the run, warm-up included; a deal passed out counts). Not that CPU over the
+  deals that ended in the run, warm-up included, counted from the events; a deal passed out
+  counts). Not that CPU over the
   deals finished in the window: every table starts at once, so a window of 60 s may see each
   table's first deal end or none. And the whole server's CPU per deal, the same way;
 - the server's CPU (every process of it and their children; 100% is one core) and that of its
@@ -529,8 +530,8 @@ class SoloTable:
         self.renewing = False  # new_game sent, the new match not seen yet
         self.ended: set[int] = set()  # this match's deals seen ended
         self.last_seen = -1  # the highest event number seen in this match
-        self.deal_bots = 0  # the bots' actions seen in this deal
-        self.whole_deal = False  # this deal began after the person joined
+        self.deal_bots = 0  # the bots' bids and cards among this deal's events
+        self.whole_deal = False  # this deal's events were seen from its first
         self.stopping = False
 
     def pause(self, msg: dict[str, Any], view: dict[str, Any]) -> float:
@@ -558,6 +559,7 @@ class SoloTable:
         if last > self.last_seen:  # the table moves
             self.last_seen = last
             self.stats.last_act[self.number] = now
+        self.count_bots(msg)
         if self.pending is not None and last > self.pending.last:
             self.stats.latency.append((self.pending.sent, now - self.pending.sent))
             self.pending = None
@@ -565,16 +567,12 @@ class SoloTable:
             since, _, pause, kind = self.bot_turn
             self.stats.bot_late.append((since, now - since - pause, kind))
             self.bot_turn = None
-            self.deal_bots += 1
         waiting, over = msg["waiting"], view["match_over"]
         # While the table waits for continue, the view shows the next deal already.
         finished = view["deal_number"] if over else view["deal_number"] - 1
         if (waiting is not None or over) and finished not in self.ended:
             self.ended.add(finished)
             self.stats.deals.append(now)
-            if self.whole_deal:
-                self.stats.deal_bot_actions.append(self.deal_bots)
-            self.deal_bots, self.whole_deal = 0, True
             if over:
                 self.stats.match_ends.append(now)
         mover = view["to_move"]
@@ -588,6 +586,21 @@ class SoloTable:
         elif waiting is None and mover is not None and self.bot_turn is None and msg["players"][mover]["bot"]:
             kind = "bid" if view["phase"] == "bidding" else "card"
             self.bot_turn = (now, last, self.pause(msg, view), kind)
+
+    def count_bots(self, msg: dict[str, Any]) -> None:
+        """Count the bots' bids and cards of each deal from the events (the join brings a match's
+        events from its first, so every deal is seen whole unless the server sent a gap)."""
+        if msg["gap"]:
+            self.whole_deal = False
+            return
+        for _, event in msg["events"]:
+            kind = event["type"]
+            if kind in ("deal", "match-over"):
+                if self.whole_deal:
+                    self.stats.deal_bot_actions.append(self.deal_bots)
+                self.deal_bots, self.whole_deal = 0, kind == "deal"
+            elif kind in ("bid", "card") and msg["players"][event["seat"]]["bot"]:
+                self.deal_bots += 1
 
     async def drive(self) -> None:
         """The person: each thing to do, done ``plan.person`` seconds after it came."""
