@@ -37,8 +37,10 @@ Solo mode (``--mode solo``): the product's main use. Each table is ``POST /api/s
 websocket that ``join``s as the person; the server runs at ``--pace`` 1 (the bots' pauses of a real
 table). The person acts ``--person LOW,HIGH`` seconds (uniform; 1 to 3 by default, a brisk player)
 after the state that gives them the turn, presses continue between deals and starts a new match
-when one ends, with the same delay. Printed for each N (``--tables 10,20,40``; medians with
-``--runs``):
+when one ends, with the same delay. ``--arrive SECONDS`` opens the tables one by one at random
+moments of the first SECONDS, as people come (without it every table bids its first deal in the
+same seconds, a burst no real evening has); the window opens once all have. Printed for each N
+(``--tables 10,20,40``; medians with ``--runs``):
 
 - the person's latency, p50 / p99 / max: from an ``act`` leaving to the first state whose ``last``
   event number is beyond the one it was played on;
@@ -50,9 +52,9 @@ when one ends, with the same delay. Printed for each N (``--tables 10,20,40``; m
   (the main thread), which is where the bots think whether they run in threads or in worker
   processes, per bot action in the window, times the bots' actions in a deal (the mean over the
   deals that ended in the run, warm-up included, counted from the events; a deal passed out
-  counts). Not that CPU over the
-  deals finished in the window: every table starts at once, so a window of 60 s may see each
-  table's first deal end or none. And the whole server's CPU per deal, the same way;
+  counts). Not that CPU over the deals finished in the window: with every table starting at once,
+  a window of 60 s may see each table's first deal end or none. And the whole server's CPU per
+  deal, the same way;
 - the server's CPU (every process of it and their children; 100% is one core) and that of its
   event loop thread, its memory (VmRSS of its processes), the deals and matches finished;
 - the load average (``uptime``) at the start and the end of the window;
@@ -367,6 +369,7 @@ class Plan:
     person: tuple[float, float] = (1.0, 3.0)  # solo: seconds the person takes to act, uniform between
     pace: float = 1.0  # solo: the server's --pace, which multiplies the bots' pauses
     settings: dict[str, Any] = field(default_factory=dict)  # solo: the body of POST /api/solo
+    arrive: float = 0.0  # solo: each table opens at a random moment of the first ``arrive`` seconds
 
     def port_of(self, number: int) -> int:
         return self.ports[number % len(self.ports)]
@@ -661,21 +664,29 @@ async def client_main(numbers: list[int], plan: Plan, queue: Queue[Any], stop: E
     tasks: list[asyncio.Task[None]] = []
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
-    async def one(number: int) -> None:
-        async with gate:
-            try:
-                tables.append(
-                    await set_up_solo(number, plan, stats) if plan.solo else await set_up(number, plan, stats)
-                )
-            except Exception as e:
-                stats.failed.append(f"{type(e).__name__}: {e}")
-
-    await asyncio.gather(*(one(n) for n in numbers))
-    for table in tables:  # every table seated before any plays: in peak mode, play would starve the seating
+    async def play(table: BenchTable | SoloTable) -> None:
         tasks.extend(asyncio.create_task(p.read()) for p in table.players.values())
         tasks.append(asyncio.create_task(table.drive()))
         await table.begin()
         stats.tables += 1
+
+    async def one(number: int) -> None:
+        if plan.arrive > 0:  # people come one by one, not all in the same second
+            await asyncio.sleep(random.Random(number).uniform(0, plan.arrive))
+        async with gate:
+            try:
+                table = await set_up_solo(number, plan, stats) if plan.solo else await set_up(number, plan, stats)
+            except Exception as e:
+                stats.failed.append(f"{type(e).__name__}: {e}")
+                return
+        tables.append(table)
+        if plan.solo:  # a person plays from the moment they sit down
+            await play(table)
+
+    await asyncio.gather(*(one(n) for n in numbers))
+    if not plan.solo:  # every table seated before any plays: in peak mode, play would starve the seating
+        for table in tables:
+            await play(table)
     # The players' own garbage collections would pause their reading and count as the server's
     # latency: their objects are kept out of it (the messages they read hold no cycles).
     gc.collect()
@@ -863,6 +874,7 @@ def run_solo(args: argparse.Namespace, tables: int) -> dict[str, Any]:
         person=args.person,
         pace=args.pace,
         settings=args.settings,
+        arrive=args.arrive,
     )
     speed = machine_speed()
     with servers(args.port, args.procs_server, redis=args.redis, pace=args.pace) as srv:
@@ -1117,6 +1129,14 @@ def main() -> int:
         default={},
         metavar="JSON",
         help="solo mode: the body of POST /api/solo (default {}: the server's defaults)",
+    )
+    p.add_argument(
+        "--arrive",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="solo mode: each table opens at a random moment of the first SECONDS (default 0: all at once, "
+        "so that every table bids its first deal in the same seconds); the window opens once all have",
     )
     p.add_argument("--runs", type=int, default=1, help="runs, each with a new server; prints their median")
     p.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
