@@ -26,7 +26,7 @@ from belote.server.limits import too_many_sockets, too_many_tables
 from belote.server.matchmaking import Matchmaker, check_seating
 from belote.server.rules_page import rules_page
 from belote.server.sheets import routes as sheet_routes
-from belote.server.store import SQLiteStore, default_path
+from belote.server.store import SQLiteSheets, SQLiteStore, default_path
 from belote.server.tables import (
     RULE_SETTINGS,
     TABLE_SETTINGS,
@@ -122,6 +122,20 @@ def _refused(e: Refusal, status: int = 400, **more: Any) -> Response:
 
 
 NO_SUCH_TABLE = "no such table, or the invitation is wrong"
+
+
+def unreachable() -> Refusal:
+    """The refusal of anything that needs Redis while it is out of reach: the page keeps its seat,
+    says so and tries again (docs/protocol.md)."""
+    return Refusal("the game store is out of reach for a moment: play resumes shortly", "store_unreachable")
+
+
+async def outage_response(request: Request, exc: Exception) -> Response:
+    """HTTP 503 for a route that needed Redis while it is out of reach (the page itself needs none)."""
+    log.warning("%s %s waits for Redis: %s", request.method, request.url.path, exc)
+    e = unreachable()
+    body = {"error": str(e), "code": e.code, "args": e.details}
+    return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
 
 
 def address(conn: HTTPConnection) -> str:
@@ -302,7 +316,11 @@ class Connection:
                 await self.handle(msg["type"], msg)
             except Refusal as e:
                 await self.refuse(e)
-            except Exception:  # the store or Redis failed: say so, keep the connection
+            except Exception as e:  # the store or Redis failed: say so, keep the connection
+                if isinstance(e, self.ws.app.state.outage):
+                    log.warning("a %r message waits for Redis: %s", msg["type"], e)
+                    await self.refuse(unreachable())
+                    continue
                 log.exception("a %r message failed", msg["type"])
                 await self.refuse(Refusal("the server could not do that just now: try again", "server_error"))
 
@@ -421,8 +439,8 @@ def create_app(
 ) -> Starlette:
     """The app, with its store (a SQLite file by default) and every active table brought back.
 
-    With ``redis_url`` the tables and the queue live in Redis and any number of processes share
-    them; the SQLite file keeps the score sheets.
+    With ``redis_url`` the tables, the queue and the score sheets live in Redis and any number of
+    processes share them: nothing lives only in one process's SQLite file.
     """
     if store is None:
         store = SQLiteStore(db_path or default_path())
@@ -446,9 +464,10 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub: Hub
         if redis_url:
-            from belote.server.redis_hub import RedisHub
+            from belote.server.redis_hub import RedisHub, RedisSheets
 
             hub = await RedisHub.connect(redis_url)
+            app.state.sheets = RedisSheets(hub.r, hub.prefix)
         else:
             hub = LocalHub(store)
         manager = TableManager(hub, config)
@@ -456,8 +475,11 @@ def create_app(
         app.state.tables = manager
         app.state.matchmaker = matchmaker
         app.state.store = store
-        loaded = await manager.load_all()
-        log.info("%d tables restored from %s", loaded, redis_url or store.path)
+        try:
+            loaded = await manager.load_all()
+            log.info("%d tables restored from %s", loaded, redis_url or store.path)
+        except app.state.outage as e:  # the lease round takes the tables up once Redis answers
+            log.warning("Redis is out of reach (%s): the page is served, tables come back when it answers", e)
         manager.run_leases()
         matchmaker.start()
         gc_before = gc.get_threshold()
@@ -468,8 +490,15 @@ def create_app(
         await manager.close()
         await hub.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    outage: tuple[type[Exception], ...] = ()
+    if redis_url:
+        from belote.server.redis_hub import OUTAGE
+
+        outage = OUTAGE
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict.fromkeys(outage, outage_response))
+    app.state.outage = outage  # what the shared store raises while out of reach
     app.state.store = store
+    app.state.sheets = SQLiteSheets(store)
     app.state.origins = config.origins
     app.state.sockets = {}  # open websockets by address
     return app

@@ -27,6 +27,11 @@ Listener = Callable[[str, Note], Awaitable[None]]
 CHAT_KEEP = 50
 
 
+class StoreLost(Exception):
+    """The store no longer holds the log a change follows (Redis restarted empty, or was flushed):
+    nothing was written; the table is written back whole (``Table.write_back``)."""
+
+
 class Hub(Protocol):
     """What a table manager needs from the place its tables live."""
 
@@ -43,7 +48,11 @@ class Hub(Protocol):
 
     async def commit(
         self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
-    ) -> None: ...
+    ) -> None:
+        """Write ``actions`` from number ``start`` (after dropping the old ones when ``reset``), and the
+        meta when given. Raises ``StoreLost``, writing nothing, when the store's log does not hold
+        exactly ``start`` actions (a shared store that lost its data): never a log that does not replay."""
+        ...
 
     async def active_ids(self) -> list[str]: ...
 

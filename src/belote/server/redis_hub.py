@@ -10,6 +10,9 @@ Keys (all under one prefix, ``belote:`` by default):
 - ``queue`` the matchmaking queue (entry -> JSON: name, variant, seating, process, joined),
   ``queue:alive:{entry}`` one key per waiting player, renewed by its process, so the players of a
   dead process leave the queue by themselves;
+- ``epoch`` a random value set by the first process to find it missing: a process that sees it change
+  knows Redis lost its data (restarted empty) and writes back the tables it holds;
+- ``sheet:{id}`` a score sheet (JSON), changed under WATCH so that two processes never lose an entry;
 - channels ``note:t:{id}`` (a table changed, a chat line) and ``note:p:{process}`` (to one process).
 """
 
@@ -20,14 +23,21 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import WatchError
 
-from belote.server.hub import CHAT_KEEP, Listener, Note
+from belote.server.hub import CHAT_KEEP, Listener, Note, StoreLost
 
 log = logging.getLogger("belote.redis")
+
+#: What Redis raises while it is out of reach (down, restarting): the server answers
+#: ``store_unreachable`` ("play resumes shortly"), not an internal error.
+OUTAGE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError)
 
 LEASE_MS = 3000
 ALIVE_MS = 10000
@@ -48,6 +58,43 @@ return 0
 """
 
 
+# KEYS: meta, actions, chat, the active set; ARGV: id, start, reset, meta ('' for none), active,
+# seconds a finished table is kept, then the actions. A change that does not follow the stored log
+# (its meta gone, or not exactly ``start`` actions stored) writes nothing and answers 0.
+_COMMIT = """
+local meta, actions, chat, active = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local id, start, reset, newmeta = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4]
+if (newmeta == '' and redis.call('EXISTS', meta) == 0)
+    or (not reset and redis.call('LLEN', actions) ~= start) then
+  return 0
+end
+if newmeta ~= '' then
+  redis.call('SET', meta, newmeta)
+  if ARGV[5] == '1' then
+    redis.call('SADD', active, id)
+    redis.call('PERSIST', meta)
+    redis.call('PERSIST', actions)
+    redis.call('PERSIST', chat)
+  else
+    redis.call('SREM', active, id)
+    redis.call('EXPIRE', meta, ARGV[6])
+    redis.call('EXPIRE', actions, ARGV[6])
+    redis.call('EXPIRE', chat, ARGV[6])
+  end
+end
+if reset then
+  redis.call('DEL', actions)
+end
+for i = 7, #ARGV, 1000 do
+  redis.call('RPUSH', actions, unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+if newmeta ~= '' and ARGV[5] ~= '1' then
+  redis.call('EXPIRE', actions, ARGV[6])
+end
+return 1
+"""
+
+
 class RedisHub:
     shared = True
 
@@ -57,35 +104,46 @@ class RedisHub:
         self.process = secrets.token_hex(4)
         self._listeners: list[Listener] = []
         self._pubsub: Any = None
-        self._reader: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._lease = self.r.register_script(_LEASE)
+        self._commit = self.r.register_script(_COMMIT)
+        self.epoch: str | None = None  # the store's generation as this process last saw it
 
     @classmethod
     async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
+        """A hub on ``url``. Redis may be out of reach for now: the process starts all the same (its
+        page loads and says that play resumes shortly) and subscribes once Redis answers."""
         client = aioredis.Redis.from_url(url, decode_responses=True)
-        await client.ping()
         hub = cls(client, prefix)
-        await hub._subscribe()
+        loop = asyncio.get_running_loop()
+        hub._tasks = [loop.create_task(hub._read(), name="redis notes"), loop.create_task(hub._watch(), name="epoch")]
         return hub
 
     def _k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
 
     async def _subscribe(self) -> None:
-        self._pubsub = self.r.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.psubscribe(self._k("note", "t", "*"))
-        await self._pubsub.subscribe(self._k("note", "p", self.process))
-        self._reader = asyncio.get_running_loop().create_task(self._read(), name="redis notes")
+        pubsub: Any = self.r.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.psubscribe(self._k("note", "t", "*"))
+            await pubsub.subscribe(self._k("note", "p", self.process))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
+        self._pubsub = pubsub
 
     async def _read(self) -> None:
         table_channel = self._k("note", "t", "")
         while True:
             try:
+                if self._pubsub is None:
+                    await self._subscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("reading notes from Redis failed")
+            except Exception as e:
+                log.warning("reading notes from Redis failed: %s", e)
                 await asyncio.sleep(0.5)
                 continue
             if message is None or message.get("type") not in ("message", "pmessage"):
@@ -96,11 +154,40 @@ class RedisHub:
                 note = json.loads(message["data"])
             except (TypeError, json.JSONDecodeError):
                 continue
-            for listener in self._listeners:
-                try:
-                    await listener(table_id, note)
-                except Exception:
-                    log.exception("a note for %s could not be handled", table_id[:6])
+            await self._tell(table_id, note)
+
+    async def _tell(self, table_id: str, note: Note) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(table_id, note)
+            except Exception:
+                log.exception("a note for %s could not be handled", table_id[:6])
+
+    async def check_epoch(self) -> bool:
+        """Whether Redis lost its data since this process last looked (True once per loss).
+
+        The first process to find the ``epoch`` key missing sets a new one; every process that saw
+        another value before (or none at all, for the one that set it after a loss) learns that the
+        store restarted empty, and writes back the tables it holds (a ``store_lost`` note).
+        """
+        key = self._k("epoch")
+        await self.r.set(key, secrets.token_hex(8), nx=True)
+        raw = await self.r.get(key)
+        current = None if raw is None else str(raw)
+        before, self.epoch = self.epoch, current
+        return before is not None and current != before
+
+    async def _watch(self, every: float = 1.0) -> None:
+        while True:
+            try:
+                if await self.check_epoch():
+                    log.warning("Redis lost its data (restarted empty?): the tables held here are written back")
+                    await self._tell("", {"kind": "store_lost"})
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("Redis is out of reach: %s", e)
+            await asyncio.sleep(every)
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -136,23 +223,12 @@ class RedisHub:
     async def commit(
         self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
     ) -> None:
-        async with self.r.pipeline(transaction=True) as pipe:
-            if meta is not None:
-                pipe.set(self._k("t", table_id, "meta"), json.dumps(meta))
-                keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")]
-                if active:
-                    pipe.sadd(self._k("active"), table_id)
-                    for key in keys:
-                        pipe.persist(key)
-                else:  # a finished table stays a week for those who open its link again
-                    pipe.srem(self._k("active"), table_id)
-                    for key in keys:
-                        pipe.expire(key, FINISHED_SECONDS)
-            if reset:
-                pipe.delete(self._k("t", table_id, "actions"))
-            if actions:
-                pipe.rpush(self._k("t", table_id, "actions"), *actions)
-            await pipe.execute()
+        """Write a change, only onto the log it follows: ``StoreLost`` when the stored log does not hold
+        exactly ``start`` actions or the meta is gone (Redis restarted empty), and nothing is written."""
+        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
+        args: list[str | int] = [table_id, start, int(reset), "" if meta is None else json.dumps(meta), int(active)]
+        if not await self._commit(keys=keys, args=[*args, FINISHED_SECONDS, *actions]):
+            raise StoreLost(table_id)
 
     async def active_ids(self) -> list[str]:
         return sorted(str(i) for i in await self.r.smembers(self._k("active")))
@@ -217,11 +293,51 @@ class RedisHub:
         await self.r.publish(self._k("note", "p", process), json.dumps(note))
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+                await task
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
         await self.r.aclose()
+
+
+class RedisSheets:
+    """The score sheets in Redis (``SheetStore``), for every process of a server alike."""
+
+    def __init__(self, client: aioredis.Redis, prefix: str = "belote:") -> None:
+        self.r = client
+        self.prefix = prefix
+
+    def _k(self, sheet_id: str) -> str:
+        return f"{self.prefix}sheet:{sheet_id}"
+
+    async def create_sheet(self, sheet_id: str, data: dict[str, Any]) -> None:
+        await self.r.set(self._k(sheet_id), json.dumps(data))
+
+    async def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
+        raw = await self.r.get(self._k(sheet_id))
+        return None if raw is None else dict(json.loads(raw))
+
+    async def change_sheet(
+        self, sheet_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """Optimistic: read under WATCH, write in MULTI; a sheet another request changed meanwhile is
+        read again and ``change`` runs again on it (it raises to refuse, and nothing is written)."""
+        key = self._k(sheet_id)
+        pipeline: Any = self.r.pipeline(transaction=True)
+        async with pipeline as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        return None
+                    data = change(dict(json.loads(raw)))
+                    pipe.multi()
+                    pipe.set(key, json.dumps(data))
+                    await pipe.execute()
+                    return data
+                except WatchError:
+                    continue

@@ -27,7 +27,7 @@ from typing import Any
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_action
 from belote.rules import OPTIONS, OptionSpec, Rules
-from belote.server.hub import Hub, Note
+from belote.server.hub import Hub, Note, StoreLost
 from belote.server.limits import Window
 from belote.server.wire import has_refused_characters, same_secret
 
@@ -510,7 +510,10 @@ class Table:
             else:
                 meta = None
             try:
-                await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+                try:
+                    await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+                except StoreLost:  # Redis came back empty: this process still holds the whole table
+                    await self._write_back()
             except Exception:  # nobody hears of a change the store did not keep
                 log.exception("table %s: the store did not keep a change; it is undone", self.id[:6])
                 self._undo(*before, start)
@@ -521,6 +524,21 @@ class Table:
         self._wake.set()
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
+
+    async def _write_back(self) -> None:
+        """Write the table whole (meta and every action from the first), under its lock: the store
+        lost it, and appending would leave a log that no longer starts at the beginning."""
+        log.warning("table %s: the store had lost it (Redis restarted empty?); written back whole", self.id[:6])
+        actions = [] if self.match is None else [action_str(a) for a in self.match.actions]
+        await self.hub.commit(self.id, self.meta.to_json(), self.active, 0, actions, True)
+
+    async def restore(self) -> None:
+        """The store was found empty (``store_lost``): write the table back unless a process holding
+        a replica of it did first (a replica a change behind writes less; the next change of the one
+        ahead then finds its log short and writes itself back whole)."""
+        async with self.hub.lock(self.id):
+            if await self.hub.load(self.id) is None:
+                await self._write_back()
 
     def _undo(self, meta: dict[str, Any], match: Match | None, actions: int) -> None:
         """Back to the meta and the first ``actions`` actions of ``match`` that the table had before a change."""
@@ -1096,6 +1114,10 @@ class TableManager:
         return loaded
 
     async def _on_note(self, table_id: str, note: Note) -> None:
+        if note.get("kind") == "store_lost":  # from the hub itself: Redis restarted empty
+            for held in list(self.tables.values()):
+                await held.restore()
+            return
         table = self.tables.get(table_id)
         if table is None:
             return

@@ -303,7 +303,7 @@ function refusal(msg) {
 }
 
 /** Refusals the server may give a join that a moment later it would not (docs/protocol.md): the seat is kept. */
-const PASSING = new Set(["server_error", "slow_down", "flooding"]);
+const PASSING = new Set(["server_error", "slow_down", "flooding", "store_unreachable"]);
 
 function onError(msg) {
   U.sending = null;
