@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
@@ -213,32 +214,12 @@ class Player:
 @contextmanager
 def redis_server(folder: Path) -> Iterator[str]:
     """A real ``redis-server`` on a free port, empty, stopped afterwards; yields its URL."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise RuntimeError("no redis-server: install Debian's package redis-server (./scripts/test does)")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = RedisProcess(folder)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        server.start()
+        yield server.url
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        server.kill()
 
 
 def match_over(state: State) -> bool:
@@ -278,6 +259,9 @@ class Server:
                 with urllib.request.urlopen(self.base + "/api/health", timeout=1) as r:
                     if r.status == 200:
                         return
+            except urllib.error.HTTPError as e:  # it answers, though unwell (503: Redis out of reach)
+                e.close()
+                return
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("belote serve did not start")
@@ -368,3 +352,54 @@ def stored_match(db: Path, table_id: str) -> tuple[dict[str, Any], Any, list[str
     for a in actions:
         match.apply(parse_action(a))
     return meta, match, actions
+
+
+class RedisProcess:
+    """A real ``redis-server`` without persistence on a port of its own, which a test can ``kill``
+    (SIGKILL) and ``start`` again on the same port: it then comes back empty."""
+
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("no redis-server: install Debian's package redis-server (./scripts/test does)")
+        self.binary = binary
+        self.folder = folder
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        args = ["--port", str(self.port), "--save", "", "--appendonly", "no", "--dir", str(self.folder)]
+        self.proc = subprocess.Popen([self.binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+def events_seen(player: Player) -> dict[int, Any]:
+    """Every numbered event the player received, by number; fails if one number came with two events."""
+    seen: dict[int, Any] = {}
+    for msg in player.messages:
+        if msg["type"] != "state":
+            continue
+        for n, event in msg["events"]:
+            assert seen.setdefault(n, event) == event, f"event {n} came twice, as two different events"
+    return seen

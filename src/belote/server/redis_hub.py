@@ -27,6 +27,8 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
@@ -38,6 +40,9 @@ log = logging.getLogger("belote.redis")
 #: What Redis raises while it is out of reach (down, restarting): the server answers
 #: ``store_unreachable`` ("play resumes shortly"), not an internal error.
 OUTAGE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError)
+#: A command that meets a closed connection (Redis restarted) tries again for about 2 s before
+#: giving up: a restart costs no action, and a longer outage is refused soon enough to be said.
+RETRY: dict[str, Any] = {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 6), "retry_on_error": list(OUTAGE)}
 
 LEASE_MS = 3000
 ALIVE_MS = 10000
@@ -113,7 +118,7 @@ class RedisHub:
     async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
         """A hub on ``url``. Redis may be out of reach for now: the process starts all the same (its
         page loads and says that play resumes shortly) and subscribes once Redis answers."""
-        client = aioredis.Redis.from_url(url, decode_responses=True)
+        client = aioredis.Redis.from_url(url, decode_responses=True, **RETRY)
         hub = cls(client, prefix)
         loop = asyncio.get_running_loop()
         hub._tasks = [loop.create_task(hub._read(), name="redis notes"), loop.create_task(hub._watch(), name="epoch")]
