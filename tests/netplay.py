@@ -124,6 +124,7 @@ class Player:
         self.last = -1
         self.errors: list[str] = []
         self.answered: tuple[Any, ...] | None = None  # the position last answered: never twice
+        self.reconnects = 0  # how often ``play_reconnecting`` joined again after its socket closed
 
     async def connect(self) -> State:
         self.ws = await connect(self.url, max_size=2**22, open_timeout=10)
@@ -201,6 +202,7 @@ class Player:
             except (ConnectionClosed, OSError):
                 # What was sent to the lost server may be lost with it: answer the position again.
                 self.ws, self.state, self.answered = None, None, None
+                self.reconnects += 1
                 turn += 1
                 self.url = urls[turn % len(urls)]
                 while time.monotonic() < deadline:
