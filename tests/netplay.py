@@ -19,7 +19,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
@@ -247,7 +246,8 @@ class Server:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = 20.0, ready: str = "/api/health") -> None:
+        """Start the process and wait until ``ready`` answers (``/``, the page, while Redis is down)."""
         cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db), *self.args]
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
@@ -258,12 +258,9 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"belote serve exited: {self.log_path.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(self.base + "/api/health", timeout=1) as r:
+                with urllib.request.urlopen(self.base + ready, timeout=1) as r:
                     if r.status == 200:
                         return
-            except urllib.error.HTTPError as e:  # it answers, though unwell (503: Redis out of reach)
-                e.close()
-                return
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("belote serve did not start")

@@ -241,7 +241,7 @@ def test_the_page_loads_while_redis_is_down_and_a_join_is_refused_with_its_code(
     try:
         table, tokens = private_table(running.base, 1, QUICK)
         store.kill()
-        later.start()  # a process started while Redis is down starts all the same
+        later.start(ready="/")  # a process started while Redis is down starts all the same
         for server in (running, later):
             status, page = _get(server.base + "/")
             assert status == 200 and b'<script type="module"' in page

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
-from belote.server.hub import Hub, LocalHub
+from belote.server.hub import OUTAGE, Hub, LocalHub
 from belote.server.limits import too_many_sockets, too_many_tables
 from belote.server.matchmaking import Matchmaker, check_seating
 from belote.server.rules_page import rules_page
@@ -490,11 +490,7 @@ def create_app(
         await manager.close()
         await hub.close()
 
-    outage: tuple[type[Exception], ...] = ()
-    if redis_url:
-        from belote.server.redis_hub import OUTAGE
-
-        outage = OUTAGE
+    outage = OUTAGE if redis_url else ()
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict.fromkeys(outage, outage_response))
     app.state.outage = outage  # what the shared store raises while out of reach
     app.state.store = store

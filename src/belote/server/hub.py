@@ -20,7 +20,15 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from belote.server.store import SQLiteStore
+
+#: What the shared store raises while it is out of reach (Redis down or restarting): a passing state
+#: that the server answers with ``store_unreachable`` ("play resumes shortly") and logs in one line,
+#: not an internal error.
+OUTAGE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError)
 
 Note = dict[str, Any]
 Listener = Callable[[str, Note], Awaitable[None]]

@@ -29,17 +29,12 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 
-from belote.server.hub import CHAT_KEEP, Listener, Note, StoreLost
+from belote.server.hub import CHAT_KEEP, OUTAGE, Listener, Note, StoreLost
 
 log = logging.getLogger("belote.redis")
 
-#: What Redis raises while it is out of reach (down, restarting): the server answers
-#: ``store_unreachable`` ("play resumes shortly"), not an internal error.
-OUTAGE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError)
 #: A command that meets a closed connection (Redis restarted) tries again for about 2 s before
 #: giving up: a restart costs no action, and a longer outage is refused soon enough to be said.
 RETRY: dict[str, Any] = {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 6), "retry_on_error": list(OUTAGE)}
@@ -113,6 +108,7 @@ class RedisHub:
         self._lease = self.r.register_script(_LEASE)
         self._commit = self.r.register_script(_COMMIT)
         self.epoch: str | None = None  # the store's generation as this process last saw it
+        self.down = False  # whether Redis was out of reach at the last look (said once in the log)
 
     @classmethod
     async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
@@ -148,9 +144,10 @@ class RedisHub:
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.warning("reading notes from Redis failed: %s", e)
+                self._out_of_reach(e)
                 await asyncio.sleep(0.5)
                 continue
+            self.down = False
             if message is None or message.get("type") not in ("message", "pmessage"):
                 continue
             channel: str = message["channel"]
@@ -191,8 +188,14 @@ class RedisHub:
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.warning("Redis is out of reach: %s", e)
+                self._out_of_reach(e)
             await asyncio.sleep(every)
+
+    def _out_of_reach(self, e: Exception) -> None:
+        """Say it once when Redis goes out of reach, not every half second while it stays so."""
+        if not self.down:
+            self.down = True
+            log.warning("Redis is out of reach (%s): play resumes when it answers", e)
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)

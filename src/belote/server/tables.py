@@ -27,7 +27,7 @@ from typing import Any
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_action
 from belote.rules import OPTIONS, OptionSpec, Rules
-from belote.server.hub import Hub, Note, StoreLost
+from belote.server.hub import OUTAGE, Hub, Note, StoreLost
 from belote.server.limits import Window
 from belote.server.wire import has_refused_characters, same_secret
 
@@ -1077,6 +1077,7 @@ class TableManager:
             future.set_result(table)
         except BaseException as e:
             future.set_exception(e)
+            future.exception()  # those who wait get it; without them, asyncio would log it as lost
             raise
         finally:
             del self._loading[table_id]
@@ -1153,6 +1154,8 @@ class TableManager:
                     elif not held and table.driving:
                         await table.stop()
                 self._forget_idle()
+            except OUTAGE as e:
+                log.warning("lease round: Redis is out of reach (%s)", e)
             except Exception:
                 log.exception("lease round failed")
             await asyncio.sleep(every)
