@@ -247,6 +247,9 @@ def test_the_page_loads_while_redis_is_down_and_a_join_is_refused_with_its_code(
             assert status == 200 and b'<script type="module"' in page
             assert _get(server.base + "/static/app.js")[0] == 200
             assert _get(server.base + "/api/games")[0] == 200
+            assert _get(server.base + "/scores")[0] == 200
+            status, refused = _post(server.base + "/api/sheets", {"target": 1000})
+            assert status == 503 and refused["code"] == "store_unreachable"
             status, refused = _post(server.base + "/api/tables", {"name": "Ana"})
             assert status == 503 and refused["code"] == "store_unreachable"
             assert refused["error"] == "the game store is out of reach for a moment: play resumes shortly"
