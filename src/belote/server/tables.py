@@ -1117,7 +1117,10 @@ class TableManager:
     async def _on_note(self, table_id: str, note: Note) -> None:
         if note.get("kind") == "store_lost":  # from the hub itself: Redis restarted empty
             for held in list(self.tables.values()):
-                await held.restore()
+                try:
+                    await held.restore()
+                except Exception:  # its next change finds the log short and writes it back then
+                    log.exception("table %s could not be written back now", held.id[:6])
             return
         table = self.tables.get(table_id)
         if table is None:
