@@ -24,12 +24,12 @@ import redis.asyncio as aioredis
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 
-from belote.game import Match, parse_action
+from belote.game import Match, action_str, parse_action
 from belote.server.app import create_app
 from belote.server.hub import StoreLost
 from belote.server.redis_hub import RedisHub, RedisSheets
 from belote.server.store import SQLiteStore
-from belote.server.tables import rules_of
+from belote.server.tables import ServerConfig, TableManager, check_settings, rules_of
 from netplay import (
     Player,
     RedisProcess,
@@ -142,6 +142,42 @@ def test_a_change_that_does_not_follow_the_stored_log_writes_nothing(tmp_path: P
 
         assert run(main()) == ["pass,pass,take", "", "pass,pass,take,pass"]
         assert r.smembers("belote:active") == {"t1"}
+        r.close()
+
+
+def test_a_table_whose_change_finds_the_store_empty_writes_itself_back_whole(tmp_path: Path) -> None:
+    with redis_server(tmp_path) as url:
+        r = redis.Redis.from_url(url, decode_responses=True)
+
+        async def main() -> tuple[str, list[str], list[str]]:
+            hub = await RedisHub.connect(url)
+            for task in hub._tasks:  # no epoch watcher: the change itself must find the loss
+                task.cancel()
+            manager = TableManager(hub, ServerConfig(turn_timer=600))
+            settings = check_settings({"deals": 2}, manager.defaults())
+            table, _ = await manager.create_private("Host", 2, settings)
+            for name in ("Nina", "Emil", "Wes"):
+                await manager.sit(table.id, table.meta.invite, name, None)
+            await table.start_game(2)
+            for _ in range(6):
+                match = table.match
+                assert match is not None and match.to_move is not None
+                await table.act(match.to_move, action_str(match.legal_actions()[-1]))
+            r.flushall()  # as a Redis restarted without persistence
+            for _ in range(3):
+                match = table.match
+                assert match is not None and match.to_move is not None
+                await table.act(match.to_move, action_str(match.legal_actions()[-1]))
+            assert table.match is not None
+            played = [action_str(a) for a in table.match.actions]
+            await manager.close()
+            await hub.close()
+            return table.id, played, list(r.lrange(f"belote:t:{table.id}:actions", 0, -1))
+
+        table_id, played, stored = run(main())
+        assert len(played) == 9 and stored == played  # the whole log, from its first action
+        assert [action_str(a) for a in replayed(redis.Redis.from_url(url), table_id).actions] == played
+        assert r.sismember("belote:active", table_id)
         r.close()
 
 

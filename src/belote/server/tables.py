@@ -831,8 +831,11 @@ class Table:
                 continue
             wait, kind, seat = job
             if wait > 0:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel (stop) that
+                # comes as the table is woken, and the driver then never stops.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                    async with asyncio.timeout(wait):
+                        await self._wake.wait()
                 if self._wake.is_set():
                     continue
             try:
