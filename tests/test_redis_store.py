@@ -135,7 +135,10 @@ def test_a_change_that_does_not_follow_the_stored_log_writes_nothing(tmp_path: P
                 with pytest.raises(StoreLost):
                     await hub.commit("t1", meta, True, 3, ["pass"], False)
             said.append(",".join(sorted(r.keys("belote:t:*"))))
-            await hub.commit("t1", {"game": 0}, True, 0, ["pass", "pass", "take", "pass"], True)  # written back whole
+            assert await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take"])  # the store lost it
+            assert await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take", "pass"])  # a replica ahead
+            assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "take"])  # another history
+            assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take"])  # one behind
             said.append(",".join(r.lrange("belote:t:t1:actions", 0, -1)))
             await hub.close()
             return said

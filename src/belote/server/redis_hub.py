@@ -58,13 +58,26 @@ return 0
 """
 
 
-# KEYS: meta, actions, chat, the active set; ARGV: id, start, reset, meta ('' for none), active,
-# seconds a finished table is kept, then the actions. A change that does not follow the stored log
-# (its meta gone, or not exactly ``start`` actions stored) writes nothing and answers 0.
+# KEYS: meta, actions, chat, the active set; ARGV: id, start, reset (0, 1, or 2 for a write-back),
+# meta ('' for none), active, seconds a finished table is kept, then the actions. A change that does
+# not follow the stored log (its meta gone, or not exactly ``start`` actions stored) writes nothing
+# and answers 0.
 _COMMIT = """
 local meta, actions, chat, active = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local id, start, reset, newmeta = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4]
-if (newmeta == '' and redis.call('EXISTS', meta) == 0)
+local id, start, reset, newmeta = ARGV[1], tonumber(ARGV[2]), ARGV[3] ~= '0', ARGV[4]
+if ARGV[3] == '2' and redis.call('EXISTS', meta) == 1 then
+  -- a write-back replaces only a log that is a beginning of its own (a replica behind it wrote
+  -- back first), never another history
+  local stored = redis.call('LRANGE', actions, 0, -1)
+  if #stored > #ARGV - 6 then
+    return 0
+  end
+  for i = 1, #stored do
+    if stored[i] ~= ARGV[6 + i] then
+      return 0
+    end
+  end
+elseif (newmeta == '' and redis.call('EXISTS', meta) == 0)
     or (not reset and redis.call('LLEN', actions) ~= start) then
   return 0
 end
@@ -109,6 +122,7 @@ class RedisHub:
         self._commit = self.r.register_script(_COMMIT)
         self.epoch: str | None = None  # the store's generation as this process last saw it
         self.down = False  # whether Redis was out of reach at the last look (said once in the log)
+        self._pending: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
@@ -133,6 +147,17 @@ class RedisHub:
                 await pubsub.aclose()
             raise
         self._pubsub = pubsub
+        pubsub.connection.register_connect_callback(self._reconnected)
+
+    def _reconnected(self, connection: Any) -> None:
+        """The notes' connection came back (Redis restarted, or the network): the notes published
+        while it was away are lost, so every table held here catches up with the store."""
+        self._tell_later("", {"kind": "resync"})
+
+    def _tell_later(self, table_id: str, note: Note) -> None:
+        task = asyncio.get_running_loop().create_task(self._tell(table_id, note))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     async def _read(self) -> None:
         table_channel = self._k("note", "t", "")
@@ -237,6 +262,13 @@ class RedisHub:
         args: list[str | int] = [table_id, start, int(reset), "" if meta is None else json.dumps(meta), int(active)]
         if not await self._commit(keys=keys, args=[*args, FINISHED_SECONDS, *actions]):
             raise StoreLost(table_id)
+
+    async def write_back(self, table_id: str, meta: dict[str, Any], active: bool, actions: list[str]) -> bool:
+        """Write a table whole when the store lost it, or holds only a beginning of its log; False,
+        writing nothing, when the store holds another history (another process wrote meanwhile)."""
+        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
+        args: list[str | int] = [table_id, 0, 2, json.dumps(meta), int(active), FINISHED_SECONDS]
+        return bool(await self._commit(keys=keys, args=[*args, *actions]))
 
     async def active_ids(self) -> list[str]:
         return sorted(str(i) for i in await self.r.smembers(self._k("active")))

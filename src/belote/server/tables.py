@@ -480,8 +480,16 @@ class Table:
                 for c in self.clients:
                     c.last = -1
         else:
-            for a in actions:
-                self.match.apply(parse_action(a))
+            try:
+                for a in actions:
+                    self.match.apply(parse_action(a))
+            except Refusal:  # this replica went another way than the store (Redis lost a change): start over
+                log.warning("table %s: the stored log is not this replica's; replayed from the store", self.id[:6])
+                loaded = await self.hub.load(self.id)
+                self._replay([] if loaded is None else loaded[1])
+                self._bots = {}
+                for c in self.clients:
+                    c.last = -1
         self._seat_clients()
         self._note_position()
         return True
@@ -513,7 +521,8 @@ class Table:
                 try:
                     await self.hub.commit(self.id, meta, self.active, start, actions, reset)
                 except StoreLost:  # Redis came back empty: this process still holds the whole table
-                    await self._write_back()
+                    if not await self._write_back():
+                        raise
             except Exception:  # nobody hears of a change the store did not keep
                 log.exception("table %s: the store did not keep a change; it is undone", self.id[:6])
                 self._undo(*before, start)
@@ -525,20 +534,21 @@ class Table:
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
 
-    async def _write_back(self) -> None:
+    async def _write_back(self) -> bool:
         """Write the table whole (meta and every action from the first), under its lock: the store
-        lost it, and appending would leave a log that no longer starts at the beginning."""
-        log.warning("table %s: the store had lost it (Redis restarted empty?); written back whole", self.id[:6])
+        lost it, and appending would leave a log that no longer starts at the beginning. False when
+        the store holds a history that is not a beginning of this one (another process wrote it)."""
         actions = [] if self.match is None else [action_str(a) for a in self.match.actions]
-        await self.hub.commit(self.id, self.meta.to_json(), self.active, 0, actions, True)
+        written = await self.hub.write_back(self.id, self.meta.to_json(), self.active, actions)
+        if written:
+            log.warning("table %s: the store had lost it (Redis restarted empty?); written back whole", self.id[:6])
+        return written
 
-    async def restore(self) -> None:
-        """The store was found empty (``store_lost``): write the table back unless a process holding
-        a replica of it did first (a replica a change behind writes less; the next change of the one
-        ahead then finds its log short and writes itself back whole)."""
+    async def restore(self) -> bool:
+        """The store was found empty (``store_lost``): write the table back, unless a process holding
+        a replica further on did first; then catch up with it. True when the table changed here."""
         async with self.hub.lock(self.id):
-            if await self.hub.load(self.id) is None:
-                await self._write_back()
+            return not await self._write_back() and await self.sync()
 
     def _undo(self, meta: dict[str, Any], match: Match | None, actions: int) -> None:
         """Back to the meta and the first ``actions`` actions of ``match`` that the table had before a change."""
@@ -1121,9 +1131,16 @@ class TableManager:
         if note.get("kind") == "store_lost":  # from the hub itself: Redis restarted empty
             for held in list(self.tables.values()):
                 try:
-                    await held.restore()
+                    if await held.restore():
+                        await held.broadcast()
                 except Exception:  # its next change finds the log short and writes it back then
                     log.exception("table %s could not be written back now", held.id[:6])
+            return
+        if note.get("kind") == "resync":  # from the hub: notes may have been lost while Redis was away
+            for held in list(self.tables.values()):
+                if await held.sync():
+                    await held.broadcast()
+                    held.wake()
             return
         table = self.tables.get(table_id)
         if table is None:
