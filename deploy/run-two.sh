@@ -24,6 +24,7 @@ nginx="$(command -v nginx || echo /usr/sbin/nginx)"
 redis_url="redis://127.0.0.1:$redis_port/0"
 
 children=()
+# shellcheck disable=SC2317  # called by the traps
 stop() {
     trap - EXIT INT TERM
     for pid in "${children[@]}"; do
