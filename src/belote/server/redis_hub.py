@@ -228,7 +228,16 @@ class RedisHub:
     # ----------------------------------------------------------------- tables
     @contextlib.asynccontextmanager
     async def lock(self, table_id: str) -> AsyncIterator[None]:
-        async with self.r.lock(self._k("t", table_id, "lock"), timeout=LOCK_SECONDS, sleep=0.002, blocking_timeout=10):
+        # A lock gone at release (Redis restarted, or it expired) does not undo the change made
+        # under it: the commit script already checked that the change follows the stored log.
+        lock = self.r.lock(
+            self._k("t", table_id, "lock"),
+            timeout=LOCK_SECONDS,
+            sleep=0.002,
+            blocking_timeout=10,
+            raise_on_release_error=False,
+        )
+        async with lock:
             yield
 
     async def load(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:

@@ -463,7 +463,13 @@ class Table:
         """Catch up with what other processes wrote; True when anything changed."""
         if not self.hub.shared:
             return False
-        snap = await self.hub.snapshot(self.id, self.meta.game, self.n_actions)
+        while True:
+            meta, version, start, match = self.meta, self.meta.version, self.n_actions, self.match
+            snap = await self.hub.snapshot(self.id, meta.game, start)
+            # A change made here meanwhile (outside the lock this sync may run without) moved the
+            # replica past ``start``: read again from where it is now, or its own actions come twice.
+            if (self.meta, self.meta.version, self.n_actions, self.match) == (meta, version, start, match):
+                break
         if snap is None:
             return False
         data, actions, full = snap
