@@ -43,6 +43,9 @@ LEASE_MS = 3000
 ALIVE_MS = 10000
 LOCK_SECONDS = 5.0
 FINISHED_SECONDS = 7 * 24 * 3600
+#: When the tables catch up after the notes' connection came back: at once, and once Redis surely
+#: has the new subscription.
+RESYNC_DELAYS = (0.0, 1.0)
 
 _LEASE = """
 local v = redis.call('GET', KEYS[1])
@@ -151,11 +154,18 @@ class RedisHub:
 
     def _reconnected(self, connection: Any) -> None:
         """The notes' connection came back (Redis restarted, or the network): the notes published
-        while it was away are lost, so every table held here catches up with the store."""
-        self._tell_later("", {"kind": "resync"})
+        while it was away are lost, so every table held here catches up with the store, at once and
+        again a moment later (a note published before Redis took the new subscription is lost too)."""
+        log.info("the notes' connection to Redis is back: the tables held here catch up")
+        for delay in RESYNC_DELAYS:
+            self._tell_later("", {"kind": "resync"}, delay)
 
-    def _tell_later(self, table_id: str, note: Note) -> None:
-        task = asyncio.get_running_loop().create_task(self._tell(table_id, note))
+    def _tell_later(self, table_id: str, note: Note, delay: float = 0.0) -> None:
+        async def tell() -> None:
+            await asyncio.sleep(delay)
+            await self._tell(table_id, note)
+
+        task = asyncio.get_running_loop().create_task(tell())
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
