@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -43,9 +43,8 @@ LEASE_MS = 3000
 ALIVE_MS = 10000
 LOCK_SECONDS = 5.0
 FINISHED_SECONDS = 7 * 24 * 3600
-#: When the tables catch up after the notes' connection came back: at once, and once Redis surely
-#: has the new subscription.
-RESYNC_DELAYS = (0.0, 1.0)
+#: How long a probe note may take to come back through a new subscription before another is sent.
+PROBE_SECONDS = 0.5
 
 _LEASE = """
 local v = redis.call('GET', KEYS[1])
@@ -126,6 +125,7 @@ class RedisHub:
         self.epoch: str | None = None  # the store's generation as this process last saw it
         self.down = False  # whether Redis was out of reach at the last look (said once in the log)
         self._pending: set[asyncio.Task[None]] = set()
+        self._probes: dict[str, asyncio.Event] = {}  # probe notes awaited back (see _heard_back)
 
     @classmethod
     async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
@@ -154,15 +154,29 @@ class RedisHub:
 
     def _reconnected(self, connection: Any) -> None:
         """The notes' connection came back (Redis restarted, or the network): the notes published
-        while it was away are lost, so every table held here catches up with the store, at once and
-        again a moment later (a note published before Redis took the new subscription is lost too)."""
+        while it was away are lost, so every table held here catches up with the store, once a note
+        of its own has come back through the new subscription (from then on none is lost)."""
         log.info("the notes' connection to Redis is back: the tables held here catch up")
-        for delay in RESYNC_DELAYS:
-            self._tell_later("", {"kind": "resync"}, delay)
+        self._tell_later("", {"kind": "resync"}, self._heard_back)
 
-    def _tell_later(self, table_id: str, note: Note, delay: float = 0.0) -> None:
+    async def _heard_back(self) -> None:
+        """Until a probe sent to this process comes back through the subscription."""
+        probe = secrets.token_hex(4)
+        back = self._probes[probe] = asyncio.Event()
+        try:
+            while not back.is_set():
+                with contextlib.suppress(Exception):
+                    note = json.dumps({"kind": "probe", "id": probe})
+                    await self.r.publish(self._k("note", "p", self.process), note)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(PROBE_SECONDS):
+                        await back.wait()
+        finally:
+            del self._probes[probe]
+
+    def _tell_later(self, table_id: str, note: Note, first: Callable[[], Awaitable[None]]) -> None:
         async def tell() -> None:
-            await asyncio.sleep(delay)
+            await first()
             await self._tell(table_id, note)
 
         task = asyncio.get_running_loop().create_task(tell())
@@ -190,6 +204,11 @@ class RedisHub:
             try:
                 note = json.loads(message["data"])
             except (TypeError, json.JSONDecodeError):
+                continue
+            if isinstance(note, dict) and note.get("kind") == "probe":  # ours, back: see _heard_back
+                back = self._probes.get(str(note.get("id")))
+                if back is not None:
+                    back.set()
                 continue
             await self._tell(table_id, note)
 
@@ -352,7 +371,7 @@ class RedisHub:
         await self.r.publish(self._k("note", "p", process), json.dumps(note))
 
     async def close(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._pending]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
