@@ -1182,6 +1182,12 @@ class TableManager:
                         table.start()
                     elif not held and table.driving:
                         await table.stop()
+                for table in list(self.tables.values()) if self.hub.shared else []:
+                    # A note lost on the way (Redis restarted, the network) leaves a replica behind,
+                    # its people waiting and its bots idle: each round catches those tables up.
+                    if (table.clients or table.driving) and await table.sync():
+                        await table.broadcast()
+                        table.wake()
                 self._forget_idle()
             except OUTAGE as e:
                 log.warning("lease round: Redis is out of reach (%s)", e)
