@@ -30,6 +30,18 @@ stop() {
     for pid in "${children[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
+    # Ten seconds to finish what they are doing, then they are killed.
+    for _ in $(seq 100); do
+        alive=0
+        for pid in "${children[@]}"; do
+            kill -0 "$pid" 2>/dev/null && alive=1
+        done
+        [ "$alive" = 0 ] && break
+        sleep 0.1
+    done
+    for pid in "${children[@]}"; do
+        kill -9 "$pid" 2>/dev/null || true
+    done
     wait 2>/dev/null || true
 }
 trap stop EXIT

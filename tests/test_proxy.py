@@ -78,8 +78,12 @@ def deployment(tmp_path: Path) -> Iterator[Deployment]:
     try:
         yield Deployment(tmp_path / "run", ports["PORT"], ports["REDIS_PORT"])
     finally:
-        script.send_signal(signal.SIGTERM)  # the script stops its four processes
-        script.wait(timeout=30)
+        script.send_signal(signal.SIGTERM)  # the script stops its four processes (kills them after 10 s)
+        try:
+            script.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(script.pid, signal.SIGKILL)
+            script.wait(timeout=10)
 
 
 def replayed(r: redis.Redis, table_id: str) -> Match:
