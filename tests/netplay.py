@@ -123,6 +123,7 @@ class Player:
         self.last = -1
         self.errors: list[str] = []
         self.answered: tuple[Any, ...] | None = None  # the position last answered: never twice
+        self.reconnects = 0  # how often ``play_reconnecting`` joined again after its socket closed
 
     async def connect(self) -> State:
         self.ws = await connect(self.url, max_size=2**22, open_timeout=10)
@@ -200,6 +201,7 @@ class Player:
             except (ConnectionClosed, OSError):
                 # What was sent to the lost server may be lost with it: answer the position again.
                 self.ws, self.state, self.answered = None, None, None
+                self.reconnects += 1
                 turn += 1
                 self.url = urls[turn % len(urls)]
                 while time.monotonic() < deadline:
@@ -213,32 +215,12 @@ class Player:
 @contextmanager
 def redis_server(folder: Path) -> Iterator[str]:
     """A real ``redis-server`` on a free port, empty, stopped afterwards; yields its URL."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise RuntimeError("no redis-server: install Debian's package redis-server (./scripts/test does)")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = RedisProcess(folder)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        server.start()
+        yield server.url
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        server.kill()
 
 
 def match_over(state: State) -> bool:
@@ -264,7 +246,8 @@ class Server:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = 20.0, ready: str = "/api/health") -> None:
+        """Start the process and wait until ``ready`` answers (``/``, the page, while Redis is down)."""
         cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
         # Every scripted player here comes from 127.0.0.1: the limits per address would count them as one client.
         cmd += ["--tables-per-minute", "0", "--sockets-per-address", "0", *self.args]
@@ -277,7 +260,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"belote serve exited: {self.log_path.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(self.base + "/api/health", timeout=1) as r:
+                with urllib.request.urlopen(self.base + ready, timeout=1) as r:
                     if r.status == 200:
                         return
             except OSError:
@@ -370,3 +353,54 @@ def stored_match(db: Path, table_id: str) -> tuple[dict[str, Any], Any, list[str
     for a in actions:
         match.apply(parse_action(a))
     return meta, match, actions
+
+
+class RedisProcess:
+    """A real ``redis-server`` without persistence on a port of its own, which a test can ``kill``
+    (SIGKILL) and ``start`` again on the same port: it then comes back empty."""
+
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("no redis-server: install Debian's package redis-server (./scripts/test does)")
+        self.binary = binary
+        self.folder = folder
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        args = ["--port", str(self.port), "--save", "", "--appendonly", "no", "--dir", str(self.folder)]
+        self.proc = subprocess.Popen([self.binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+def events_seen(player: Player) -> dict[int, Any]:
+    """Every numbered event the player received, by number; fails if one number came with two events."""
+    seen: dict[int, Any] = {}
+    for msg in player.messages:
+        if msg["type"] != "state":
+            continue
+        for n, event in msg["events"]:
+            assert seen.setdefault(n, event) == event, f"event {n} came twice, as two different events"
+    return seen

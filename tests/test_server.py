@@ -188,3 +188,33 @@ def test_new_game_starts_over(client: TestClient) -> None:
             state = receive_state(ws)
         assert state["view"]["rules"]["target"] == 1000
         assert state["events"][0][0] == 0
+
+
+def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> None:
+    """A lost lease or a shutdown stops a table's driver even when a change wakes it at that moment
+    (Python 3.11's wait_for swallowed that cancel, and the stop then waited for ever)."""
+    import asyncio
+
+    from belote.server.hub import LocalHub
+    from belote.server.tables import ServerConfig, TableManager, check_settings
+    from netplay import run
+
+    async def main() -> bool:
+        manager = TableManager(LocalHub(SQLiteStore(tmp_path / "t.sqlite3")), ServerConfig(turn_timer=600))
+        table, _ = await manager.create_private("Host", 2, check_settings({}, manager.defaults()))
+        for name in ("Nina", "Emil", "Wes"):
+            await manager.sit(table.id, table.meta.invite, name, None)
+        await table.start_game(2)
+        while not table._wake._waiters:  # type: ignore[attr-defined]  # the driver waits out the turn timer
+            await asyncio.sleep(0)
+        table.wake()
+        stopping = asyncio.ensure_future(table.stop())
+        done, _ = await asyncio.wait({stopping}, timeout=10)  # fails rather than hangs
+        if not done:
+            driver = table._driver
+            assert driver is not None
+            driver.cancel()  # a second cancel gets through, so the test ends
+            await stopping
+        return bool(done)
+
+    assert run(main()) is True

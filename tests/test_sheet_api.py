@@ -11,12 +11,13 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from belote.server.sheets import routes
-from belote.server.store import SQLiteStore
+from belote.server.store import SQLiteSheets, SQLiteStore
 
 
 def make_client(path: Path) -> TestClient:
     app = Starlette(routes=routes)
     app.state.store = SQLiteStore(path)
+    app.state.sheets = SQLiteSheets(app.state.store)
     return TestClient(app)
 
 

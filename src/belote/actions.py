@@ -105,6 +105,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "too_many_sockets": ("max",),
     "server_error": (),
     "not_saved": (),
+    "store_unreachable": (),
 }
 
 

@@ -78,7 +78,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logs.setup(args.log_format)
     db = args.db or default_path()
-    where = f"tables in Redis at {args.redis}, score sheets in {db}" if args.redis else f"store: {db}"
+    where = f"tables and score sheets in Redis at {args.redis}" if args.redis else f"store: {db}"
     print(f"belote: serving on http://{args.host}:{args.port} ({where})", flush=True)
     config = ServerConfig(
         queue_wait=args.queue_wait,

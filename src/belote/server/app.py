@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
-from belote.server.hub import Hub, LocalHub
+from belote.server.hub import OUTAGE, Hub, LocalHub
 from belote.server.limits import too_many_sockets, too_many_tables
 from belote.server.logs import about
 from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
@@ -32,7 +32,7 @@ from belote.server.metrics import Gauge, Metrics
 from belote.server.rules_page import rules_page
 from belote.server.shared_limits import SharedLimits
 from belote.server.sheets import routes as sheet_routes
-from belote.server.store import SQLiteStore, default_path
+from belote.server.store import SQLiteSheets, SQLiteStore, default_path
 from belote.server.tables import (
     RULE_SETTINGS,
     TABLE_SETTINGS,
@@ -167,6 +167,20 @@ def _refused(request: Request, e: Refusal, status: int = 400, **more: Any) -> Re
 
 
 NO_SUCH_TABLE = "no such table, or the invitation is wrong"
+
+
+def unreachable() -> Refusal:
+    """The refusal of anything that needs Redis while it is out of reach: the page keeps its seat,
+    says so and tries again (docs/protocol.md)."""
+    return Refusal("the game store is out of reach for a moment: play resumes shortly", "store_unreachable")
+
+
+async def outage_response(request: Request, exc: Exception) -> Response:
+    """HTTP 503 for a route that needed Redis while it is out of reach (the page itself needs none)."""
+    log.warning("%s %s waits for Redis: %s", request.method, request.url.path, exc)
+    e = unreachable()
+    body = {"error": str(e), "code": e.code, "args": e.details}
+    return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
 
 
 def address(conn: HTTPConnection) -> str:
@@ -382,7 +396,11 @@ class Connection:
                     await self.handle(msg["type"], msg)
             except Refusal as e:
                 await self.refuse(e)
-            except Exception:  # the store or Redis failed: say so, keep the connection
+            except Exception as e:  # the store or Redis failed: say so, keep the connection
+                if isinstance(e, self.ws.app.state.outage):
+                    log.warning("a %r message waits for Redis: %s", msg["type"], e)
+                    await self.refuse(unreachable())
+                    continue
                 with about(None if self.table is None else self.table.id):
                     log.exception("a %r message failed", msg["type"])
                 self.metrics.errors.inc(where="socket")
@@ -526,8 +544,8 @@ def create_app(
 ) -> Starlette:
     """The app, with its store (a SQLite file by default), from which each table loads when somebody opens it.
 
-    With ``redis_url`` the tables and the queue live in Redis and any number of processes share
-    them; the SQLite file keeps the score sheets.
+    With ``redis_url`` the tables, the queue and the score sheets live in Redis and any number of
+    processes share them: nothing lives only in one process's SQLite file.
     """
     if store is None:
         store = SQLiteStore(db_path or default_path())
@@ -552,7 +570,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub: Hub
         if redis_url:
-            from belote.server.redis_hub import RedisHub
+            from belote.server.redis_hub import RedisHub, RedisSheets
 
             hub = await RedisHub.connect(redis_url)
             hub.keep_finished = round(max(config.expiry().values()))  # the sweep removes the others sooner
@@ -560,6 +578,7 @@ def create_app(
             await shared.alive()
             shared.start()
             app.state.shared_limits = shared
+            app.state.sheets = RedisSheets(hub.r, hub.prefix)
         else:
             hub = LocalHub(store)
         thinker = Thinker(config.think_workers)
@@ -584,9 +603,17 @@ def create_app(
         await thinker.close()
         await hub.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(CountErrors)])
+    outage = OUTAGE if redis_url else ()
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(CountErrors)],
+        exception_handlers=dict.fromkeys(outage, outage_response),
+    )
     app.state.metrics = Metrics()
+    app.state.outage = outage  # what the shared store raises while out of reach
     app.state.store = store
+    app.state.sheets = SQLiteSheets(store)
     app.state.origins = config.origins
     app.state.sockets = {}  # open websockets by address (in this process)
     app.state.shared_limits = None  # in Redis mode, the limits counted for every process (lifespan)

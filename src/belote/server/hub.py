@@ -21,11 +21,24 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from belote.server.store import SQLiteStore
+
+#: What the shared store raises while it is out of reach (Redis down or restarting): a passing state
+#: that the server answers with ``store_unreachable`` ("play resumes shortly") and logs in one line,
+#: not an internal error.
+OUTAGE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError)
 
 Note = dict[str, Any]
 Listener = Callable[[str, Note], Awaitable[None]]
 CHAT_KEEP = 50
+
+
+class StoreLost(Exception):
+    """The store no longer holds the log a change follows (Redis restarted empty, or was flushed):
+    nothing was written; the table is written back whole (``Hub.write_back``)."""
 
 
 class Hub(Protocol):
@@ -44,7 +57,16 @@ class Hub(Protocol):
 
     async def commit(
         self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
-    ) -> None: ...
+    ) -> None:
+        """Write ``actions`` from number ``start`` (after dropping the old ones when ``reset``), and the
+        meta when given. Raises ``StoreLost``, writing nothing, when the store's log does not hold
+        exactly ``start`` actions (a shared store that lost its data): never a log that does not replay."""
+        ...
+
+    async def write_back(self, table_id: str, meta: dict[str, Any], active: bool, actions: list[str]) -> bool:
+        """Write a table whole after the store lost it (``StoreLost``), unless the store holds a
+        history that is not a beginning of ``actions``: then False, and nothing is written."""
+        ...
 
     async def active_ids(self) -> list[str]: ...
 
@@ -112,6 +134,10 @@ class LocalHub:
         self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
     ) -> None:
         self.store.commit(table_id, meta, active, start, actions, reset)
+
+    async def write_back(self, table_id: str, meta: dict[str, Any], active: bool, actions: list[str]) -> bool:
+        self.store.commit(table_id, meta, active, 0, actions, True)  # never lost: only one process writes
+        return True
 
     async def active_ids(self) -> list[str]:
         return self.store.table_ids(active_only=True)

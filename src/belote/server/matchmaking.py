@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.game import SEATS
-from belote.server.hub import Hub, Note
+from belote.server.hub import OUTAGE, Hub, Note
 from belote.server.tables import SEATINGS, Send, SettingsError, TableManager, new_token
 from belote.variants import VARIANTS, find_variant
 
@@ -122,6 +122,8 @@ class Matchmaker:
                     await self.hub.queue_touch(list(self.local))
                 entries = await self.match_now()
                 await self.announce(entries)
+            except OUTAGE as e:
+                log.warning("matchmaking round: Redis is out of reach (%s)", e)
             except Exception:
                 log.exception("matchmaking round failed")
             await asyncio.sleep(every)

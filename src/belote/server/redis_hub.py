@@ -11,6 +11,9 @@ Keys (all under one prefix, ``belote:`` by default):
 - ``queue`` the matchmaking queue (entry -> JSON: name, variant, seating, process, joined),
   ``queue:alive:{entry}`` one key per waiting player, renewed by its process, so the players of a
   dead process leave the queue by themselves;
+- ``epoch`` a random value set by the first process to find it missing: a process that sees it change
+  knows Redis lost its data (restarted empty) and writes back the tables it holds;
+- ``sheet:{id}`` a score sheet (JSON), changed under WATCH so that two processes never lose an entry;
 - channels ``note:t:{id}`` (a table changed, a chat line) and ``note:p:{process}`` (to one process).
 """
 
@@ -22,19 +25,28 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import WatchError
 
-from belote.server.hub import CHAT_KEEP, Listener, Note
+from belote.server.hub import CHAT_KEEP, OUTAGE, Listener, Note, StoreLost
 
 log = logging.getLogger("belote.redis")
+
+#: A command that meets a closed connection (Redis restarted) tries again for about 2 s before
+#: giving up: a restart costs no action, and a longer outage is refused soon enough to be said.
+RETRY: dict[str, Any] = {"retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 6), "retry_on_error": list(OUTAGE)}
 
 LEASE_MS = 3000
 ALIVE_MS = 10000
 LOCK_SECONDS = 5.0
 FINISHED_SECONDS = 7 * 24 * 3600
+#: How long a probe note may take to come back through a new subscription before another is sent.
+PROBE_SECONDS = 0.5
 
 _LEASE = """
 local v = redis.call('GET', KEYS[1])
@@ -50,6 +62,56 @@ return 0
 """
 
 
+# KEYS: meta, actions, chat, the active set; ARGV: id, start, reset (0, 1, or 2 for a write-back),
+# meta ('' for none), active, seconds a finished table is kept, then the actions. A change that does
+# not follow the stored log (its meta gone, or not exactly ``start`` actions stored) writes nothing
+# and answers 0.
+_COMMIT = """
+local meta, actions, chat, active = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local id, start, reset, newmeta = ARGV[1], tonumber(ARGV[2]), ARGV[3] ~= '0', ARGV[4]
+if ARGV[3] == '2' and redis.call('EXISTS', meta) == 1 then
+  -- a write-back replaces only a log that is a beginning of its own (a replica behind it wrote
+  -- back first), never another history
+  local stored = redis.call('LRANGE', actions, 0, -1)
+  if #stored > #ARGV - 6 then
+    return 0
+  end
+  for i = 1, #stored do
+    if stored[i] ~= ARGV[6 + i] then
+      return 0
+    end
+  end
+elseif (newmeta == '' and redis.call('EXISTS', meta) == 0)
+    or (not reset and redis.call('LLEN', actions) ~= start) then
+  return 0
+end
+if newmeta ~= '' then
+  redis.call('SET', meta, newmeta)
+  if ARGV[5] == '1' then
+    redis.call('SADD', active, id)
+    redis.call('PERSIST', meta)
+    redis.call('PERSIST', actions)
+    redis.call('PERSIST', chat)
+  else
+    redis.call('SREM', active, id)
+    redis.call('EXPIRE', meta, ARGV[6])
+    redis.call('EXPIRE', actions, ARGV[6])
+    redis.call('EXPIRE', chat, ARGV[6])
+  end
+end
+if reset then
+  redis.call('DEL', actions)
+end
+for i = 7, #ARGV, 1000 do
+  redis.call('RPUSH', actions, unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+if newmeta ~= '' and ARGV[5] ~= '1' then
+  redis.call('EXPIRE', actions, ARGV[6])
+end
+return 1
+"""
+
+
 class RedisHub:
     shared = True
 
@@ -59,39 +121,86 @@ class RedisHub:
         self.process = secrets.token_hex(4)
         self._listeners: list[Listener] = []
         self._pubsub: Any = None
-        self._reader: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._lease = self.r.register_script(_LEASE)
         self.clock: Callable[[], float] = time.time  # unix seconds: when a table is used (tests set their own)
         self.keep_finished = FINISHED_SECONDS  # a finished table's keys expire by themselves after this
+        self._commit = self.r.register_script(_COMMIT)
+        self.epoch: str | None = None  # the store's generation as this process last saw it
+        self.down = False  # whether Redis was out of reach at the last look (said once in the log)
+        self._pending: set[asyncio.Task[None]] = set()
+        self._probes: dict[str, asyncio.Event] = {}  # probe notes awaited back (see _heard_back)
 
     @classmethod
     async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
-        client = aioredis.Redis.from_url(url, decode_responses=True)
-        await client.ping()
+        """A hub on ``url``. Redis may be out of reach for now: the process starts all the same (its
+        page loads and says that play resumes shortly) and subscribes once Redis answers."""
+        client = aioredis.Redis.from_url(url, decode_responses=True, **RETRY)
         hub = cls(client, prefix)
-        await hub._subscribe()
+        loop = asyncio.get_running_loop()
+        hub._tasks = [loop.create_task(hub._read(), name="redis notes"), loop.create_task(hub._watch(), name="epoch")]
         return hub
 
     def _k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
 
     async def _subscribe(self) -> None:
-        self._pubsub = self.r.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.psubscribe(self._k("note", "t", "*"))
-        await self._pubsub.subscribe(self._k("note", "p", self.process))
-        self._reader = asyncio.get_running_loop().create_task(self._read(), name="redis notes")
+        pubsub: Any = self.r.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.psubscribe(self._k("note", "t", "*"))
+            await pubsub.subscribe(self._k("note", "p", self.process))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
+        self._pubsub = pubsub
+        pubsub.connection.register_connect_callback(self._reconnected)
+
+    def _reconnected(self, connection: Any) -> None:
+        """The notes' connection came back (Redis restarted, or the network): the notes published
+        while it was away are lost, so every table held here catches up with the store, once a note
+        of its own has come back through the new subscription (from then on none is lost)."""
+        log.info("the notes' connection to Redis is back: the tables held here catch up")
+        self._tell_later("", {"kind": "resync"}, self._heard_back)
+
+    async def _heard_back(self) -> None:
+        """Until a probe sent to this process comes back through the subscription."""
+        probe = secrets.token_hex(4)
+        back = self._probes[probe] = asyncio.Event()
+        try:
+            while not back.is_set():
+                with contextlib.suppress(Exception):
+                    note = json.dumps({"kind": "probe", "id": probe})
+                    await self.r.publish(self._k("note", "p", self.process), note)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(PROBE_SECONDS):
+                        await back.wait()
+        finally:
+            del self._probes[probe]
+
+    def _tell_later(self, table_id: str, note: Note, first: Callable[[], Awaitable[None]]) -> None:
+        async def tell() -> None:
+            await first()
+            await self._tell(table_id, note)
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     async def _read(self) -> None:
         table_channel = self._k("note", "t", "")
         while True:
             try:
+                if self._pubsub is None:
+                    await self._subscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("reading notes from Redis failed")
+            except Exception as e:
+                self._out_of_reach(e)
                 await asyncio.sleep(0.5)
                 continue
+            self.down = False
             if message is None or message.get("type") not in ("message", "pmessage"):
                 continue
             channel: str = message["channel"]
@@ -100,11 +209,51 @@ class RedisHub:
                 note = json.loads(message["data"])
             except (TypeError, json.JSONDecodeError):
                 continue
-            for listener in self._listeners:
-                try:
-                    await listener(table_id, note)
-                except Exception:
-                    log.exception("a note for %s could not be handled", table_id[:6])
+            if isinstance(note, dict) and note.get("kind") == "probe":  # ours, back: see _heard_back
+                back = self._probes.get(str(note.get("id")))
+                if back is not None:
+                    back.set()
+                continue
+            await self._tell(table_id, note)
+
+    async def _tell(self, table_id: str, note: Note) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(table_id, note)
+            except Exception:
+                log.exception("a note for %s could not be handled", table_id[:6])
+
+    async def check_epoch(self) -> bool:
+        """Whether Redis lost its data since this process last looked (True once per loss).
+
+        The first process to find the ``epoch`` key missing sets a new one; every process that saw
+        another value before (or none at all, for the one that set it after a loss) learns that the
+        store restarted empty, and writes back the tables it holds (a ``store_lost`` note).
+        """
+        key = self._k("epoch")
+        await self.r.set(key, secrets.token_hex(8), nx=True)
+        raw = await self.r.get(key)
+        current = None if raw is None else str(raw)
+        before, self.epoch = self.epoch, current
+        return before is not None and current != before
+
+    async def _watch(self, every: float = 1.0) -> None:
+        while True:
+            try:
+                if await self.check_epoch():
+                    log.warning("Redis lost its data (restarted empty?): the tables held here are written back")
+                    await self._tell("", {"kind": "store_lost"})
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                self._out_of_reach(e)
+            await asyncio.sleep(every)
+
+    def _out_of_reach(self, e: Exception) -> None:
+        """Say it once when Redis goes out of reach, not every half second while it stays so."""
+        if not self.down:
+            self.down = True
+            log.warning("Redis is out of reach (%s): play resumes when it answers", e)
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -112,7 +261,16 @@ class RedisHub:
     # ----------------------------------------------------------------- tables
     @contextlib.asynccontextmanager
     async def lock(self, table_id: str) -> AsyncIterator[None]:
-        async with self.r.lock(self._k("t", table_id, "lock"), timeout=LOCK_SECONDS, sleep=0.002, blocking_timeout=10):
+        # A lock gone at release (Redis restarted, or it expired) does not undo the change made
+        # under it: the commit script already checked that the change follows the stored log.
+        lock = self.r.lock(
+            self._k("t", table_id, "lock"),
+            timeout=LOCK_SECONDS,
+            sleep=0.002,
+            blocking_timeout=10,
+            raise_on_release_error=False,
+        )
+        async with lock:
             yield
 
     async def load(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
@@ -140,25 +298,24 @@ class RedisHub:
     async def commit(
         self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
     ) -> None:
-        async with self.r.pipeline(transaction=True) as pipe:
-            if meta is not None:
-                pipe.set(self._k("t", table_id, "meta"), json.dumps(meta))
-                keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")]
-                if active:
-                    pipe.sadd(self._k("active"), table_id)
-                    for key in keys:
-                        pipe.persist(key)
-                else:  # a finished table stays a week for those who open its link again
-                    pipe.srem(self._k("active"), table_id)
-                    for key in keys:
-                        pipe.expire(key, self.keep_finished)
-            if meta is not None or actions or reset:
-                pipe.zadd(self._k("used"), {table_id: self.clock()})
-            if reset:
-                pipe.delete(self._k("t", table_id, "actions"))
-            if actions:
-                pipe.rpush(self._k("t", table_id, "actions"), *actions)
-            await pipe.execute()
+        """Write a change, only onto the log it follows: ``StoreLost`` when the stored log does not hold
+        exactly ``start`` actions or the meta is gone (Redis restarted empty), and nothing is written."""
+        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
+        args: list[str | int] = [table_id, start, int(reset), "" if meta is None else json.dumps(meta), int(active)]
+        if not await self._commit(keys=keys, args=[*args, self.keep_finished, *actions]):
+            raise StoreLost(table_id)
+        if meta is not None or actions or reset:
+            await self.r.zadd(self._k("used"), {table_id: self.clock()})
+
+    async def write_back(self, table_id: str, meta: dict[str, Any], active: bool, actions: list[str]) -> bool:
+        """Write a table whole when the store lost it, or holds only a beginning of its log; False,
+        writing nothing, when the store holds another history (another process wrote meanwhile)."""
+        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
+        args: list[str | int] = [table_id, 0, 2, json.dumps(meta), int(active), self.keep_finished]
+        if not await self._commit(keys=keys, args=[*args, *actions]):
+            return False
+        await self.r.zadd(self._k("used"), {table_id: self.clock()})
+        return True
 
     async def active_ids(self) -> list[str]:
         return sorted(str(i) for i in await self.r.smembers(self._k("active")))
@@ -255,11 +412,51 @@ class RedisHub:
         await self.r.publish(self._k("note", "p", process), json.dumps(note))
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
+        for task in [*self._tasks, *self._pending]:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+                await task
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
         await self.r.aclose()
+
+
+class RedisSheets:
+    """The score sheets in Redis (``SheetStore``), for every process of a server alike."""
+
+    def __init__(self, client: aioredis.Redis, prefix: str = "belote:") -> None:
+        self.r = client
+        self.prefix = prefix
+
+    def _k(self, sheet_id: str) -> str:
+        return f"{self.prefix}sheet:{sheet_id}"
+
+    async def create_sheet(self, sheet_id: str, data: dict[str, Any]) -> None:
+        await self.r.set(self._k(sheet_id), json.dumps(data))
+
+    async def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
+        raw = await self.r.get(self._k(sheet_id))
+        return None if raw is None else dict(json.loads(raw))
+
+    async def change_sheet(
+        self, sheet_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """Optimistic: read under WATCH, write in MULTI; a sheet another request changed meanwhile is
+        read again and ``change`` runs again on it (it raises to refuse, and nothing is written)."""
+        key = self._k(sheet_id)
+        pipeline: Any = self.r.pipeline(transaction=True)
+        async with pipeline as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        return None
+                    data = change(dict(json.loads(raw)))
+                    pipe.multi()
+                    pipe.set(key, json.dumps(data))
+                    await pipe.execute()
+                    return data
+                except WatchError:
+                    continue

@@ -33,25 +33,20 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
+from belote.server.store import SheetStore
 from belote.server.wire import parse_json, read_body
 from belote.sheet import Sheet, SheetError
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: A sheet request is a few hundred bytes; anything much larger is not one.
 MAX_BODY = 16_384
-
-
-class SheetStore(Protocol):
-    def save_sheet(self, sheet_id: str, data: dict[str, Any]) -> None: ...
-
-    def load_sheet(self, sheet_id: str) -> dict[str, Any] | None: ...
 
 
 class Refused(Exception):
@@ -67,7 +62,8 @@ class Refused(Exception):
 
 
 def _store(request: Request) -> SheetStore:
-    store: SheetStore = request.app.state.store
+    """The app's ``state.sheets``: the SQLite file, or Redis when several processes serve the sheets."""
+    store: SheetStore = request.app.state.sheets
     return store
 
 
@@ -91,11 +87,15 @@ def _answer(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
     return {"id": sheet_id, **sheet.to_json()}
 
 
-def _load(request: Request) -> tuple[str, Sheet]:
+def _not_found() -> Refused:
+    return Refused(404, "no score sheet with that id", "not-found")
+
+
+async def _load(request: Request) -> tuple[str, Sheet]:
     sheet_id = request.path_params["sheet_id"]
-    data = _store(request).load_sheet(sheet_id)
+    data = await _store(request).load_sheet(sheet_id)
     if data is None:
-        raise Refused(404, "no score sheet with that id", "not-found")
+        raise _not_found()
     return sheet_id, Sheet.from_dict(data)
 
 
@@ -110,15 +110,11 @@ def _check_seen(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
         )
 
 
-# The handlers are coroutines that never await between loading a sheet and saving it back: on the
-# one event loop of a process, two requests on one sheet cannot interleave and lose an entry.
-
-
 async def create_sheet(request: Request) -> Response:
     try:
         sheet = Sheet.new(await _body(request))
         sheet_id = secrets.token_urlsafe(16)
-        _store(request).save_sheet(sheet_id, sheet.to_dict())
+        await _store(request).create_sheet(sheet_id, sheet.to_dict())
     except Refused as r:
         return r.response()
     except SheetError as e:
@@ -128,19 +124,32 @@ async def create_sheet(request: Request) -> Response:
 
 async def get_sheet(request: Request) -> Response:
     try:
-        sheet_id, sheet = _load(request)
+        sheet_id, sheet = await _load(request)
     except Refused as r:
         return r.response()
     return JSONResponse(_answer(sheet_id, sheet))
 
 
 async def _change(request: Request, change: Callable[[dict[str, Any], str, Sheet], None]) -> Response:
-    """Load the sheet, apply one change, save it; a refused change answers 400 and saves nothing."""
+    """Load the sheet, apply one change, save it; a refused change answers 400 and saves nothing.
+
+    The store may run ``apply`` again when another request changed the sheet meanwhile (Redis): each
+    run starts from the body as it came.
+    """
+    sheet_id = request.path_params["sheet_id"]
+    changed: list[Sheet] = []
+
+    def apply(data: dict[str, Any]) -> dict[str, Any]:
+        sheet = Sheet.from_dict(data)
+        change(dict(body), sheet_id, sheet)
+        changed[:] = [sheet]
+        return sheet.to_dict()
+
     try:
         body = await _body(request)
-        sheet_id, sheet = _load(request)
-        change(body, sheet_id, sheet)
-        _store(request).save_sheet(sheet_id, sheet.to_dict())
+        if await _store(request).change_sheet(sheet_id, apply) is None:
+            raise _not_found()
+        sheet = changed[0]
     except Refused as r:
         return r.response()
     except SheetError as e:

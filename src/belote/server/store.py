@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -230,6 +230,64 @@ class SQLiteStore:
             row = self._db.execute("SELECT data FROM sheets WHERE id = ?", (sheet_id,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def change_sheet(self, sheet_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
+        """Load, change and save a sheet in one write transaction (no other writer of the file comes
+        between); None when there is no such sheet. ``change`` raises to refuse, and nothing is saved."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute("SELECT data FROM sheets WHERE id = ?", (sheet_id,)).fetchone()
+                if row is None:
+                    self._db.execute("ROLLBACK")
+                    return None
+                data = change(dict(json.loads(row[0])))
+                self._db.execute(
+                    "UPDATE sheets SET data = ?, updated = julianday('now') WHERE id = ?", (json.dumps(data), sheet_id)
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return data
+
     def sheet_ids(self) -> list[str]:
         with self._lock:
             return [i for (i,) in self._db.execute("SELECT id FROM sheets ORDER BY updated DESC")]
+
+
+class SheetStore(Protocol):
+    """Where the score sheets of the web server live: one JSON document per sheet.
+
+    ``change_sheet`` is the only way to change one, so that two requests on one sheet (two phones,
+    two server processes) never both load the same entries and lose one of them: each change sees
+    the one before.
+    """
+
+    async def create_sheet(self, sheet_id: str, data: dict[str, Any]) -> None: ...
+
+    async def load_sheet(self, sheet_id: str) -> dict[str, Any] | None: ...
+
+    async def change_sheet(
+        self, sheet_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """The sheet as ``change`` leaves it, saved; None when there is no such sheet."""
+        ...
+
+
+class SQLiteSheets:
+    """The score sheets in the SQLite file: one process (or the terminal's ``belote sheet``)."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    async def create_sheet(self, sheet_id: str, data: dict[str, Any]) -> None:
+        self.store.save_sheet(sheet_id, data)
+
+    async def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
+        return self.store.load_sheet(sheet_id)
+
+    async def change_sheet(
+        self, sheet_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        return self.store.change_sheet(sheet_id, change)

@@ -35,7 +35,7 @@ from typing import Any
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_action
 from belote.rules import OPTIONS, OptionSpec, Rules
-from belote.server.hub import Hub, Note
+from belote.server.hub import OUTAGE, Hub, Note, StoreLost
 from belote.server.limits import Window
 from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
@@ -503,7 +503,13 @@ class Table:
         """Catch up with what other processes wrote; True when anything changed."""
         if not self.hub.shared:
             return False
-        snap = await self.hub.snapshot(self.id, self.meta.game, self.n_actions)
+        while True:
+            meta, version, start, match = self.meta, self.meta.version, self.n_actions, self.match
+            snap = await self.hub.snapshot(self.id, meta.game, start)
+            # A change made here meanwhile (outside the lock this sync may run without) moved the
+            # replica past ``start``: read again from where it is now, or its own actions come twice.
+            if (self.meta, self.meta.version, self.n_actions, self.match) == (meta, version, start, match):
+                break
         if snap is None:
             return False
         data, actions, full = snap
@@ -520,8 +526,16 @@ class Table:
                 for c in self.clients:
                     c.last = -1
         else:
-            for a in actions:
-                self.match.apply(parse_action(a))
+            try:
+                for a in actions:
+                    self.match.apply(parse_action(a))
+            except Refusal:  # this replica went another way than the store (Redis lost a change): start over
+                log.warning("table %s: the stored log is not this replica's; replayed from the store", self.id[:6])
+                loaded = await self.hub.load(self.id)
+                self._replay([] if loaded is None else loaded[1])
+                self._bots = {}
+                for c in self.clients:
+                    c.last = -1
         self._seat_clients()
         self._note_position()
         return True
@@ -550,7 +564,11 @@ class Table:
             else:
                 meta = None
             try:
-                await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+                try:
+                    await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+                except StoreLost:  # Redis came back empty: this process still holds the whole table
+                    if not await self._write_back():
+                        raise
             except Exception:  # nobody hears of a change the store did not keep
                 log.exception("the store did not keep a change; it is undone", extra={"table": self.id})
                 self._undo(*before, start)
@@ -564,6 +582,22 @@ class Table:
         self._wake.set()
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
+
+    async def _write_back(self) -> bool:
+        """Write the table whole (meta and every action from the first), under its lock: the store
+        lost it, and appending would leave a log that no longer starts at the beginning. False when
+        the store holds a history that is not a beginning of this one (another process wrote it)."""
+        actions = [] if self.match is None else [action_str(a) for a in self.match.actions]
+        written = await self.hub.write_back(self.id, self.meta.to_json(), self.active, actions)
+        if written:
+            log.warning("table %s: the store had lost it (Redis restarted empty?); written back whole", self.id[:6])
+        return written
+
+    async def restore(self) -> bool:
+        """The store was found empty (``store_lost``): write the table back, unless a process holding
+        a replica further on did first; then catch up with it. True when the table changed here."""
+        async with self.hub.lock(self.id):
+            return not await self._write_back() and await self.sync()
 
     def _undo(self, meta: dict[str, Any], match: Match | None, actions: int) -> None:
         """Back to the meta and the first ``actions`` actions of ``match`` that the table had before a change."""
@@ -890,8 +924,11 @@ class Table:
                 continue
             wait, kind, seat = job
             if wait > 0:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel (stop) that
+                # comes as the table is woken, and the driver then never stops.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                    async with asyncio.timeout(wait):
+                        await self._wake.wait()
                 if self._wake.is_set():
                     continue
             try:
@@ -1154,6 +1191,7 @@ class TableManager:
             future.set_result(table)
         except BaseException as e:
             future.set_exception(e)
+            future.exception()  # those who wait get it; without them, asyncio would log it as lost
             raise
         finally:
             del self._loading[table_id]
@@ -1184,6 +1222,20 @@ class TableManager:
         return table
 
     async def _on_note(self, table_id: str, note: Note) -> None:
+        if note.get("kind") == "store_lost":  # from the hub itself: Redis restarted empty
+            for held in list(self.tables.values()):
+                try:
+                    if await held.restore():
+                        await held.broadcast()
+                except Exception:  # its next change finds the log short and writes it back then
+                    log.exception("table %s could not be written back now", held.id[:6])
+            return
+        if note.get("kind") == "resync":  # from the hub: notes may have been lost while Redis was away
+            for held in list(self.tables.values()):
+                if await held.sync():
+                    await held.broadcast()
+                    held.wake()
+            return
         table = self.tables.get(table_id)
         if table is None:
             return
@@ -1213,7 +1265,10 @@ class TableManager:
         while True:
             try:
                 await self.hold_leases()
+                await self.catch_up()
                 await self.forget_idle()
+            except OUTAGE as e:
+                log.warning("lease round: Redis is out of reach (%s)", e)
             except Exception:
                 log.exception("lease round failed")
             await asyncio.sleep(every)
@@ -1237,6 +1292,16 @@ class TableManager:
                 await table.take_over()
             elif not held and table.driving:
                 await table.stop()
+
+    async def catch_up(self) -> None:
+        """A note lost on the way (Redis restarted, the network) leaves a replica behind, its people
+        waiting and its bots idle: each round catches up the tables watched or driven here."""
+        if not self.hub.shared:
+            return
+        for table in list(self.tables.values()):
+            if (table.clients or table.driving) and await table.sync():
+                await table.broadcast()
+                table.wake()
 
     async def forget_idle(self) -> list[str]:
         """Forget the tables nobody watches, nobody asked for in ``config.forget_after`` seconds, and

@@ -139,6 +139,7 @@ const U = {
   panelHeld: false, // the deal's score waits a moment while the last trick is seen
   takeHint: false, // a newcomer's first taking decision: what taking means is said
   errors: [],
+  passing: null, // the words of a join refused for a passing reason, shown until a join succeeds
   queueName: null, // the name given to the queue while waiting for a table
   queueVariant: GAMES[0].name, // the game asked of the queue
   queueSeating: "partners", // partners: sit with the other people against bots; any: as drawn
@@ -160,8 +161,12 @@ const conn = new Connection({
     U.connected = status === "open";
     if (status === "lost") {
       U.sending = null;
-      showConnection(t("reconnecting"));
-    } else if (status !== "connecting") showConnection("");
+      // A join refused for a passing reason (Redis restarting) keeps saying why while it is tried again.
+      showConnection(U.passing || t("reconnecting"));
+    } else if (status !== "connecting") {
+      U.passing = null; // joined (open) or gone (closed)
+      showConnection("");
+    }
     render();
   },
 });
@@ -303,7 +308,7 @@ function refusal(msg) {
 }
 
 /** Refusals the server may give a join that a moment later it would not (docs/protocol.md): the seat is kept. */
-const PASSING = new Set(["server_error", "slow_down", "flooding"]);
+const PASSING = new Set(["server_error", "slow_down", "flooding", "store_unreachable"]);
 
 function onError(msg) {
   U.sending = null;
@@ -315,7 +320,8 @@ function onError(msg) {
   }
   if (!conn.joined) {
     if (PASSING.has(msg.code)) {
-      showConnection(refusal(msg));
+      U.passing = refusal(msg);
+      showConnection(U.passing);
       conn.tryAgain(); // the join is tried again after a pause, the seat kept
       return;
     }

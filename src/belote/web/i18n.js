@@ -388,6 +388,7 @@ const WORDS = {
     "over-tie": "Match over: a tie at {a}.",
     "other-language": "Français",
     "sheet-error-network": "The server does not answer: check the connection and try again.",
+    "sheet-error-store_unreachable": "The server cannot reach its store for a moment: try again shortly.",
     // The score sheet's checks before a deal is sent, its refusals by code (in French below), the
     // short choices of its setup form (the full words in a line under the field) and the sides' labels.
     "sheet-error-side": "Choose a side (or a player) of the sheet.",
@@ -820,6 +821,7 @@ const WORDS = {
     "over-tie": "Partie terminée : égalité à {a}.",
     "other-language": "English",
     "sheet-error-network": "Le serveur ne répond pas : vérifiez la connexion et réessayez.",
+    "sheet-error-store_unreachable": "Le serveur ne peut pas joindre son stockage pour le moment : réessayez bientôt.",
     "sheet-error-side": "Dites un camp (ou un joueur) de la feuille.",
     "sheet-error-takers-missing": "Dites qui a pris.",
     "sheet-error-cards-missing": "Entrez les points de cartes.",

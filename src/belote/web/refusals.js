@@ -185,6 +185,7 @@ const WORDS = {
     flooding: (a) => `Too many refused messages: at most ${a.count} in ${a.seconds} s.`,
     server_error: () => "The server could not do that just now: try again.",
     not_saved: () => "The server could not save that, so nothing changed: try again.",
+    store_unreachable: () => "The server cannot reach its game store for a moment: play resumes shortly.",
   },
   fr: {
     illegal_action: () => "Ce n'est pas permis.",
@@ -281,6 +282,7 @@ const WORDS = {
     flooding: (a) => `Trop de messages refusés : ${a.count} au plus en ${a.seconds} s.`,
     server_error: () => "Le serveur n'a pas pu le faire tout de suite : réessayez.",
     not_saved: () => "Le serveur n'a pas pu l'enregistrer, rien n'a changé : réessayez.",
+    store_unreachable: () => "Le serveur ne peut pas joindre son stockage pour le moment : la partie reprend bientôt.",
   },
 };
 

@@ -1,0 +1,306 @@
+"""Nothing of a ``--redis`` server lives only in one process, and a Redis that restarts empty or is
+out of reach for a while corrupts nothing: against a real ``redis-server``.
+
+- the score sheets are in Redis: two apps on one Redis see one sheet, and a change that another
+  process made meanwhile is read again, never lost;
+- a change that does not follow the stored log (Redis came back empty) writes nothing, and the table
+  is written back whole: killed and restarted empty mid-game, the tables play on and their stored
+  logs replay to what the players saw;
+- while Redis is down the page loads, and what needs Redis is refused with ``store_unreachable``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import redis.asyncio as aioredis
+from starlette.testclient import TestClient
+from websockets.asyncio.client import connect
+
+from belote.game import Match, action_str, parse_action
+from belote.server.app import create_app
+from belote.server.hub import StoreLost
+from belote.server.redis_hub import RedisHub, RedisSheets
+from belote.server.store import SQLiteStore
+from belote.server.tables import ServerConfig, TableManager, check_settings, rules_of
+from netplay import (
+    Player,
+    RedisProcess,
+    Server,
+    State,
+    events_seen,
+    match_over,
+    post,
+    private_table,
+    redis_server,
+    run,
+)
+
+QUICK = {"strength": "easy", "turn_timer": 600, "deals": 2}
+
+
+def replayed(r: redis.Redis, table_id: str) -> Match:
+    """The table as Redis holds it, replayed by a fresh engine (raises if the log does not replay)."""
+    meta = json.loads(r.get(f"belote:t:{table_id}:meta"))  # type: ignore[arg-type]
+    match = Match(rules_of(meta["settings"]), seed=meta["seed"], first_dealer=meta["seed"] % 4)
+    for a in r.lrange(f"belote:t:{table_id}:actions", 0, -1):  # type: ignore[union-attr]
+        match.apply(parse_action(a.decode()))
+    return match
+
+
+# ----------------------------------------------------------------- score sheets
+
+
+def test_two_apps_on_one_redis_keep_one_score_sheet(tmp_path: Path) -> None:
+    with redis_server(tmp_path) as url:
+        a = create_app(db_path=tmp_path / "a.sqlite3", redis_url=url)
+        b = create_app(db_path=tmp_path / "b.sqlite3", redis_url=url)
+        with TestClient(a) as on_a, TestClient(b) as on_b:
+            made = on_a.post("/api/sheets", json={"names": ["Alice & Cara", "Ben & Dev"], "target": 1000})
+            assert made.status_code == 201, made.text
+            sheet_id = made.json()["id"]
+            first = on_b.post(f"/api/sheets/{sheet_id}/deals", json={"takers": "NS", "cards": 108, "belote": "NS"})
+            assert first.status_code == 200 and first.json()["score"] == {"NS": 128, "EW": 54}
+            second = on_a.post(f"/api/sheets/{sheet_id}/deals", json={"takers": "EW", "cards": 74, "seen": 1})
+            assert second.status_code == 200 and second.json()["score"] == {"NS": 290, "EW": 54}
+            stale = on_b.post(f"/api/sheets/{sheet_id}/undo", json={"seen": 1})
+            assert stale.status_code == 409 and stale.json()["code"] == "stale"
+            seen_by_b = on_b.get(f"/api/sheets/{sheet_id}").json()
+            assert seen_by_b["score"] == {"NS": 290, "EW": 54} and len(seen_by_b["entries"]) == 2
+            assert seen_by_b["names"] == {"NS": "Alice & Cara", "EW": "Ben & Dev"}
+        # No process's own file holds it.
+        for name in ("a.sqlite3", "b.sqlite3"):
+            store = SQLiteStore(tmp_path / name)
+            assert store.sheet_ids() == []
+            store.close()
+
+
+def test_a_sheet_changed_meanwhile_by_another_process_is_read_again(tmp_path: Path) -> None:
+    with redis_server(tmp_path) as url:
+        other = redis.Redis.from_url(url, decode_responses=True)
+        runs: list[list[str]] = []
+
+        def add(name: str) -> Any:
+            def change(data: dict[str, Any]) -> dict[str, Any]:
+                runs.append(list(data["entries"]))
+                if len(runs) == 1:  # another process writes between this one's read and its write
+                    other.set("belote:sheet:s1", json.dumps({"entries": [*data["entries"], "theirs"]}))
+                return {"entries": [*data["entries"], name]}
+
+            return change
+
+        async def main() -> dict[str, Any] | None:
+            client = aioredis.Redis.from_url(url, decode_responses=True)
+            sheets = RedisSheets(client)
+            await sheets.create_sheet("s1", {"entries": []})
+            done = await sheets.change_sheet("s1", add("mine"))
+            assert await sheets.change_sheet("nope", add("x")) is None
+            await client.aclose()
+            return done
+
+        done = run(main())
+        assert runs == [[], ["theirs"]]  # read again after the other write, never written over it
+        assert done == {"entries": ["theirs", "mine"]}
+        assert json.loads(other.get("belote:sheet:s1") or "") == {"entries": ["theirs", "mine"]}
+        other.close()
+
+
+# ----------------------------------------------------------------- Redis restarted empty
+
+
+def test_a_change_that_does_not_follow_the_stored_log_writes_nothing(tmp_path: Path) -> None:
+    with redis_server(tmp_path) as url:
+        r = redis.Redis.from_url(url, decode_responses=True)
+
+        async def main() -> list[str]:
+            hub = await RedisHub.connect(url)
+            said: list[str] = []
+            assert not await hub.check_epoch()  # the first look: nothing lost
+            await hub.commit("t1", {"game": 0}, True, 0, [], False)
+            await hub.commit("t1", None, True, 0, ["pass", "pass"], False)
+            await hub.commit("t1", None, True, 2, ["take"], False)
+            with pytest.raises(StoreLost):  # another process wrote action 3 meanwhile: not 2 stored
+                await hub.commit("t1", None, True, 2, ["pass"], False)
+            said.append(",".join(r.lrange("belote:t:t1:actions", 0, -1)))
+            r.flushall()  # as a Redis restarted without persistence
+            assert await hub.check_epoch() and not await hub.check_epoch()  # told once
+            for meta in (None, {"game": 0, "version": 2}):
+                with pytest.raises(StoreLost):
+                    await hub.commit("t1", meta, True, 3, ["pass"], False)
+            said.append(",".join(sorted(r.keys("belote:t:*"))))
+            assert await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take"])  # the store lost it
+            assert await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take", "pass"])  # a replica ahead
+            assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "take"])  # another history
+            assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take"])  # one behind
+            said.append(",".join(r.lrange("belote:t:t1:actions", 0, -1)))
+            await hub.close()
+            return said
+
+        assert run(main()) == ["pass,pass,take", "", "pass,pass,take,pass"]
+        assert r.smembers("belote:active") == {"t1"}
+        r.close()
+
+
+def test_a_table_whose_change_finds_the_store_empty_writes_itself_back_whole(tmp_path: Path) -> None:
+    with redis_server(tmp_path) as url:
+        r = redis.Redis.from_url(url, decode_responses=True)
+
+        async def main() -> tuple[str, list[str], list[str]]:
+            hub = await RedisHub.connect(url)
+            for task in hub._tasks:  # no epoch watcher: the change itself must find the loss
+                task.cancel()
+            manager = TableManager(hub, ServerConfig(turn_timer=600))
+            settings = check_settings({"deals": 2}, manager.defaults())
+            table, _ = await manager.create_private("Host", 2, settings)
+            for name in ("Nina", "Emil", "Wes"):
+                await manager.sit(table.id, table.meta.invite, name, None)
+            await table.start_game(2)
+            for _ in range(6):
+                match = table.match
+                assert match is not None and match.to_move is not None
+                await table.act(match.to_move, action_str(match.legal_actions()[-1]))
+            r.flushall()  # as a Redis restarted without persistence
+            for _ in range(3):
+                match = table.match
+                assert match is not None and match.to_move is not None
+                await table.act(match.to_move, action_str(match.legal_actions()[-1]))
+            assert table.match is not None
+            played = [action_str(a) for a in table.match.actions]
+            await manager.close()
+            await hub.close()
+            return table.id, played, list(r.lrange(f"belote:t:{table.id}:actions", 0, -1))
+
+        table_id, played, stored = run(main())
+        assert len(played) == 9 and stored == played  # the whole log, from its first action
+        assert [action_str(a) for a in replayed(redis.Redis.from_url(url), table_id).actions] == played
+        assert r.sismember("belote:active", table_id)
+        r.close()
+
+
+def test_tables_play_on_when_redis_restarts_empty_mid_game(tmp_path: Path) -> None:
+    store = RedisProcess(tmp_path)
+    store.start()
+    server = Server(
+        tmp_path / "a.sqlite3", tmp_path / "a.log", "--pace", "0", "--turn-timer", "600", "--redis", store.url
+    )
+    server.start()
+    try:
+        # Four people; two people and two bots; one person and three bots. (One process: with two,
+        # a table's players on both and the leases taken again after the restart, a table now and
+        # then stalled under load, which this test does not settle: see docs/architecture.md.)
+        four, four_tokens = private_table(server.base, 4, QUICK)
+        two, two_tokens = private_table(server.base, 2, QUICK)
+        solo = post(server.base, "/api/solo", {"strength": "easy", "deals": 2})
+
+        def tricks_done(n: int) -> Any:
+            def done(state: State) -> bool:
+                view = state["view"]
+                return view is not None and (len(view["tricks"]) >= n or view["match_over"])
+
+            return done
+
+        async def play() -> tuple[list[Player], list[State]]:
+            players = [
+                Player(server.ws_url, four["table"], token=tok, seed=i) for i, tok in enumerate(four_tokens.values())
+            ]
+            players += [
+                Player(server.ws_url, two["table"], token=tok, seed=9 + i) for i, tok in enumerate(two_tokens.values())
+            ]
+            for p in players:
+                await p.connect()
+            await players[0].send({"type": "start"})
+            await players[4].send({"type": "start"})
+            players.append(Player(server.ws_url, solo["table"], token=solo["token"], seed=7))
+            await asyncio.gather(*(p.play(tricks_done(3)) for p in players))
+            store.kill()
+            store.start()  # empty: no persistence
+            ends = await asyncio.gather(*(p.play(match_over) for p in players))
+            for p in players:
+                await p.close()
+            return players, list(ends)
+
+        players, ends = run(play())
+        r = redis.Redis.from_url(store.url)
+        for table_id in (four["table"], two["table"], solo["table"]):
+            match = replayed(r, table_id)  # the stored log replays from its first action
+            assert match.over
+            at_table = [p for p in players if p.table == table_id]
+            for p in at_table:
+                assert not p.errors, p.errors
+                seen = events_seen(p)
+                assert sorted(seen) == list(range(len(seen)))  # no number missing
+                assert [[n, e] for n, e in match.events()] == [[n, seen[n]] for n in sorted(seen)]
+            final = [s for s, p in zip(ends, players, strict=True) if p.table == table_id]
+            score = dict(zip(final[0]["view"]["score"], match.score, strict=True))
+            assert all(s["view"]["score"] == score for s in final)
+        r.close()
+    finally:
+        server.stop()
+        store.kill()
+
+
+# ----------------------------------------------------------------- Redis out of reach
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_the_page_loads_while_redis_is_down_and_a_join_is_refused_with_its_code(tmp_path: Path) -> None:
+    store = RedisProcess(tmp_path)
+    store.start()
+    running = Server(tmp_path / "a.sqlite3", tmp_path / "a.log", "--redis", store.url)
+    running.start()
+    later = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", "--redis", store.url)
+    try:
+        table, tokens = private_table(running.base, 1, QUICK)
+        store.kill()
+        later.start(ready="/")  # a process started while Redis is down starts all the same
+        for server in (running, later):
+            status, page = _get(server.base + "/")
+            assert status == 200 and b'<script type="module"' in page
+            assert _get(server.base + "/static/app.js")[0] == 200
+            assert _get(server.base + "/api/games")[0] == 200
+            assert _get(server.base + "/scores")[0] == 200
+            status, refused = _post(server.base + "/api/sheets", {"target": 1000})
+            assert status == 503 and refused["code"] == "store_unreachable"
+            status, refused = _post(server.base + "/api/tables", {"name": "Ana"})
+            assert status == 503 and refused["code"] == "store_unreachable"
+            assert refused["error"] == "the game store is out of reach for a moment: play resumes shortly"
+
+            async def join(url: str) -> dict[str, Any]:
+                async with connect(url) as ws:
+                    await ws.send(json.dumps({"type": "join", "table": table["table"], "token": tokens["S"]}))
+                    msg: dict[str, Any] = json.loads(await ws.recv())
+                    return msg
+
+            assert run(join(server.ws_url))["code"] == "store_unreachable"
+        store.start()
+        status, made = _post(later.base + "/api/tables", {"name": "Ana"})  # Redis is back: served again
+        assert status == 200 and made["seat"] == "S"
+    finally:
+        running.stop()
+        later.stop()
+        store.kill()
