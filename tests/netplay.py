@@ -343,6 +343,19 @@ def stored_table(db: Path, table_id: str) -> tuple[dict[str, Any], list[str]]:
     return meta, actions
 
 
+def redis_replayed(r: Any, table_id: str) -> Any:
+    """The table as Redis holds it (``r``: a redis.Redis), replayed by a fresh engine: raises if the
+    stored log does not replay from its first action."""
+    from belote.game import Match, parse_action
+    from belote.server.tables import rules_of
+
+    meta = json.loads(r.get(f"belote:t:{table_id}:meta"))
+    match = Match(rules_of(meta["settings"]), seed=meta["seed"], first_dealer=meta["seed"] % 4)
+    for a in r.lrange(f"belote:t:{table_id}:actions", 0, -1):
+        match.apply(parse_action(a.decode()))
+    return match
+
+
 def stored_match(db: Path, table_id: str) -> tuple[dict[str, Any], Any, list[str]]:
     """The table's meta, its match replayed by a fresh engine from the store, and its actions."""
     from belote.game import parse_action

@@ -17,9 +17,7 @@ import pytest
 import redis
 from websockets.asyncio.client import connect
 
-from belote.game import Match, parse_action
-from belote.server.tables import rules_of
-from netplay import Player, Server, State, free_port, match_over, post, private_table, run
+from netplay import Player, Server, State, free_port, match_over, post, private_table, redis_replayed, run
 
 QUICK = {"strength": "easy", "turn_timer": 600, "deals": 2}
 
@@ -115,15 +113,6 @@ def test_every_table_continues_after_a_sigkill_and_a_restart(tmp_path: Path) -> 
         server.stop()
 
 
-def replayed(r: redis.Redis, table_id: str) -> Match:
-    """The table as Redis holds it, replayed by a fresh engine."""
-    meta = json.loads(r.get(f"belote:t:{table_id}:meta"))  # type: ignore[arg-type]
-    match = Match(rules_of(meta["settings"]), seed=meta["seed"], first_dealer=meta["seed"] % 4)
-    for a in r.lrange(f"belote:t:{table_id}:actions", 0, -1):  # type: ignore[union-attr]
-        match.apply(parse_action(a.decode()))
-    return match
-
-
 def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_path: Path, redis_url: str) -> None:
     args = ("--pace", "0", "--turn-timer", "600", "--queue-wait", "600", "--redis", redis_url)
     a = Server(tmp_path / "a.sqlite3", tmp_path / "a.log", *args)
@@ -154,7 +143,7 @@ def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_pat
         ends = run(play())
         assert all(match_over(s) for s in ends)
         for table in (four, two):
-            match = replayed(r, table["table"])
+            match = redis_replayed(r, table["table"])
             assert match.over, "the match in Redis is not over"
             final = [s for s in ends if s["table"] == table["table"]]
             score = {"NS": match.score[0], "EW": match.score[1]}

@@ -22,9 +22,7 @@ import pytest
 import redis
 from websockets.asyncio.client import connect
 
-from belote.game import Match, parse_action
-from belote.server.tables import rules_of
-from netplay import Player, State, events_seen, free_port, match_over, post, private_table, run
+from netplay import Player, State, events_seen, free_port, match_over, post, private_table, redis_replayed, run
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 QUICK = {"strength": "easy", "turn_timer": 600, "deals": 2}
@@ -86,14 +84,6 @@ def deployment(tmp_path: Path) -> Iterator[Deployment]:
             script.wait(timeout=10)
 
 
-def replayed(r: redis.Redis, table_id: str) -> Match:
-    meta = json.loads(r.get(f"belote:t:{table_id}:meta"))  # type: ignore[arg-type]
-    match = Match(rules_of(meta["settings"]), seed=meta["seed"], first_dealer=meta["seed"] % 4)
-    for a in r.lrange(f"belote:t:{table_id}:actions", 0, -1):  # type: ignore[union-attr]
-        match.apply(parse_action(a.decode()))
-    return match
-
-
 def test_a_table_plays_through_the_proxy_while_one_backend_is_killed(deployment: Deployment) -> None:
     d = deployment
     table, tokens = private_table(d.base, 4, QUICK)
@@ -129,7 +119,7 @@ def test_a_table_plays_through_the_proxy_while_one_backend_is_killed(deployment:
     assert (own, foreign) == ("state", "bad_origin")
     assert sum(p.reconnects > 0 for p in players) == 2  # the two on the killed backend came back
     r = redis.Redis(port=d.redis_port)
-    match = replayed(r, table["table"])  # the stored log replays from its first action
+    match = redis_replayed(r, table["table"])  # the stored log replays from its first action
     assert match.over
     for p in players:
         assert not p.errors, p.errors

@@ -24,12 +24,12 @@ import redis.asyncio as aioredis
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 
-from belote.game import Match, action_str, parse_action
+from belote.game import action_str
 from belote.server.app import create_app
 from belote.server.hub import StoreLost
 from belote.server.redis_hub import RedisHub, RedisSheets
 from belote.server.store import SQLiteStore
-from belote.server.tables import ServerConfig, TableManager, check_settings, rules_of
+from belote.server.tables import ServerConfig, TableManager, check_settings
 from netplay import (
     Player,
     RedisProcess,
@@ -39,20 +39,12 @@ from netplay import (
     match_over,
     post,
     private_table,
+    redis_replayed,
     redis_server,
     run,
 )
 
 QUICK = {"strength": "easy", "turn_timer": 600, "deals": 2}
-
-
-def replayed(r: redis.Redis, table_id: str) -> Match:
-    """The table as Redis holds it, replayed by a fresh engine (raises if the log does not replay)."""
-    meta = json.loads(r.get(f"belote:t:{table_id}:meta"))  # type: ignore[arg-type]
-    match = Match(rules_of(meta["settings"]), seed=meta["seed"], first_dealer=meta["seed"] % 4)
-    for a in r.lrange(f"belote:t:{table_id}:actions", 0, -1):  # type: ignore[union-attr]
-        match.apply(parse_action(a.decode()))
-    return match
 
 
 # ----------------------------------------------------------------- score sheets
@@ -179,7 +171,7 @@ def test_a_table_whose_change_finds_the_store_empty_writes_itself_back_whole(tmp
 
         table_id, played, stored = run(main())
         assert len(played) == 9 and stored == played  # the whole log, from its first action
-        assert [action_str(a) for a in replayed(redis.Redis.from_url(url), table_id).actions] == played
+        assert [action_str(a) for a in redis_replayed(redis.Redis.from_url(url), table_id).actions] == played
         assert r.sismember("belote:active", table_id)
         r.close()
 
@@ -229,7 +221,7 @@ def test_tables_play_on_when_redis_restarts_empty_mid_game(tmp_path: Path) -> No
         players, ends = run(play())
         r = redis.Redis.from_url(store.url)
         for table_id in (four["table"], two["table"], solo["table"]):
-            match = replayed(r, table_id)  # the stored log replays from its first action
+            match = redis_replayed(r, table_id)  # the stored log replays from its first action
             assert match.over
             at_table = [p for p in players if p.table == table_id]
             for p in at_table:

@@ -575,8 +575,7 @@ def create_app(
             hub = await RedisHub.connect(redis_url)
             hub.keep_finished = round(max(config.expiry().values()))  # the sweep removes the others sooner
             shared = SharedLimits(hub.r, hub.prefix, hub.process, config.table_rate, config.sockets_per_address)
-            await shared.alive()
-            shared.start()
+            shared.start()  # marks this process alive at once, and again while Redis answers
             app.state.shared_limits = shared
             app.state.sheets = RedisSheets(hub.r, hub.prefix)
         else:

@@ -21,6 +21,7 @@ import logging
 import secrets
 from typing import Any
 
+from belote.server.hub import OUTAGE
 from belote.server.limits import Window
 
 log = logging.getLogger("belote.limits")
@@ -110,9 +111,15 @@ class SharedLimits:
             self._task = asyncio.get_running_loop().create_task(self._live(), name="limits alive")
 
     async def _live(self) -> None:
+        down = False  # an outage is said once, when it begins, not every round
         while True:
             try:
                 await self.alive()
+                down = False
+            except OUTAGE as e:
+                if not down:
+                    log.warning("the limits' mark of this process waits for Redis: %s", e)
+                down = True
             except Exception:
                 log.exception("could not renew this process's mark in Redis")
             await asyncio.sleep(ALIVE_MS / 3000)
