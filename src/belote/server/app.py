@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
 from belote.server.hub import OUTAGE, Hub, LocalHub
-from belote.server.limits import too_many_sockets, too_many_tables
+from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
 from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
 from belote.server.metrics import Gauge, Metrics
@@ -54,6 +54,7 @@ from belote.sheet import sheet_rule_keys
 from belote.variants import VARIANTS
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+Limits = LocalLimits | SharedLimits  # the limits per client address: one process's, or every process's
 #: Messages waiting for a client's socket: a client further behind is dropped (it reconnects and
 #: catches up from its last event); and the longest wait for one message to go out.
 OUTBOX = 256
@@ -191,19 +192,14 @@ def address(conn: HTTPConnection) -> str:
 async def _may_open_a_table(request: Request) -> None:
     """Counts a new table of the client's address; raises TooMany past ``--tables-per-minute`` (in all
     the processes, in Redis mode)."""
-    shared: SharedLimits | None = request.app.state.shared_limits
-    if shared is not None:
-        try:
-            allowed = await shared.allow_table(address(request))
-        except Exception:  # Redis does not answer: let the client through rather than lock everybody out
-            log.exception("the table limit could not be counted in Redis")
-            allowed = True
-        if not allowed:
-            raise too_many_tables(shared.window)
-        return
-    window = request.app.state.tables.new_tables
-    if not window.allow(address(request)):
-        raise too_many_tables(window)
+    limits: Limits = request.app.state.limits
+    try:
+        allowed = await limits.allow_table(address(request))
+    except Exception:  # Redis does not answer: let the client through rather than lock everybody out
+        log.exception("the table limit could not be counted in Redis")
+        allowed = True
+    if not allowed:
+        raise too_many_tables(limits.window)
 
 
 async def create_solo(request: Request) -> Response:
@@ -322,24 +318,19 @@ class Connection:
 
     async def run(self) -> None:
         await self.ws.accept()
-        if not origin_allowed(self.ws, getattr(self.ws.app.state, "origins", ())):
+        if not origin_allowed(self.ws, self.ws.app.state.origins):
             await self.ws.send_text(dumps(self.error(foreign_origin(self.ws))))
             await self.ws.close(code=1008, reason="this server takes no websocket from that page")
             return
         sockets: dict[str, int] = self.ws.app.state.sockets
-        limit = self.manager.config.sockets_per_address
-        shared: SharedLimits | None = self.ws.app.state.shared_limits
-        counted = False  # in Redis: this socket is counted there, and uncounted when it ends
-        if limit > 0 and shared is not None:
-            try:
-                counted = allowed = await shared.open_socket(self.address)
-            except Exception:  # Redis does not answer: let the client through rather than lock everybody out
-                log.exception("the socket limit could not be counted in Redis")
-                allowed = True
-        else:
-            allowed = limit <= 0 or sockets.get(self.address, 0) < limit
+        limits: Limits = self.ws.app.state.limits
+        try:
+            allowed = counted = await limits.open_socket(self.address)  # counted: uncounted when it ends
+        except Exception:  # Redis does not answer: let the client through rather than lock everybody out
+            log.exception("the socket limit could not be counted in Redis")
+            allowed, counted = True, False
         if not allowed:
-            await self.ws.send_text(dumps(self.error(too_many_sockets(limit))))
+            await self.ws.send_text(dumps(self.error(too_many_sockets(limits.sockets))))
             await self.ws.close(code=1008, reason="too many connections from one address")
             return
         sockets[self.address] = sockets.get(self.address, 0) + 1
@@ -363,9 +354,9 @@ class Connection:
                 if self.entry is not None:
                     await self.matchmaker.leave(self.entry)
             finally:
-                if counted and shared is not None:
+                if counted:
                     with contextlib.suppress(Exception):
-                        await shared.close_socket(self.address)
+                        await limits.close_socket(self.address)
         if self.dropped:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(code=1013, reason="too far behind: reconnect"), SEND_TIMEOUT)
@@ -574,12 +565,13 @@ def create_app(
 
             hub = await RedisHub.connect(redis_url)
             hub.keep_finished = round(max(config.expiry().values()))  # the sweep removes the others sooner
-            shared = SharedLimits(hub.r, hub.prefix, hub.process, config.table_rate, config.sockets_per_address)
-            shared.start()  # marks this process alive at once, and again while Redis answers
-            app.state.shared_limits = shared
+            limits: Limits = SharedLimits(hub.r, hub.prefix, hub.process, config.table_rate, config.sockets_per_address)
             app.state.sheets = RedisSheets(hub.r, hub.prefix)
         else:
             hub = LocalHub(store)
+            limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets)
+        limits.start()  # in Redis: marks this process alive at once, and again while Redis answers
+        app.state.limits = limits
         thinker = Thinker(config.think_workers)
         await thinker.start()
         manager = TableManager(hub, replace(config, thinker=thinker), app.state.metrics)
@@ -596,9 +588,7 @@ def create_app(
         gc.set_threshold(*gc_before)
         await matchmaker.close()
         await manager.close()
-        if app.state.shared_limits is not None:
-            await app.state.shared_limits.close()
-            app.state.shared_limits = None
+        await limits.close()
         await thinker.close()
         await hub.close()
 
@@ -615,5 +605,4 @@ def create_app(
     app.state.sheets = SQLiteSheets(store)
     app.state.origins = config.origins
     app.state.sockets = {}  # open websockets by address (in this process)
-    app.state.shared_limits = None  # in Redis mode, the limits counted for every process (lifespan)
     return app

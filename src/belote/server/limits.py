@@ -52,6 +52,32 @@ class Window:
 MAX_KEYS = 10_000
 
 
+class LocalLimits:
+    """New tables and open websockets per address for a server of one process (``SharedLimits`` counts
+    them in Redis for several): the same methods, so the server asks either the same way."""
+
+    def __init__(self, table_rate: tuple[int, float], sockets: int, open_sockets: dict[str, int]) -> None:
+        self.window = Window(*table_rate)
+        self.sockets = sockets
+        self._open = open_sockets  # the server's own count of its websockets by address
+
+    async def allow_table(self, address: str) -> bool:
+        return self.window.allow(address)
+
+    async def open_socket(self, address: str) -> bool:
+        """Whether ``address`` may open one more websocket (the server counts it once open)."""
+        return self.sockets <= 0 or self._open.get(address, 0) < self.sockets
+
+    async def close_socket(self, address: str) -> None:
+        """Nothing to do: the server's count of its websockets is the count."""
+
+    def start(self) -> None:
+        """Nothing to keep alive in one process."""
+
+    async def close(self) -> None:
+        """Nothing to release."""
+
+
 class TooMany(Refusal):
     """A client past a limit: HTTP 429."""
 

@@ -96,10 +96,14 @@ class SharedLimits:
 
     async def open_socket(self, address: str) -> bool:
         """Count a websocket of ``address`` if it has fewer than the limit open in all the processes."""
+        if self.sockets <= 0:
+            return True  # no limit: nothing to count
         args = [self.process, self.sockets, self._k("alive", "")]
         return bool(await self._open(keys=[self._k("limit", "sockets", address)], args=args))
 
     async def close_socket(self, address: str) -> None:
+        if self.sockets <= 0:
+            return
         await self._close(keys=[self._k("limit", "sockets", address)], args=[self.process])
 
     async def alive(self) -> None:

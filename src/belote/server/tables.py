@@ -1079,7 +1079,6 @@ class TableManager:
         self._lease_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.address_chat = Window(*ADDRESS_CHAT_RATE)
-        self.new_tables = Window(*self.config.table_rate)  # by address
         hub.listen(self._on_note)
 
     def defaults(self) -> dict[str, Any]:
