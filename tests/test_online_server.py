@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from belote.server import matchmaking
 from belote.server.app import create_app
-from belote.server.hub import LocalHub
+from belote.server.hub import local_hub
 from belote.server.matchmaking import QUEUE_GAP, Matchmaker
 from belote.server.store import SQLiteStore
 from belote.server.tables import BOT_NAMES, ServerConfig, TableManager, bot_names, online_seats, same_name
@@ -315,7 +315,7 @@ def test_waiting_players_hear_the_counts_and_the_time_left_at_a_modest_rate(
 
     async def scenario() -> None:
         store = SQLiteStore(tmp_path / "queue.sqlite3")
-        hub = LocalHub(store)
+        hub = local_hub(store)
         manager = TableManager(hub, ServerConfig(pace=0.0))
         mm = Matchmaker(hub, manager, wait=20.0, gap=1.0, every=5.0)
 

@@ -21,10 +21,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
-from belote.server.hub import LocalHub
+from belote.server.hub import local_hub
 from belote.server.logs import JsonFormatter, TableField
 from belote.server.metrics import Metrics
-from belote.server.redis_hub import RedisHub
+from belote.server.redis_hub import RedisLink, RedisTables
 from belote.server.store import SQLiteStore
 from belote.server.tables import DEFAULT_SETTINGS, Client, Meta, Seat, ServerConfig, Table, TableManager, bot_seat
 from netplay import Player, State, free_port, post, redis_server, run, serve_in_thread
@@ -151,7 +151,7 @@ def test_a_server_error_is_counted_and_logged_with_its_table(client: TestClient,
 
     try:
         manager: TableManager = client.app.state.tables  # type: ignore[attr-defined]
-        monkeypatch.setattr(manager.hub, "add_chat", broken)
+        monkeypatch.setattr(manager.hub.store, "add_chat", broken)
         with client.websocket_connect("/ws") as ws:
             ws.send_json({"type": "join", "table": table["table"], "token": table["token"]})
             receive(ws)
@@ -242,7 +242,7 @@ def solo_meta(seed: int) -> Meta:
 def test_a_solo_tables_bots_wait_while_its_person_is_away(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = SQLiteStore(tmp_path / "away.sqlite3")
-        hub = LocalHub(store)
+        hub = local_hub(store)
         table = Table("T", solo_meta(0), hub, ServerConfig(pace=0.0))
         assert table.match is not None and table.match.to_move == 1
         assert table.next_job() is None  # East's turn, but nobody to play with: nothing to do
@@ -251,7 +251,7 @@ def test_a_solo_tables_bots_wait_while_its_person_is_away(tmp_path: Path) -> Non
         async def send(msg: Any) -> None:
             states.put_nowait(json.loads(msg) if isinstance(msg, str) else msg)
 
-        await hub.commit("T", table.meta.to_json(), True, 0, [], False)
+        await hub.store.commit("T", table.meta.to_json(), True, 0, [], False)
         table.start()
         me = Client(2, send, token="me")
         table.clients.append(me)
@@ -287,7 +287,7 @@ def test_unused_tables_expire_from_memory_and_the_store(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = SQLiteStore(tmp_path / "expire.sqlite3", clock=clock)
         config = ServerConfig(pace=0.0, expire_after=7 * DAY, expire_solo_after=DAY, forget_after=60.0)
-        manager = TableManager(LocalHub(store), config, Metrics(), clock=clock)
+        manager = TableManager(local_hub(store), config, Metrics(), clock=clock)
         solo, _, _ = await manager.create_solo({**DEFAULT_SETTINGS, **FAST})
         watched, _, _ = await manager.create_solo({**DEFAULT_SETTINGS, **FAST})
         private, _ = await manager.create_private("Host", 2, {**DEFAULT_SETTINGS, **FAST})
@@ -350,7 +350,8 @@ def test_redis_tables_expire_by_the_same_sweep(tmp_path: Path) -> None:
     clock = Clock()
 
     async def scenario(url: str) -> None:
-        hub = await RedisHub.connect(url)
+        link = RedisLink.connect(url)
+        hub = RedisTables(link)
         hub.clock = clock
         meta = solo_meta(2).to_json()
         await hub.commit("S1", meta, True, 0, ["pass"], False)
@@ -365,8 +366,8 @@ def test_redis_tables_expire_by_the_same_sweep(tmp_path: Path) -> None:
         assert await hub.expire({"solo": clock.now - DAY, "private": clock.now - 7 * DAY}) == {}
         clock.now += 7 * DAY + 1
         assert await hub.expire({"solo": clock.now - DAY, "private": clock.now - 7 * DAY}) == {"private": ["P1"]}
-        assert await hub.r.keys("*") == ["belote:epoch"]  # nothing of a table: only the store's generation
-        await hub.close()
+        assert await hub.r.keys("*") == []  # nothing of a table is left
+        await link.close()
 
     with redis_server(tmp_path) as url:
         run(scenario(url))
@@ -414,10 +415,10 @@ def test_what_a_tables_driver_logs_names_the_table(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         store = SQLiteStore(tmp_path / "log.sqlite3")
-        hub = LocalHub(store)
+        hub = local_hub(store)
         table = Table("T1", solo_meta(0), hub, ServerConfig(pace=0.0))
         table._bot = lambda seat: Broken()  # type: ignore[assignment,method-assign,return-value]
-        await hub.commit("T1", table.meta.to_json(), True, 0, [], False)
+        await hub.store.commit("T1", table.meta.to_json(), True, 0, [], False)
         states: asyncio.Queue[str] = asyncio.Queue()
 
         async def send(msg: Any) -> None:

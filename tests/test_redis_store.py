@@ -27,7 +27,8 @@ from websockets.asyncio.client import connect
 from belote.game import action_str
 from belote.server.app import create_app
 from belote.server.hub import StoreLost
-from belote.server.redis_hub import RedisHub, RedisSheets
+from belote.server.matchmaking import Matchmaker
+from belote.server.redis_hub import RedisBus, RedisLink, RedisSheets, RedisTables, redis_hub
 from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig, TableManager, check_settings
 from netplay import (
@@ -112,9 +113,10 @@ def test_a_change_that_does_not_follow_the_stored_log_writes_nothing(tmp_path: P
         r = redis.Redis.from_url(url, decode_responses=True)
 
         async def main() -> list[str]:
-            hub = await RedisHub.connect(url)
+            link = RedisLink.connect(url)
+            hub, bus = RedisTables(link), RedisBus(link)
             said: list[str] = []
-            assert not await hub.check_epoch()  # the first look: nothing lost
+            assert not await bus.check_epoch()  # the first look: nothing lost
             await hub.commit("t1", {"game": 0}, True, 0, [], False)
             await hub.commit("t1", None, True, 0, ["pass", "pass"], False)
             await hub.commit("t1", None, True, 2, ["take"], False)
@@ -122,7 +124,7 @@ def test_a_change_that_does_not_follow_the_stored_log_writes_nothing(tmp_path: P
                 await hub.commit("t1", None, True, 2, ["pass"], False)
             said.append(",".join(r.lrange("belote:t:t1:actions", 0, -1)))
             r.flushall()  # as a Redis restarted without persistence
-            assert await hub.check_epoch() and not await hub.check_epoch()  # told once
+            assert await bus.check_epoch() and not await bus.check_epoch()  # told once
             for meta in (None, {"game": 0, "version": 2}):
                 with pytest.raises(StoreLost):
                     await hub.commit("t1", meta, True, 3, ["pass"], False)
@@ -132,7 +134,7 @@ def test_a_change_that_does_not_follow_the_stored_log_writes_nothing(tmp_path: P
             assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "take"])  # another history
             assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take"])  # one behind
             said.append(",".join(r.lrange("belote:t:t1:actions", 0, -1)))
-            await hub.close()
+            await link.close()
             return said
 
         assert run(main()) == ["pass,pass,take", "", "pass,pass,take,pass"]
@@ -145,9 +147,7 @@ def test_a_table_whose_change_finds_the_store_empty_writes_itself_back_whole(tmp
         r = redis.Redis.from_url(url, decode_responses=True)
 
         async def main() -> tuple[str, list[str], list[str]]:
-            hub = await RedisHub.connect(url)
-            for task in hub._tasks:  # no epoch watcher: the change itself must find the loss
-                task.cancel()
+            hub = redis_hub(RedisLink.connect(url), watch_epoch=False)  # the change itself must find the loss
             manager = TableManager(hub, ServerConfig(turn_timer=600))
             settings = check_settings({"deals": 2}, manager.defaults())
             table, _ = await manager.create_private("Host", 2, settings)
@@ -236,6 +236,58 @@ def test_tables_play_on_when_redis_restarts_empty_mid_game(tmp_path: Path) -> No
     finally:
         server.stop()
         store.kill()
+
+
+def test_the_players_waiting_in_the_queue_are_put_back_when_redis_restarts_empty(tmp_path: Path) -> None:
+    """Ana waits on one process for a two-handed game; Redis loses everything; Ben then queues on the
+    other process for the same game: they are seated together, Ana with the time she joined."""
+    with redis_server(tmp_path) as url:
+        r = redis.Redis.from_url(url, decode_responses=True)
+
+        async def main() -> tuple[list[Any], list[Any], list[float]]:
+            heard: dict[str, list[Any]] = {"Ana": [], "Ben": []}
+            matched = {name: asyncio.Event() for name in heard}
+
+            def to(name: str) -> Any:
+                async def send(msg: Any) -> None:
+                    heard[name].append(msg)
+                    if msg["type"] == "matched":
+                        matched[name].set()
+
+                return send
+
+            hubs = [redis_hub(RedisLink.connect(url)) for _ in range(2)]
+            for hub in hubs:
+                assert isinstance(hub.bus, RedisBus)
+                await hub.bus.check_epoch()  # each process has seen the store's generation
+            managers = [TableManager(hub, ServerConfig(pace=0.0)) for hub in hubs]
+            makers = [Matchmaker(hub, m, wait=600.0) for hub, m in zip(hubs, managers, strict=True)]
+            lost = asyncio.Event()
+
+            async def heard_loss(table_id: str, note: dict[str, Any]) -> None:
+                if note.get("kind") == "store_lost":  # after the matchmaker's own listener
+                    lost.set()
+
+            hubs[0].bus.listen(heard_loss)
+            await makers[0].join("Ana", to("Ana"), "two-handed")
+            joined = [d["joined"] for d in (await hubs[0].queue.entries()).values()]
+            r.flushall()  # as a Redis restarted without persistence
+            async with asyncio.timeout(60):  # a failure's bound: the epoch is read every second
+                await lost.wait()
+                again = [d["joined"] for d in (await hubs[1].queue.entries()).values()]
+                await makers[1].join("Ben", to("Ben"), "two-handed")
+                await matched["Ana"].wait()
+                await matched["Ben"].wait()
+            for manager, hub in zip(managers, hubs, strict=True):
+                await manager.close()
+                await hub.close()
+            return heard["Ana"], heard["Ben"], joined + again
+
+        ana, ben, joined = run(main())
+        assert [m["type"] for m in ana] == ["queue", "matched"] and [m["type"] for m in ben] == ["matched"]
+        assert ana[-1]["table"] == ben[-1]["table"] and {ana[-1]["seat"], ben[-1]["seat"]} == {"N", "E"}
+        assert len(joined) == 2 and joined[0] == joined[1]  # back in the queue as she joined
+        r.close()
 
 
 # ----------------------------------------------------------------- Redis out of reach

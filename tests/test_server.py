@@ -195,12 +195,12 @@ def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> No
     (Python 3.11's wait_for swallowed that cancel, and the stop then waited for ever)."""
     import asyncio
 
-    from belote.server.hub import LocalHub
+    from belote.server.hub import local_hub
     from belote.server.tables import ServerConfig, TableManager, check_settings
     from netplay import run
 
     async def main() -> bool:
-        manager = TableManager(LocalHub(SQLiteStore(tmp_path / "t.sqlite3")), ServerConfig(turn_timer=600))
+        manager = TableManager(local_hub(SQLiteStore(tmp_path / "t.sqlite3")), ServerConfig(turn_timer=600))
         table, _ = await manager.create_private("Host", 2, check_settings({}, manager.defaults()))
         for name in ("Nina", "Emil", "Wes"):
             await manager.sit(table.id, table.meta.invite, name, None)

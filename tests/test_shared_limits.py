@@ -11,7 +11,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from belote.server.app import create_app
-from belote.server.redis_hub import RedisHub
+from belote.server.redis_hub import RedisLink
 from belote.server.shared_limits import SharedLimits
 from belote.server.tables import ServerConfig
 from netplay import post, redis_server, run, serve_in_thread
@@ -21,7 +21,7 @@ FAST = {"strength": "easy", "speed": "fast"}
 
 def test_processes_share_the_counts_and_a_dead_ones_sockets_are_dropped(tmp_path: Path) -> None:
     async def scenario(url: str) -> None:
-        hub = await RedisHub.connect(url)
+        hub = RedisLink.connect(url)
         a, b, c = (SharedLimits(hub.r, "belote:", p, (3, 60.0), 2) for p in ("A", "B", "C"))
         for limits in (a, b, c):
             await limits.alive()

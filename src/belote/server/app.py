@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.rules import OPTIONS
-from belote.server.hub import OUTAGE, Hub, LocalHub
+from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
 from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
@@ -78,7 +78,7 @@ async def scores_page(request: Request) -> Response:
 
 async def health(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
-    queue = await manager.hub.queue_entries()
+    queue = await manager.hub.queue.entries()
     return JSONResponse({"ok": True, "tables": len(manager.tables), "queue": len(queue)})
 
 
@@ -100,7 +100,7 @@ async def metrics(request: Request) -> Response:
         key = (table_state(table), table.meta.kind)
         held[key] = held.get(key, 0) + 1
     sockets: dict[str, int] = request.app.state.sockets
-    waiting = waiting_by_game(await manager.hub.queue_entries())
+    waiting = waiting_by_game(await manager.hub.queue.entries())
     gauges = [
         Gauge(
             "belote_tables",
@@ -461,7 +461,7 @@ class Connection:
         found.clients.append(self.client)
         if seat is not None:
             await found.presence()  # a solo table's bots go on when their person is back
-        for line in await self.manager.hub.recent_chat(found.id):
+        for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and seat in found.meta.standin:
             await found.back(seat)  # sends everybody the table without the stand-in mark
@@ -561,14 +561,17 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub: Hub
         if redis_url:
-            from belote.server.redis_hub import RedisHub, RedisSheets
+            from belote.server.redis_hub import RedisLink, RedisSheets, redis_hub
 
-            hub = await RedisHub.connect(redis_url)
-            hub.keep_finished = round(max(config.expiry().values()))  # the sweep removes the others sooner
-            limits: Limits = SharedLimits(hub.r, hub.prefix, hub.process, config.table_rate, config.sockets_per_address)
-            app.state.sheets = RedisSheets(hub.r, hub.prefix)
+            link = RedisLink.connect(redis_url)
+            # A finished table's keys expire by themselves after the longest expiry; the sweep takes others sooner.
+            hub = redis_hub(link, keep_finished=round(max(config.expiry().values())))
+            limits: Limits = SharedLimits(
+                link.r, link.prefix, hub.process, config.table_rate, config.sockets_per_address
+            )
+            app.state.sheets = RedisSheets(link.r, link.prefix)
         else:
-            hub = LocalHub(store)
+            hub = local_hub(store)
             limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets)
         limits.start()  # in Redis: marks this process alive at once, and again while Redis answers
         app.state.limits = limits

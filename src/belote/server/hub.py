@@ -1,16 +1,18 @@
-"""Where the tables of a server live and how its processes hear of changes: one interface, two homes.
+"""Where the tables of a server live and how its processes hear of each other: four small interfaces, two homes.
 
-A table changes under its lock: the process that changes it reads what is new (``snapshot``),
-checks the change with the engine, writes it (``commit``), then tells the other processes
-(``publish``). The process that holds a table's *lease* drives it (bots, turn timer).
+A table changes under its lock: the process that changes it reads what is new (``TableStore.snapshot``),
+checks the change with the room's rules, writes it (``TableStore.commit``), then tells the other
+processes (``Bus.publish``). The process that holds a table's *lease* drives it (bots, turn timer).
 
-- ``LocalHub``: one process. The SQLite store keeps the tables; the lock, the notes and the lease
-  are trivial because nobody else changes a table.
-- ``belote.server.redis_hub.RedisHub``: any number of processes sharing tables through Redis
-  (state, locks, pub/sub, leases that another process takes over when the holder dies).
+- ``TableStore``: the tables (meta, actions, chat), their use and their expiry;
+- ``Bus``: the notes between processes (a table changed, a chat line, a player matched);
+- ``Leases``: a table's lock and which process drives it;
+- ``Queue``: the matchmaking queue, so four players connected to different processes and waiting
+  for the same game are seated together.
 
-The matchmaking queue has the same two homes (``entries``, ``queue_add``...), so four players
-connected to different processes and waiting for the same game are seated together.
+A ``Hub`` holds one of each. Two homes: ``local_hub`` (one process: the SQLite store keeps the
+tables; locks, notes and leases are trivial because nobody else changes a table) and
+``belote.server.redis_hub.redis_hub`` (any number of processes sharing tables through Redis).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -38,16 +41,11 @@ CHAT_KEEP = 50
 
 class StoreLost(Exception):
     """The store no longer holds the log a change follows (Redis restarted empty, or was flushed):
-    nothing was written; the table is written back whole (``Hub.write_back``)."""
+    nothing was written; the table is written back whole (``TableStore.write_back``)."""
 
 
-class Hub(Protocol):
-    """What a table manager needs from the place its tables live."""
-
-    process: str  # this process's name, random
-    shared: bool  # whether other processes change the same tables
-
-    def lock(self, table_id: str) -> contextlib.AbstractAsyncContextManager[None]: ...
+class TableStore(Protocol):
+    """Where the tables live: each one's meta (JSON), its actions (the match's log) and its last chat lines."""
 
     async def load(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None: ...
 
@@ -78,47 +76,82 @@ class Hub(Protocol):
         """Remove the tables of each kind last used before ``before[kind]`` (unix seconds); their ids, by kind."""
         ...
 
-    async def publish(self, table_id: str, note: Note) -> None: ...
-
-    def listen(self, listener: Listener) -> None: ...
-
-    async def hold_lease(self, table_id: str) -> bool: ...
-
     async def add_chat(self, table_id: str, line: dict[str, Any]) -> None: ...
 
     async def recent_chat(self, table_id: str) -> list[dict[str, Any]]: ...
 
-    # the matchmaking queue: entry id -> {"name", "variant" (the game waited for), "seating" (partners | any),
-    # "process", "joined" (unix seconds)}
-    def queue_lock(self) -> contextlib.AbstractAsyncContextManager[None]: ...
 
-    async def queue_add(self, entry: str, data: dict[str, Any]) -> None: ...
+class Bus(Protocol):
+    """The notes between processes: to every process holding a table, or to one process."""
 
-    async def queue_remove(self, entries: list[str]) -> None: ...
+    process: str  # this process's name, random
 
-    async def queue_entries(self) -> dict[str, dict[str, Any]]: ...
+    async def publish(self, table_id: str, note: Note) -> None: ...
 
-    async def queue_touch(self, entries: list[str]) -> None: ...
+    def listen(self, listener: Listener) -> None:
+        """``listener(table_id, note)`` hears every note of every table, and those sent to this process
+        (``tell``, with table id ""), this process's own included."""
+        ...
 
-    async def tell_process(self, process: str, note: Note) -> None: ...
-
-    async def close(self) -> None: ...
+    async def tell(self, process: str, note: Note) -> None: ...
 
 
-class LocalHub:
-    """One process, the SQLite store: nobody else changes a table, so locks and notes are trivial."""
+class Leases(Protocol):
+    """Who may change a table now (its lock) and who drives it (its lease)."""
 
-    shared = False
+    def lock(self, table_id: str) -> contextlib.AbstractAsyncContextManager[None]: ...
+
+    async def hold(self, table_id: str) -> bool:
+        """Take or renew the table's lease for this process; False when another process holds it."""
+        ...
+
+
+class Queue(Protocol):
+    """The matchmaking queue: entry id -> {"name", "variant" (the game waited for), "seating" (partners |
+    any), "process", "joined" (unix seconds)}."""
+
+    def lock(self) -> contextlib.AbstractAsyncContextManager[None]: ...
+
+    async def add(self, entry: str, data: dict[str, Any]) -> None: ...
+
+    async def remove(self, entries: list[str]) -> None: ...
+
+    async def entries(self) -> dict[str, dict[str, Any]]:
+        """The players waiting, in every process (those of a process that died are gone)."""
+        ...
+
+    async def touch(self, entries: list[str]) -> None:
+        """This process's players still wait: they stay in the queue (a process that dies stops
+        touching its players, and they leave it)."""
+        ...
+
+
+@dataclass
+class Hub:
+    """A server's four interfaces to where its tables live, and whether other processes share them."""
+
+    store: TableStore
+    bus: Bus
+    leases: Leases
+    queue: Queue
+    shared: bool  # whether other processes change the same tables
+    closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    @property
+    def process(self) -> str:
+        return self.bus.process
+
+    async def close(self) -> None:
+        for close in self.closers:
+            await close()
+
+
+# ----------------------------------------------------------------- one process
+class LocalTables:
+    """The tables in the SQLite store."""
 
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
-        self.process = secrets.token_hex(4)
-        self._listeners: list[Listener] = []
-        self._queue: dict[str, dict[str, Any]] = {}
-
-    @contextlib.asynccontextmanager
-    async def lock(self, table_id: str) -> AsyncIterator[None]:
-        yield  # a change is checked and written without yielding to the event loop
 
     async def load(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
         return self.store.load_table(table_id)
@@ -149,6 +182,20 @@ class LocalHub:
         # In a thread: a large sweep deletes in batches under the store's lock, and the tables play between them.
         return await asyncio.to_thread(self.store.expire, before)
 
+    async def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
+        self.store.add_chat(table_id, line, CHAT_KEEP)
+
+    async def recent_chat(self, table_id: str) -> list[dict[str, Any]]:
+        return self.store.recent_chat(table_id)
+
+
+class LocalBus:
+    """Notes within one process: every listener hears them at once."""
+
+    def __init__(self) -> None:
+        self.process = secrets.token_hex(4)
+        self._listeners: list[Listener] = []
+
     async def publish(self, table_id: str, note: Note) -> None:
         for listener in self._listeners:
             await listener(table_id, note)
@@ -156,34 +203,45 @@ class LocalHub:
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    async def hold_lease(self, table_id: str) -> bool:
-        return True
-
-    async def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
-        self.store.add_chat(table_id, line, CHAT_KEEP)
-
-    async def recent_chat(self, table_id: str) -> list[dict[str, Any]]:
-        return self.store.recent_chat(table_id)
-
-    @contextlib.asynccontextmanager
-    async def queue_lock(self) -> AsyncIterator[None]:
-        yield
-
-    async def queue_add(self, entry: str, data: dict[str, Any]) -> None:
-        self._queue[entry] = data
-
-    async def queue_remove(self, entries: list[str]) -> None:
-        for e in entries:
-            self._queue.pop(e, None)
-
-    async def queue_entries(self) -> dict[str, dict[str, Any]]:
-        return dict(self._queue)
-
-    async def queue_touch(self, entries: list[str]) -> None:
-        pass
-
-    async def tell_process(self, process: str, note: Note) -> None:
+    async def tell(self, process: str, note: Note) -> None:
         await self.publish("", note)
 
-    async def close(self) -> None:
-        pass
+
+class LocalLeases:
+    """One process: it drives every table, and a change is checked and written without yielding to the loop."""
+
+    @contextlib.asynccontextmanager
+    async def lock(self, table_id: str) -> AsyncIterator[None]:
+        yield
+
+    async def hold(self, table_id: str) -> bool:
+        return True
+
+
+class LocalQueue:
+    """The queue in memory: its players are this process's sockets, gone with it."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, dict[str, Any]] = {}
+
+    @contextlib.asynccontextmanager
+    async def lock(self) -> AsyncIterator[None]:
+        yield
+
+    async def add(self, entry: str, data: dict[str, Any]) -> None:
+        self._entries[entry] = data
+
+    async def remove(self, entries: list[str]) -> None:
+        for e in entries:
+            self._entries.pop(e, None)
+
+    async def entries(self) -> dict[str, dict[str, Any]]:
+        return dict(self._entries)
+
+    async def touch(self, entries: list[str]) -> None:
+        pass  # nothing expires: the players leave with their sockets
+
+
+def local_hub(store: SQLiteStore) -> Hub:
+    """The hub of one process on a SQLite store."""
+    return Hub(LocalTables(store), LocalBus(), LocalLeases(), LocalQueue(), shared=False)

@@ -4,7 +4,8 @@ is seated together, and after a wait bots fill the empty seats.
 A player queues for one game (``variant``: classic, coinche, three-handed, two-handed) and is seated
 only with players of that game. The queue lives in the hub, so in a shared hub the players waiting
 on every process are one queue; whichever process forms a table tells the processes of the players
-seated (``tell_process``), and those send them their seat tokens.
+seated (``Bus.tell``), and those send them their seat tokens. When Redis lost its data (restarted
+empty), each process puts its own waiting players back in the queue, with the time they joined.
 
 Each process tells its own waiting players how many wait for each game and how long before the bots
 come, reading the hub's queue on every round of its loop: so it hears of the people who come and go
@@ -45,6 +46,7 @@ class Waiting:
 
     send: Send
     variant: str
+    data: dict[str, Any]  # the entry as the queue holds it (put back when the queue was lost)
     seating: str = "partners"
     shown: Shown | None = None
     told: float = 0.0
@@ -91,19 +93,27 @@ class Matchmaker:
         self.local: dict[str, Waiting] = {}  # the entries of this process's connections
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
-        hub.listen(self._on_note)
+        hub.bus.listen(self._on_note)
 
     async def join(self, name: str, send: Send, variant: str = "classic", seating: str = "partners") -> str:
         entry = new_token()
-        self.local[entry] = Waiting(send, variant, seating)  # before the hub has it: a "matched" note may come at once
-        data = {"name": name, "variant": variant, "seating": seating, "process": self.hub.process}
-        await self.hub.queue_add(entry, {**data, "joined": time.time()})
+        data: dict[str, Any] = {"name": name, "variant": variant, "seating": seating, "process": self.hub.process}
+        data["joined"] = time.time()
+        self.local[entry] = Waiting(send, variant, data, seating)  # before the queue has it: "matched" may come
+        await self.hub.queue.add(entry, data)
         await self.announce(await self.match_now())  # the newcomer hears at once; the others within ``gap``
         return entry
 
+    async def rejoin(self) -> None:
+        """Put this process's waiting players back in the queue (it lost them), as they joined."""
+        async with self._lock, self.hub.queue.lock():
+            for entry, waiting in list(self.local.items()):
+                await self.hub.queue.add(entry, waiting.data)
+        log.warning("queue: %d waiting players put back in the queue the store lost", len(self.local))
+
     async def leave(self, entry: str) -> None:
         if self.local.pop(entry, None) is not None:
-            await self.hub.queue_remove([entry])
+            await self.hub.queue.remove([entry])
 
     def start(self, every: float = 0.25) -> None:
         if self._task is None:
@@ -119,7 +129,7 @@ class Matchmaker:
         while True:
             try:
                 if self.local:
-                    await self.hub.queue_touch(list(self.local))
+                    await self.hub.queue.touch(list(self.local))
                 entries = await self.match_now()
                 await self.announce(entries)
             except OUTAGE as e:
@@ -131,8 +141,8 @@ class Matchmaker:
     async def match_now(self) -> dict[str, dict[str, Any]]:
         """Seat a full table of waiting players of one game together; after the wait, seat whoever
         waits longest for a game with bots. Returns the entries still waiting."""
-        async with self._lock, self.hub.queue_lock():
-            entries = await self.hub.queue_entries()
+        async with self._lock, self.hub.queue.lock():
+            entries = await self.hub.queue.entries()
             games: dict[str, list[tuple[str, dict[str, Any]]]] = {}
             for entry, data in sorted(entries.items(), key=lambda kv: (kv[1]["joined"], kv[0])):
                 games.setdefault(variant_of(data), []).append((entry, data))
@@ -148,14 +158,14 @@ class Matchmaker:
         seated: list[str] = []
         while waiting and (len(waiting) >= seats or now - waiting[0][1]["joined"] >= self.wait):
             group, waiting = waiting[:seats], waiting[seats:]
-            await self.hub.queue_remove([e for e, _ in group])
+            await self.hub.queue.remove([e for e, _ in group])
             seated += [e for e, _ in group]
             names, seatings = [d["name"] for _, d in group], [seating_of(d) for _, d in group]
             table, given = await self.manager.create_online(names, variant, seatings)
             log.info("queue: a %s table for %d players", variant, len(group), extra={"table": table.id})
             for (entry, data), (token, seat) in zip(group, given, strict=True):
                 note = {"kind": "matched", "entry": entry, "table": table.id, "token": token, "seat": SEATS[seat]}
-                await self.hub.tell_process(data["process"], note)
+                await self.hub.bus.tell(data["process"], note)
         return seated
 
     async def announce(self, entries: dict[str, dict[str, Any]]) -> None:
@@ -192,6 +202,9 @@ class Matchmaker:
                 await waiting.send(msg)
 
     async def _on_note(self, table_id: str, note: Note) -> None:
+        if note.get("kind") == "store_lost":  # Redis restarted empty: the queue is gone with the rest
+            await self.rejoin()
+            return
         if note.get("kind") != "matched":
             return
         waiting = self.local.pop(note["entry"], None)

@@ -33,7 +33,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import WatchError
 
-from belote.server.hub import CHAT_KEEP, OUTAGE, Listener, Note, StoreLost
+from belote.server.hub import CHAT_KEEP, OUTAGE, Hub, Listener, Note, StoreLost
 
 log = logging.getLogger("belote.redis")
 
@@ -112,37 +112,219 @@ return 1
 """
 
 
-class RedisHub:
-    shared = True
+class RedisLink:
+    """One connection to Redis and the prefix of every key: what the four parts of a Redis hub share."""
 
     def __init__(self, client: aioredis.Redis, prefix: str = "belote:") -> None:
         self.r = client
         self.prefix = prefix
+
+    @classmethod
+    def connect(cls, url: str, prefix: str = "belote:") -> RedisLink:
+        """A link to ``url``. Redis may be out of reach for now: nothing is asked of it yet."""
+        return cls(aioredis.Redis.from_url(url, decode_responses=True, **RETRY), prefix)
+
+    def k(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    async def close(self) -> None:
+        await self.r.aclose()
+
+
+class RedisTables:
+    """The tables in Redis: every change through one script that writes only onto the log it follows."""
+
+    def __init__(self, link: RedisLink) -> None:
+        self.r, self._k = link.r, link.k
+        self.clock: Callable[[], float] = time.time  # unix seconds: when a table is used (tests set their own)
+        self.keep_finished = FINISHED_SECONDS  # a finished table's keys expire by themselves after this
+        self._commit = self.r.register_script(_COMMIT)
+
+    async def load(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.get(self._k("t", table_id, "meta"))
+            pipe.lrange(self._k("t", table_id, "actions"), 0, -1)
+            meta, actions = await pipe.execute()
+        return None if meta is None else (json.loads(meta), list(actions))
+
+    async def snapshot(self, table_id: str, game: int, start: int) -> tuple[dict[str, Any], list[str], bool] | None:
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.get(self._k("t", table_id, "meta"))
+            pipe.lrange(self._k("t", table_id, "actions"), start, -1)
+            raw, actions = await pipe.execute()
+        if raw is None:
+            return None
+        meta = json.loads(raw)
+        if meta.get("game", 0) == game:
+            return meta, list(actions), False
+        loaded = await self.load(table_id)
+        if loaded is None:
+            return None
+        return loaded[0], loaded[1], True
+
+    async def commit(
+        self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
+    ) -> None:
+        """Write a change, only onto the log it follows: ``StoreLost`` when the stored log does not hold
+        exactly ``start`` actions or the meta is gone (Redis restarted empty), and nothing is written."""
+        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
+        args: list[str | int] = [table_id, start, int(reset), "" if meta is None else json.dumps(meta), int(active)]
+        if not await self._commit(keys=keys, args=[*args, self.keep_finished, *actions]):
+            raise StoreLost(table_id)
+        if meta is not None or actions or reset:
+            await self.r.zadd(self._k("used"), {table_id: self.clock()})
+
+    async def write_back(self, table_id: str, meta: dict[str, Any], active: bool, actions: list[str]) -> bool:
+        """Write a table whole when the store lost it, or holds only a beginning of its log; False,
+        writing nothing, when the store holds another history (another process wrote meanwhile)."""
+        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
+        args: list[str | int] = [table_id, 0, 2, json.dumps(meta), int(active), self.keep_finished]
+        if not await self._commit(keys=keys, args=[*args, *actions]):
+            return False
+        await self.r.zadd(self._k("used"), {table_id: self.clock()})
+        return True
+
+    async def active_ids(self) -> list[str]:
+        return sorted(str(i) for i in await self.r.smembers(self._k("active")))
+
+    async def touch(self, table_ids: list[str]) -> None:
+        if table_ids:
+            now = self.clock()
+            await self.r.zadd(self._k("used"), dict.fromkeys(table_ids, now), xx=True)
+
+    async def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
+        """The same sweep as the SQLite store's: the tables last used before their kind's cutoff go."""
+        if not before:
+            return {}
+        ids = [str(i) for i in await self.r.zrangebyscore(self._k("used"), "-inf", f"({max(before.values())}")]
+        gone: dict[str, list[str]] = {}
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            async with self.r.pipeline(transaction=False) as pipe:
+                for table_id in batch:
+                    pipe.get(self._k("t", table_id, "meta"))
+                    pipe.zscore(self._k("used"), table_id)
+                found = await pipe.execute()
+            for i, table_id in enumerate(batch):
+                raw, used = found[2 * i], found[2 * i + 1]
+                kind = str(json.loads(raw).get("kind", "private")) if raw is not None else None
+                if used is None or (kind is not None and float(used) >= before.get(kind, float(used))):
+                    continue  # used again meanwhile, or a kind that is not swept (a table whose meta is gone is)
+                async with self.r.pipeline(transaction=True) as pipe:
+                    pipe.delete(*(self._k("t", table_id, part) for part in ("meta", "actions", "chat")))
+                    pipe.srem(self._k("active"), table_id)
+                    pipe.zrem(self._k("used"), table_id)
+                    await pipe.execute()
+                if kind is not None:
+                    gone.setdefault(kind, []).append(table_id)
+        return gone
+
+    async def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
+        key = self._k("t", table_id, "chat")
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, json.dumps(line))
+            pipe.ltrim(key, -CHAT_KEEP, -1)
+            await pipe.execute()
+
+    async def recent_chat(self, table_id: str) -> list[dict[str, Any]]:
+        return [json.loads(x) for x in await self.r.lrange(self._k("t", table_id, "chat"), 0, -1)]
+
+
+class RedisLeases:
+    """A table's lock (a Redis lock) and its lease (a key naming the driving process, expiring a few
+    seconds after that process stops renewing it)."""
+
+    def __init__(self, link: RedisLink, process: str) -> None:
+        self.r, self._k = link.r, link.k
+        self.process = process
+        self._lease = self.r.register_script(_LEASE)
+
+    @contextlib.asynccontextmanager
+    async def lock(self, table_id: str) -> AsyncIterator[None]:
+        # A lock gone at release (Redis restarted, or it expired) does not undo the change made
+        # under it: the commit script already checked that the change follows the stored log.
+        lock = self.r.lock(
+            self._k("t", table_id, "lock"),
+            timeout=LOCK_SECONDS,
+            sleep=0.002,
+            blocking_timeout=10,
+            raise_on_release_error=False,
+        )
+        async with lock:
+            yield
+
+    async def hold(self, table_id: str) -> bool:
+        return bool(await self._lease(keys=[self._k("t", table_id, "lease")], args=[self.process, LEASE_MS]))
+
+
+class RedisQueue:
+    """The matchmaking queue in Redis: one hash of entries, and one key per waiting player that its
+    process renews, so the players of a dead process leave the queue by themselves."""
+
+    def __init__(self, link: RedisLink) -> None:
+        self.r, self._k = link.r, link.k
+
+    @contextlib.asynccontextmanager
+    async def lock(self) -> AsyncIterator[None]:
+        async with self.r.lock(self._k("queue", "lock"), timeout=LOCK_SECONDS, sleep=0.005, blocking_timeout=10):
+            yield
+
+    async def add(self, entry: str, data: dict[str, Any]) -> None:
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.hset(self._k("queue"), entry, json.dumps(data))
+            pipe.set(self._k("queue", "alive", entry), 1, px=ALIVE_MS)
+            await pipe.execute()
+
+    async def remove(self, entries: list[str]) -> None:
+        if not entries:
+            return
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.hdel(self._k("queue"), *entries)
+            pipe.delete(*(self._k("queue", "alive", e) for e in entries))
+            await pipe.execute()
+
+    async def entries(self) -> dict[str, dict[str, Any]]:
+        raw = {str(k): str(v) for k, v in (await self.r.hgetall(self._k("queue"))).items()}
+        if not raw:
+            return {}
+        entries = list(raw)
+        async with self.r.pipeline(transaction=False) as pipe:
+            for e in entries:
+                pipe.exists(self._k("queue", "alive", e))
+            alive = await pipe.execute()
+        dead = [e for e, ok in zip(entries, alive, strict=True) if not ok]
+        if dead:  # players of a process that died
+            await self.r.hdel(self._k("queue"), *dead)
+        return {e: json.loads(raw[e]) for e, ok in zip(entries, alive, strict=True) if ok}
+
+    async def touch(self, entries: list[str]) -> None:
+        async with self.r.pipeline(transaction=False) as pipe:
+            for e in entries:
+                pipe.set(self._k("queue", "alive", e), 1, px=ALIVE_MS)
+            await pipe.execute()
+
+
+class RedisBus:
+    """Notes between processes through Redis pub/sub, and the watch of the store's generation (a
+    ``store_lost`` note to this process when Redis lost its data)."""
+
+    def __init__(self, link: RedisLink) -> None:
+        self.r, self._k = link.r, link.k
         self.process = secrets.token_hex(4)
         self._listeners: list[Listener] = []
         self._pubsub: Any = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._lease = self.r.register_script(_LEASE)
-        self.clock: Callable[[], float] = time.time  # unix seconds: when a table is used (tests set their own)
-        self.keep_finished = FINISHED_SECONDS  # a finished table's keys expire by themselves after this
-        self._commit = self.r.register_script(_COMMIT)
         self.epoch: str | None = None  # the store's generation as this process last saw it
         self.down = False  # whether Redis was out of reach at the last look (said once in the log)
         self._pending: set[asyncio.Task[None]] = set()
         self._probes: dict[str, asyncio.Event] = {}  # probe notes awaited back (see _heard_back)
 
-    @classmethod
-    async def connect(cls, url: str, prefix: str = "belote:") -> RedisHub:
-        """A hub on ``url``. Redis may be out of reach for now: the process starts all the same (its
-        page loads and says that play resumes shortly) and subscribes once Redis answers."""
-        client = aioredis.Redis.from_url(url, decode_responses=True, **RETRY)
-        hub = cls(client, prefix)
+    def start(self, watch_epoch: bool = True) -> None:
+        """Read the notes (subscribing once Redis answers) and, unless told not to, watch the epoch."""
         loop = asyncio.get_running_loop()
-        hub._tasks = [loop.create_task(hub._read(), name="redis notes"), loop.create_task(hub._watch(), name="epoch")]
-        return hub
-
-    def _k(self, *parts: str) -> str:
-        return self.prefix + ":".join(parts)
+        self._tasks = [loop.create_task(self._read(), name="redis notes")]
+        if watch_epoch:
+            self._tasks.append(loop.create_task(self._watch(), name="epoch"))
 
     async def _subscribe(self) -> None:
         pubsub: Any = self.r.pubsub(ignore_subscribe_messages=True)
@@ -258,157 +440,10 @@ class RedisHub:
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    # ----------------------------------------------------------------- tables
-    @contextlib.asynccontextmanager
-    async def lock(self, table_id: str) -> AsyncIterator[None]:
-        # A lock gone at release (Redis restarted, or it expired) does not undo the change made
-        # under it: the commit script already checked that the change follows the stored log.
-        lock = self.r.lock(
-            self._k("t", table_id, "lock"),
-            timeout=LOCK_SECONDS,
-            sleep=0.002,
-            blocking_timeout=10,
-            raise_on_release_error=False,
-        )
-        async with lock:
-            yield
-
-    async def load(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
-        async with self.r.pipeline(transaction=True) as pipe:
-            pipe.get(self._k("t", table_id, "meta"))
-            pipe.lrange(self._k("t", table_id, "actions"), 0, -1)
-            meta, actions = await pipe.execute()
-        return None if meta is None else (json.loads(meta), list(actions))
-
-    async def snapshot(self, table_id: str, game: int, start: int) -> tuple[dict[str, Any], list[str], bool] | None:
-        async with self.r.pipeline(transaction=True) as pipe:
-            pipe.get(self._k("t", table_id, "meta"))
-            pipe.lrange(self._k("t", table_id, "actions"), start, -1)
-            raw, actions = await pipe.execute()
-        if raw is None:
-            return None
-        meta = json.loads(raw)
-        if meta.get("game", 0) == game:
-            return meta, list(actions), False
-        loaded = await self.load(table_id)
-        if loaded is None:
-            return None
-        return loaded[0], loaded[1], True
-
-    async def commit(
-        self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
-    ) -> None:
-        """Write a change, only onto the log it follows: ``StoreLost`` when the stored log does not hold
-        exactly ``start`` actions or the meta is gone (Redis restarted empty), and nothing is written."""
-        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
-        args: list[str | int] = [table_id, start, int(reset), "" if meta is None else json.dumps(meta), int(active)]
-        if not await self._commit(keys=keys, args=[*args, self.keep_finished, *actions]):
-            raise StoreLost(table_id)
-        if meta is not None or actions or reset:
-            await self.r.zadd(self._k("used"), {table_id: self.clock()})
-
-    async def write_back(self, table_id: str, meta: dict[str, Any], active: bool, actions: list[str]) -> bool:
-        """Write a table whole when the store lost it, or holds only a beginning of its log; False,
-        writing nothing, when the store holds another history (another process wrote meanwhile)."""
-        keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
-        args: list[str | int] = [table_id, 0, 2, json.dumps(meta), int(active), self.keep_finished]
-        if not await self._commit(keys=keys, args=[*args, *actions]):
-            return False
-        await self.r.zadd(self._k("used"), {table_id: self.clock()})
-        return True
-
-    async def active_ids(self) -> list[str]:
-        return sorted(str(i) for i in await self.r.smembers(self._k("active")))
-
-    async def touch(self, table_ids: list[str]) -> None:
-        if table_ids:
-            now = self.clock()
-            await self.r.zadd(self._k("used"), dict.fromkeys(table_ids, now), xx=True)
-
-    async def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
-        """The same sweep as the SQLite store's: the tables last used before their kind's cutoff go."""
-        if not before:
-            return {}
-        ids = [str(i) for i in await self.r.zrangebyscore(self._k("used"), "-inf", f"({max(before.values())}")]
-        gone: dict[str, list[str]] = {}
-        for start in range(0, len(ids), 500):
-            batch = ids[start : start + 500]
-            async with self.r.pipeline(transaction=False) as pipe:
-                for table_id in batch:
-                    pipe.get(self._k("t", table_id, "meta"))
-                    pipe.zscore(self._k("used"), table_id)
-                found = await pipe.execute()
-            for i, table_id in enumerate(batch):
-                raw, used = found[2 * i], found[2 * i + 1]
-                kind = str(json.loads(raw).get("kind", "private")) if raw is not None else None
-                if used is None or (kind is not None and float(used) >= before.get(kind, float(used))):
-                    continue  # used again meanwhile, or a kind that is not swept (a table whose meta is gone is)
-                async with self.r.pipeline(transaction=True) as pipe:
-                    pipe.delete(*(self._k("t", table_id, part) for part in ("meta", "actions", "chat")))
-                    pipe.srem(self._k("active"), table_id)
-                    pipe.zrem(self._k("used"), table_id)
-                    await pipe.execute()
-                if kind is not None:
-                    gone.setdefault(kind, []).append(table_id)
-        return gone
-
     async def publish(self, table_id: str, note: Note) -> None:
         await self.r.publish(self._k("note", "t", table_id), json.dumps(note))
 
-    async def hold_lease(self, table_id: str) -> bool:
-        return bool(await self._lease(keys=[self._k("t", table_id, "lease")], args=[self.process, LEASE_MS]))
-
-    async def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
-        key = self._k("t", table_id, "chat")
-        async with self.r.pipeline(transaction=True) as pipe:
-            pipe.rpush(key, json.dumps(line))
-            pipe.ltrim(key, -CHAT_KEEP, -1)
-            await pipe.execute()
-
-    async def recent_chat(self, table_id: str) -> list[dict[str, Any]]:
-        return [json.loads(x) for x in await self.r.lrange(self._k("t", table_id, "chat"), 0, -1)]
-
-    # ----------------------------------------------------------------- the queue
-    @contextlib.asynccontextmanager
-    async def queue_lock(self) -> AsyncIterator[None]:
-        async with self.r.lock(self._k("queue", "lock"), timeout=LOCK_SECONDS, sleep=0.005, blocking_timeout=10):
-            yield
-
-    async def queue_add(self, entry: str, data: dict[str, Any]) -> None:
-        async with self.r.pipeline(transaction=True) as pipe:
-            pipe.hset(self._k("queue"), entry, json.dumps(data))
-            pipe.set(self._k("queue", "alive", entry), 1, px=ALIVE_MS)
-            await pipe.execute()
-
-    async def queue_remove(self, entries: list[str]) -> None:
-        if not entries:
-            return
-        async with self.r.pipeline(transaction=True) as pipe:
-            pipe.hdel(self._k("queue"), *entries)
-            pipe.delete(*(self._k("queue", "alive", e) for e in entries))
-            await pipe.execute()
-
-    async def queue_entries(self) -> dict[str, dict[str, Any]]:
-        raw = {str(k): str(v) for k, v in (await self.r.hgetall(self._k("queue"))).items()}
-        if not raw:
-            return {}
-        entries = list(raw)
-        async with self.r.pipeline(transaction=False) as pipe:
-            for e in entries:
-                pipe.exists(self._k("queue", "alive", e))
-            alive = await pipe.execute()
-        dead = [e for e, ok in zip(entries, alive, strict=True) if not ok]
-        if dead:  # players of a process that died
-            await self.r.hdel(self._k("queue"), *dead)
-        return {e: json.loads(raw[e]) for e, ok in zip(entries, alive, strict=True) if ok}
-
-    async def queue_touch(self, entries: list[str]) -> None:
-        async with self.r.pipeline(transaction=False) as pipe:
-            for e in entries:
-                pipe.set(self._k("queue", "alive", e), 1, px=ALIVE_MS)
-            await pipe.execute()
-
-    async def tell_process(self, process: str, note: Note) -> None:
+    async def tell(self, process: str, note: Note) -> None:
         await self.r.publish(self._k("note", "p", process), json.dumps(note))
 
     async def close(self) -> None:
@@ -419,7 +454,25 @@ class RedisHub:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
-        await self.r.aclose()
+
+
+def redis_hub(link: RedisLink, keep_finished: int = FINISHED_SECONDS, watch_epoch: bool = True) -> Hub:
+    """The hub of one of several processes sharing their tables through ``link``'s Redis. The process
+    starts even while Redis is out of reach (its page loads and says that play resumes shortly) and
+    subscribes once Redis answers. A finished table's keys expire after ``keep_finished`` seconds.
+    ``watch_epoch`` False leaves the finding of a lost store to the changes themselves (a test of that path)."""
+    bus = RedisBus(link)
+    bus.start(watch_epoch)
+    tables = RedisTables(link)
+    tables.keep_finished = keep_finished
+    return Hub(
+        tables,
+        bus,
+        RedisLeases(link, bus.process),
+        RedisQueue(link),
+        shared=True,
+        closers=[bus.close, link.close],
+    )
 
 
 class RedisSheets:

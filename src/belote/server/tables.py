@@ -505,7 +505,7 @@ class Table:
             return False
         while True:
             meta, version, start, match = self.meta, self.meta.version, self.n_actions, self.match
-            snap = await self.hub.snapshot(self.id, meta.game, start)
+            snap = await self.hub.store.snapshot(self.id, meta.game, start)
             # A change made here meanwhile (outside the lock this sync may run without) moved the
             # replica past ``start``: read again from where it is now, or its own actions come twice.
             if (self.meta, self.meta.version, self.n_actions, self.match) == (meta, version, start, match):
@@ -531,7 +531,7 @@ class Table:
                     self.match.apply(parse_action(a))
             except Refusal:  # this replica went another way than the store (Redis lost a change): start over
                 log.warning("table %s: the stored log is not this replica's; replayed from the store", self.id[:6])
-                loaded = await self.hub.load(self.id)
+                loaded = await self.hub.store.load(self.id)
                 self._replay([] if loaded is None else loaded[1])
                 self._bots = {}
                 for c in self.clients:
@@ -545,7 +545,7 @@ class Table:
 
     async def mutate(self, change: Callable[[], bool]) -> None:
         """Apply ``change`` (it returns whether the meta changed, and raises, changing nothing, to refuse)."""
-        async with self.hub.lock(self.id):
+        async with self.hub.leases.lock(self.id):
             await self.sync()
             game, start = self.meta.game, self.n_actions
             before = (self.meta.to_json(), self.match)
@@ -565,7 +565,7 @@ class Table:
                 meta = None
             try:
                 try:
-                    await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+                    await self.hub.store.commit(self.id, meta, self.active, start, actions, reset)
                 except StoreLost:  # Redis came back empty: this process still holds the whole table
                     if not await self._write_back():
                         raise
@@ -577,7 +577,7 @@ class Table:
         if actions:
             self.metrics.actions.inc(len(actions), kind=self.meta.kind)
         self._note_position()
-        await self.hub.publish(self.id, {"kind": "changed", "from": self.hub.process})
+        await self.hub.bus.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
         self._wake.set()
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
@@ -588,7 +588,7 @@ class Table:
         lost it, and appending would leave a log that no longer starts at the beginning. False when
         the store holds a history that is not a beginning of this one (another process wrote it)."""
         actions = [] if self.match is None else [action_str(a) for a in self.match.actions]
-        written = await self.hub.write_back(self.id, self.meta.to_json(), self.active, actions)
+        written = await self.hub.store.write_back(self.id, self.meta.to_json(), self.active, actions)
         if written:
             log.warning("table %s: the store had lost it (Redis restarted empty?); written back whole", self.id[:6])
         return written
@@ -596,7 +596,7 @@ class Table:
     async def restore(self) -> bool:
         """The store was found empty (``store_lost``): write the table back, unless a process holding
         a replica further on did first; then catch up with it. True when the table changed here."""
-        async with self.hub.lock(self.id):
+        async with self.hub.leases.lock(self.id):
             return not await self._write_back() and await self.sync()
 
     def _undo(self, meta: dict[str, Any], match: Match | None, actions: int) -> None:
@@ -820,8 +820,8 @@ class Table:
             "reaction": reaction,
             "at": int(time.time() * 1000),
         }
-        await self.hub.add_chat(self.id, line)
-        await self.hub.publish(self.id, {"kind": "chat", "line": line})
+        await self.hub.store.add_chat(self.id, line)
+        await self.hub.bus.publish(self.id, {"kind": "chat", "line": line})
 
     async def send_chat(self, line: dict[str, Any]) -> None:
         for client in list(self.clients):
@@ -842,7 +842,8 @@ class Table:
         in a shared hub the other processes hear which seats have a socket here."""
         self._wake.set()
         if self.hub.shared:
-            await self.hub.publish(self.id, {"kind": "presence", "from": self.hub.process, "seats": self.here_seats()})
+            note = {"kind": "presence", "from": self.hub.process, "seats": self.here_seats()}
+            await self.hub.bus.publish(self.id, note)
 
     def heard_presence(self, process: str, seats: list[int]) -> None:
         if seats:
@@ -854,7 +855,7 @@ class Table:
     async def take_over(self) -> None:
         """This process drives the table from now on (in a shared hub): it asks the others who is there."""
         self.remote = {}
-        await self.hub.publish(self.id, {"kind": "who", "from": self.hub.process})
+        await self.hub.bus.publish(self.id, {"kind": "who", "from": self.hub.process})
         self.start()
 
     def start(self) -> None:
@@ -1079,7 +1080,7 @@ class TableManager:
         self._lease_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.address_chat = Window(*ADDRESS_CHAT_RATE)
-        hub.listen(self._on_note)
+        hub.bus.listen(self._on_note)
 
     def defaults(self) -> dict[str, Any]:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
@@ -1091,10 +1092,10 @@ class TableManager:
         table_id = new_token()
         table = self._table(table_id, meta)
         meta.version = 1
-        await self.hub.commit(table_id, meta.to_json(), True, 0, [], False)
+        await self.hub.store.commit(table_id, meta.to_json(), True, 0, [], False)
         self.tables[table_id] = table
         log.info("%s table opened", meta.kind, extra={"table": table_id})
-        if await self.hub.hold_lease(table_id):
+        if await self.hub.leases.hold(table_id):
             table.start()
         return table
 
@@ -1197,7 +1198,7 @@ class TableManager:
         return table
 
     async def _load(self, table_id: str) -> Table | None:
-        stored = await self.hub.load(table_id)
+        stored = await self.hub.store.load(table_id)
         if stored is None:
             return None
         data, actions = stored
@@ -1213,7 +1214,7 @@ class TableManager:
             log.error("the table could not be restored: %s", e, extra={"table": table_id})
             return None
         self.tables[table_id] = table
-        if table.active and await self.hub.hold_lease(table_id):
+        if table.active and await self.hub.leases.hold(table_id):
             if self.hub.shared:
                 await table.take_over()
             else:
@@ -1284,7 +1285,7 @@ class TableManager:
         for table_id, table in list(self.tables.items()):
             if not table.active:
                 continue
-            held = await self.hub.hold_lease(table_id)
+            held = await self.hub.leases.hold(table_id)
             if held and not table.driving:
                 await table.sync()
                 table._note_position()
@@ -1333,8 +1334,8 @@ class TableManager:
         stay (``config.expiry()``): finished, or abandoned (no socket open, no action). The tables with
         a socket open here are marked used first. Returns the ids removed, by kind."""
         now = self.clock()
-        await self.hub.touch([i for i, t in self.tables.items() if t.clients])
-        gone = await self.hub.expire({kind: now - seconds for kind, seconds in self.config.expiry().items()})
+        await self.hub.store.touch([i for i, t in self.tables.items() if t.clients])
+        gone = await self.hub.store.expire({kind: now - seconds for kind, seconds in self.config.expiry().items()})
         for kind, ids in gone.items():
             self.metrics.expired.inc(len(ids), kind=kind)
             for table_id in ids:
