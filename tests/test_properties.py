@@ -171,6 +171,37 @@ def test_view_never_holds_another_seats_card(seed: int) -> None:
 
 @settings(deadline=None, max_examples=25)
 @given(seed=seeds, rules=rule_sets, data=st.data())
+def test_a_copied_match_plays_on_apart(seed: int, rules: dict[str, Any], data: st.DataObject) -> None:
+    """A copy taken at any point plays on, and is undone past its deals' starts, without changing the
+    match it was taken from; and it is the same match as one replayed from its actions."""
+    match = Match(rules=Rules.from_dict({**rules, "target": 301}), seed=seed % 1000, first_dealer=seed % 4)
+    rng = random.Random(seed)
+
+    def state(m: Match) -> Any:
+        views = [m.view(s).to_json() for s in (0, 1, 2, 3, None)]
+        return views, m.events(), list(m.score), m.over, m.to_dict()
+
+    def play(m: Match, n: int) -> None:
+        for _ in range(n):
+            if m.over:
+                return
+            legal = m.legal_actions()
+            m.apply(legal[rng.randrange(len(legal))])
+
+    play(match, data.draw(st.integers(min_value=0, max_value=150), label="before"))
+    before = state(match)
+    copy = match.copy()
+    assert state(copy) == before
+    play(copy, data.draw(st.integers(min_value=1, max_value=80), label="after"))
+    for _ in range(data.draw(st.integers(min_value=0, max_value=copy.action_count), label="undone")):
+        copy.undo()
+    assert state(match) == before
+    replayed = Match.from_dict(copy.to_dict())
+    assert state(replayed) == state(copy)
+
+
+@settings(deadline=None, max_examples=25)
+@given(seed=seeds, rules=rule_sets, data=st.data())
 def test_match_saves_and_undoes_exactly(seed: int, rules: dict[str, Any], data: st.DataObject) -> None:
     """A match is its seed plus its actions: saved and loaded it is the same; undone it is the start."""
     match = Match(rules=Rules.from_dict({**rules, "target": 301}), seed=seed % 1000, first_dealer=seed % 4)

@@ -581,13 +581,25 @@ class Match:
             if not over:
                 self._new_deal((deal.dealer + self.rules.step) % self.rules.players, r.pending)
 
+    def copy(self) -> Match:
+        """A match that plays on apart from this one, in microseconds: its finished deals are shared
+        (only ``undo`` changes a deal once it is over, and it copies the deal first), the current one
+        copied. What a server's room checks a change on, keeping the state it had until it is saved."""
+        new = Match.__new__(Match)
+        new.__dict__.update(self.__dict__)
+        new.score = list(self.score)
+        new.deals = [*self.deals[:-1], self.deals[-1].copy()]
+        new.scores_before = list(self.scores_before)
+        new._finished_events = dict(self._finished_events)
+        return new
+
     def undo(self) -> Action:
         self._finished_events.pop(len(self.deals) - 1, None)
         if not self.over and not self.deal.bids and len(self.deals) > 1:
             self._finished_events.pop(len(self.deals) - 2, None)
             self.deals.pop()
             self.scores_before.pop()
-        deal = self.deal
+        deal = self.deals[-1] = self.deal.copy()  # the deal may be shared with a copy of the match
         if deal.result is not None:
             self.score = list(self.scores_before[-1])
             self.over, self.winner = False, None
