@@ -102,7 +102,7 @@ from typing import IO, Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from belote.server.tables import SPEEDS
+from belote.server.room import SPEEDS
 
 HOST = "127.0.0.1"
 SEATS = ("N", "E", "S", "W")

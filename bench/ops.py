@@ -44,8 +44,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from belote.game import action_str
+from belote.server.room import DEFAULT_SETTINGS, Meta, Seat, bot_seat, new_match
 from belote.server.store import SQLiteStore
-from belote.server.tables import DEFAULT_SETTINGS, Meta, Seat, bot_seat, new_match
 
 
 def free_port() -> int:

@@ -347,7 +347,7 @@ def redis_replayed(r: Any, table_id: str) -> Any:
     """The table as Redis holds it (``r``: a redis.Redis), replayed by a fresh engine: raises if the
     stored log does not replay from its first action."""
     from belote.game import Match, parse_action
-    from belote.server.tables import rules_of
+    from belote.server.room import rules_of
 
     meta = json.loads(r.get(f"belote:t:{table_id}:meta"))
     match = Match(rules_of(meta["settings"]), seed=meta["seed"], first_dealer=meta["seed"] % 4)
@@ -359,7 +359,7 @@ def redis_replayed(r: Any, table_id: str) -> Any:
 def stored_match(db: Path, table_id: str) -> tuple[dict[str, Any], Any, list[str]]:
     """The table's meta, its match replayed by a fresh engine from the store, and its actions."""
     from belote.game import parse_action
-    from belote.server.tables import new_match
+    from belote.server.room import new_match
 
     meta, actions = stored_table(db, table_id)
     match = new_match(meta["settings"], int(meta["seed"]))

@@ -20,7 +20,8 @@ from starlette.testclient import TestClient
 from belote.rules import OPTIONS
 from belote.server import app as app_module
 from belote.server.app import create_app
-from belote.server.tables import TABLE_SETTINGS, ServerConfig
+from belote.server.room import TABLE_SETTINGS
+from belote.server.tables import ServerConfig
 from netplay import receive
 
 HOSTILE: list[Any] = [

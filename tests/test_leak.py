@@ -20,7 +20,7 @@ import pytest
 
 from belote.cards import cards_of
 from belote.game import SEATS, Match, parse_action
-from belote.server.tables import rules_of
+from belote.server.room import rules_of
 from netplay import Player, Server, cards_in, match_over, private_table, run, stored_table
 
 GAMES = 200

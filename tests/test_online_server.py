@@ -17,8 +17,9 @@ from belote.server import matchmaking
 from belote.server.app import create_app
 from belote.server.hub import local_hub
 from belote.server.matchmaking import QUEUE_GAP, Matchmaker
+from belote.server.room import BOT_NAMES, bot_names, online_seats, same_name
 from belote.server.store import SQLiteStore
-from belote.server.tables import BOT_NAMES, ServerConfig, TableManager, bot_names, online_seats, same_name
+from belote.server.tables import ServerConfig, TableManager
 from belote.variants import VARIANTS
 from netplay import error, receive, run, stored_table, until
 

@@ -25,8 +25,9 @@ from belote.server.hub import local_hub
 from belote.server.logs import JsonFormatter, TableField
 from belote.server.metrics import Metrics
 from belote.server.redis_hub import RedisLink, RedisTables
+from belote.server.room import DEFAULT_SETTINGS, Meta, Seat, bot_seat
 from belote.server.store import SQLiteStore
-from belote.server.tables import DEFAULT_SETTINGS, Client, Meta, Seat, ServerConfig, Table, TableManager, bot_seat
+from belote.server.tables import Client, ServerConfig, Table, TableManager
 from netplay import Player, State, free_port, post, redis_server, run, serve_in_thread
 
 FAST = {"strength": "easy", "speed": "fast"}
@@ -257,7 +258,7 @@ def test_a_solo_tables_bots_wait_while_its_person_is_away(tmp_path: Path) -> Non
         table.clients.append(me)
         await table.presence()
         job = table.next_job()
-        assert job is not None and job[1:] == ("bot", 1)
+        assert job is not None and (job.kind, job.seat) == ("bot", 1)
         while True:  # the bots play up to the person's turn
             state = await asyncio.wait_for(states.get(), 30)
             if state["view"]["legal"]:

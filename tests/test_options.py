@@ -18,7 +18,7 @@ from belote.cli_rules import option_of
 from belote.record import FORMAT, RULE_KEYS, RecordError, parse
 from belote.rules import GROUPS, KINDS, OPTION_SPECS, OPTIONS, OptionSpec, Rules, RulesError
 from belote.server.app import create_app
-from belote.server.tables import NOT_AT_A_TABLE, RULE_SETTINGS, TABLE_SETTINGS, SettingsError, check_settings
+from belote.server.room import NOT_AT_A_TABLE, RULE_SETTINGS, TABLE_SETTINGS, SettingsError, check_settings
 from belote.sheet import SHEET_RULES, Sheet, SheetError, sheet_rule_keys
 from belote.variants import VARIANTS
 

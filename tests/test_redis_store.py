@@ -29,8 +29,9 @@ from belote.server.app import create_app
 from belote.server.hub import StoreLost
 from belote.server.matchmaking import Matchmaker
 from belote.server.redis_hub import RedisBus, RedisLink, RedisSheets, RedisTables, redis_hub
+from belote.server.room import check_settings
 from belote.server.store import SQLiteStore
-from belote.server.tables import ServerConfig, TableManager, check_settings
+from belote.server.tables import ServerConfig, TableManager
 from netplay import (
     Player,
     RedisProcess,

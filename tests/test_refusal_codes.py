@@ -569,7 +569,7 @@ def test_a_failing_store_is_refused_with_a_code(client: TestClient, monkeypatch:
 
 def test_a_refusal_from_the_server_is_a_refusal_of_the_engine() -> None:
     """The server sends what the engine raised: the same code and args, the same words."""
-    from belote.server.tables import check_settings
+    from belote.server.room import check_settings
 
     with pytest.raises(Refusal) as info:
         check_settings({"turn_timer": 2})

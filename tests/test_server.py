@@ -196,7 +196,8 @@ def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> No
     import asyncio
 
     from belote.server.hub import local_hub
-    from belote.server.tables import ServerConfig, TableManager, check_settings
+    from belote.server.room import check_settings
+    from belote.server.tables import ServerConfig, TableManager
     from netplay import run
 
     async def main() -> bool:

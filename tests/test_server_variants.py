@@ -24,7 +24,8 @@ from websockets.asyncio.client import connect
 from belote.cards import CARDS, cards_of
 from belote.game import SEATS, Match, parse_action
 from belote.server.app import create_app
-from belote.server.tables import ServerConfig, new_match
+from belote.server.room import new_match
+from belote.server.tables import ServerConfig
 from netplay import (
     Player,
     Server,

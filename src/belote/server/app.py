@@ -29,24 +29,20 @@ from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
 from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
 from belote.server.metrics import Gauge, Metrics
-from belote.server.rules_page import rules_page
-from belote.server.shared_limits import SharedLimits
-from belote.server.sheets import routes as sheet_routes
-from belote.server.store import SQLiteSheets, SQLiteStore, default_path
-from belote.server.tables import (
+from belote.server.room import (
     RULE_SETTINGS,
     TABLE_SETTINGS,
-    Client,
-    ServerConfig,
-    Table,
-    TableManager,
     check_name,
     check_settings,
-    dumps,
     parse_seat,
     person_seat,
     rules_of,
 )
+from belote.server.rules_page import rules_page
+from belote.server.shared_limits import SharedLimits
+from belote.server.sheets import routes as sheet_routes
+from belote.server.store import SQLiteSheets, SQLiteStore, default_path
+from belote.server.tables import Client, ServerConfig, Table, TableManager, dumps
 from belote.server.thinking import Thinker
 from belote.server.wire import BadRequest, foreign_origin, origin_allowed, parse_json, read_body, same_secret
 from belote.sheet import LIMITS as SHEET_LIMITS

@@ -24,7 +24,8 @@ from typing import Any
 
 from belote.game import SEATS
 from belote.server.hub import OUTAGE, Hub, Note
-from belote.server.tables import SEATINGS, Send, SettingsError, TableManager, new_token
+from belote.server.room import SEATINGS, SettingsError, new_token
+from belote.server.tables import Send, TableManager
 from belote.variants import VARIANTS, find_variant
 
 log = logging.getLogger("belote.matchmaking")

@@ -1,9 +1,9 @@
-"""Tables: one match each, its seats (people by secret token, or bots), and the clients watching it.
+"""Tables: the driver of each table's room, its clients, and the tables this process holds.
 
-A table is its meta (kind, seed, settings, seats, lobby and timer state) plus the match's action
-list. Every change goes through ``Table.mutate``: under the table's lock, catch up with what other
-processes wrote, check the change with the engine, write it, tell the other processes, and send
-every connected client its own view and the public events it has not seen. A client only ever
+A table's state is its room (``belote.server.room``: its meta and its match), whose rules are a pure
+reducer. Every change goes through ``Table.mutate``: under the table's lock, catch up with what
+other processes wrote, reduce the message, write what the room says to keep, tell the other
+processes, and send every connected client its own view and the public events it has not seen. A client only ever
 receives ``Match.view(seat)`` and ``Match.events``: no message is built from anything else, so no
 hidden card can leave. The process holding the table's lease drives it: bots, the turn timer, the
 pause to read a deal's score.
@@ -23,76 +23,61 @@ import contextlib
 import contextvars
 import json
 import logging
-import random
-import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from belote.bots import Bot, make_bot
-from belote.game import SEATS, IllegalAction, Match, Refusal, action_str, parse_action
-from belote.rules import OPTIONS, OptionSpec, Rules
+from belote.game import SEATS, Action, IllegalAction, Match, Refusal, action_str, parse_action
 from belote.server.hub import OUTAGE, Hub, Note, StoreLost
 from belote.server.limits import Window
 from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
+from belote.server.room import (
+    DEFAULT_SETTINGS,
+    STRENGTHS,
+    TABLE_ID,
+    Act,
+    Back,
+    BotPlay,
+    Configure,
+    Event,
+    Job,
+    Leave,
+    Message,
+    Meta,
+    Move,
+    NewGame,
+    Resume,
+    Room,
+    Said,
+    Say,
+    Seat,
+    Seated,
+    Sit,
+    StandIn,
+    Start,
+    Write,
+    check_settings,
+    fill_with_bots,
+    new_match,
+    new_token,
+    online_seats,
+    parse_seat,
+    person_seat,
+    reduce,
+    rules_of,
+)
 from belote.server.thinking import Thinker
-from belote.server.wire import has_refused_characters, same_secret
+from belote.server.wire import same_secret
 
 log = logging.getLogger("belote.tables")
 
-#: The seat given to a person who names none (a solo table's person, a private table's host, a guest):
-#: South first, then North, East, West; at two hands, where only N and E exist, North.
-SEAT_ORDER = (2, 0, 1, 3)
 MAX_REPLAY = 256  # a client further behind than this many events starts its history again
-CHAT_MAX = 200
 CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per seat, however many sockets it has
 ADDRESS_CHAT_RATE = (20, 10.0)  # and 20 per address, whatever the seats and tables (a family may share one)
-REACTIONS = ("bravo", "well_played", "thanks", "sorry", "hurry", "good_game")
-
-SPEEDS = {  # seconds a bot waits before acting, and a finished trick stays on the table
-    "slow": (1.4, 2.6),
-    "normal": (0.8, 1.6),
-    "fast": (0.25, 0.7),
-}
-STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
-    "easy": ("heuristic", {}),
-    "normal": ("search", {"think": 1.0}),
-    "strong": ("search", {"think": 3.0}),
-}
-#: The settings of a table that are not rules: the bots, the page's language, the turn timer.
-TABLE_SETTINGS: tuple[OptionSpec, ...] = (
-    OptionSpec("strength", "choice", default="normal", label="settingsStrength", group="bots",
-               help="How well the bots play.", choices=tuple(STRENGTHS)),
-    OptionSpec("speed", "choice", default="normal", label="settingsSpeed", group="bots",
-               help="How long the bots wait before they play.", choices=tuple(SPEEDS)),
-    OptionSpec("lang", "choice", default="en", label="settingsLang", group="table",
-               help="The language of the page.", choices=("en", "fr")),
-    OptionSpec("turn_timer", "int", default=30, label="settingsTimer", group="table",
-               help="Seconds a person has to act before a bot acts for them.", min=5, max=600),
-)  # fmt: skip
-#: Rule options no table offers yet (docs/protocol.md lists a table's settings): a host keeps their defaults.
-NOT_AT_A_TABLE = ("litige", "declaration_tie", "declaration_card_reuse")
-#: The rule options a host chooses: fields of ``belote.rules.Rules`` of the same names, with their
-#: defaults and their checks (``belote.rules.OPTIONS``). Options a game does not use are ignored by the engine.
-RULE_SETTINGS = tuple(spec.name for spec in OPTIONS if spec.name not in NOT_AT_A_TABLE)
-DEFAULT_SETTINGS: dict[str, Any] = {
-    **{name: getattr(Rules(), name) for name in RULE_SETTINGS},
-    **{spec.name: spec.default for spec in TABLE_SETTINGS},
-}
-SEAT_NAMES = {0: "North", 1: "East", 2: "South", 3: "West"}
-#: The bots' names: short French first names, never a seat's ("West" at the top of the screen is not
-#: one's partner) and never a person's at the same table. A table's bots are drawn from its seed.
-BOT_NAMES = (
-    "Léa", "Hugo", "Camille", "Louis", "Manon", "Jules", "Chloé", "Paul",
-    "Inès", "Lucas", "Jade", "Théo", "Emma", "Arthur", "Margot", "Gabriel",
-)  # fmt: skip
-#: How the people the queue seats together sit: ``partners`` (the default) puts them in the same
-#: partnership as far as the game has partnerships; ``any`` takes whichever seat the draw gives.
-SEATINGS = ("partners", "any")
 
 
 @dataclass
@@ -128,270 +113,6 @@ class ServerConfig:
     thinker: Thinker = field(default_factory=lambda: Thinker(0), compare=False, repr=False)
 
 
-class SettingsError(Refusal):
-    """Settings a table cannot be created with, or a name it cannot take."""
-
-
-def bad_setting(spec: OptionSpec, value: Any, words: str) -> SettingsError:
-    """The refusal of a value, with what the option takes: its choices (true and false for a switch),
-    or its range."""
-    choices = list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else None
-    return SettingsError(
-        words, "bad_setting", option=spec.name, value=value, choices=choices, min=spec.min, max=spec.max
-    )
-
-
-def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Settings from a client, completed with the defaults; refuses anything unknown or out of range."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SettingsError("settings must be an object", "bad_settings")
-    base = defaults or DEFAULT_SETTINGS
-    unknown = [k for k in data if k not in DEFAULT_SETTINGS]
-    if unknown:
-        raise SettingsError(
-            f"unknown setting {unknown[0]!r}; the settings are: {', '.join(DEFAULT_SETTINGS)}",
-            "unknown_setting",
-            option=unknown[0],
-        )
-    s = {**DEFAULT_SETTINGS, **base, **data}
-    for spec in TABLE_SETTINGS:
-        problem = spec.problem(s[spec.name], "setting")
-        if problem is not None:
-            raise bad_setting(spec, s[spec.name], problem)
-    # The rule options, each checked by its spec in the order ``Rules`` checks them (``Rules`` checks
-    # nothing else), so that the refusal names the option and what it takes.
-    for spec in OPTIONS:
-        problem = spec.problem(s[spec.name]) if spec.name in s else None
-        if problem is not None:
-            raise bad_setting(spec, s[spec.name], problem)
-    return s
-
-
-def rules_of(settings: dict[str, Any]) -> Rules:
-    """The engine's rules for a table's settings (raises RulesError naming a bad option)."""
-    return Rules.from_dict({name: settings[name] for name in RULE_SETTINGS if name in settings})
-
-
-def new_match(settings: dict[str, Any], seed: int) -> Match:
-    """The match a table plays: its rules, its seed, and the first dealer drawn from the seed."""
-    rules = rules_of(settings)
-    return Match(rules, seed=seed, first_dealer=seed % rules.players)
-
-
-def seat_list(players: int) -> str:
-    """The seats of a game of ``players``: ``N, E, S and W``, ``N, E and S``, ``N and E``."""
-    return f"{', '.join(SEATS[: players - 1])} and {SEATS[players - 1]}"
-
-
-def person_seat(players: int) -> int:
-    """Where a person sits when no seat is named: South, or North at two hands."""
-    return next(s for s in SEAT_ORDER if s < players)
-
-
-def check_name(name: Any) -> str:
-    """A player's name: free text of 1 to 24 characters after trimming, no control characters."""
-    if not isinstance(name, str):
-        raise SettingsError("a name is text of 1 to 24 characters", "bad_name", min=1, max=24)
-    if has_refused_characters(name):
-        raise SettingsError("a name cannot hold control characters", "name_control_characters")
-    clean = " ".join(name.split())
-    if not 1 <= len(clean) <= 24:
-        raise SettingsError("a name is text of 1 to 24 characters", "bad_name", min=1, max=24)
-    return clean
-
-
-def parse_seat(value: Any, players: int = 4) -> int:
-    """A seat letter; at two and three hands only the seats of the game (N E S, N E) exist."""
-    if not isinstance(value, str) or len(value) != 1 or value not in SEATS:
-        raise IllegalAction("a seat is N, E, S or W", "bad_seat")
-    seat = SEATS.index(value)
-    check_seat(seat, players)
-    return seat
-
-
-def check_seat(seat: int, players: int) -> None:
-    if seat >= players:
-        raise IllegalAction(
-            f"this game has {players} seats, {seat_list(players)}: there is no {SEATS[seat]}",
-            "no_such_seat",
-            seat=SEATS[seat],
-            seats=list(SEATS[:players]),
-        )
-
-
-#: What a table id (``new_token``) looks like; anything else names no table and is not looked up.
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def new_token() -> str:
-    """128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
-
-
-@dataclass
-class Seat:
-    token: str | None  # the secret of the person sitting there; None for a bot's seat
-    name: str
-    bot: str | None = None  # the bot's name when a bot plays the seat
-    bot_options: dict[str, Any] = field(default_factory=dict)
-
-    def to_meta(self) -> dict[str, Any]:
-        return {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
-
-    @classmethod
-    def from_meta(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}))
-
-
-def bot_seat(name: str, strength: str) -> Seat:
-    """A seat played by the bot of a strength (``easy``, ``normal``, ``strong``), called ``name``."""
-    bot, options = STRENGTHS[strength]
-    return Seat(None, name, bot, dict(options))
-
-
-def same_name(a: str, b: str) -> bool:
-    """Whether two names read alike: case and accents aside (``lea`` is ``Léa``).
-
-    >>> same_name("LEA", "Léa"), same_name("Louis", "Louise")
-    (True, False)
-    """
-
-    def folded(name: str) -> str:
-        return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
-
-    return folded(a) == folded(b)
-
-
-def bot_names(seed: int, count: int, taken: list[str]) -> list[str]:
-    """``count`` names for a table's bots, drawn from its ``seed``: all different, none like a
-    name already at the table (``taken``: its people and bots).
-
-    >>> names = bot_names(7, 3, ["lea", "HUGO"])
-    >>> names == bot_names(7, 3, ["lea", "HUGO"]), len(set(names)), {"Léa", "Hugo"} & set(names)
-    (True, 3, set())
-    """
-    drawn = random.Random(seed).sample(BOT_NAMES, len(BOT_NAMES))
-    return [name for name in drawn if not any(same_name(name, t) for t in taken)][:count]
-
-
-def fill_with_bots(seats: dict[int, Seat], players: int, strength: str, seed: int) -> None:
-    """Bots take every seat of the game nobody took, with names drawn from the table's ``seed``."""
-    free = [s for s in range(players) if s not in seats]
-    names = bot_names(seed, len(free), [seat.name for seat in seats.values()])
-    for s, name in zip(free, names, strict=True):
-        seats[s] = bot_seat(name, strength)
-
-
-def online_seats(seatings: list[str], players: int, partners: bool, seed: int) -> list[int]:
-    """The seats of the people the queue matched, in queue order, each with their ``seating``.
-
-    Where the game has partnerships, the people who asked for ``partners`` sit South, North, East,
-    West in that order (two sit as partners, a third against them); the others, and everybody in a
-    game without partners, take the seats left as the table's ``seed`` draws them.
-
-    >>> online_seats(["partners", "partners"], 4, True, 1)
-    [2, 0]
-    >>> online_seats(["partners", "partners", "partners"], 4, True, 1)
-    [2, 0, 1]
-    """
-    free = [s for s in SEAT_ORDER if s < players]
-    places: list[int | None] = [None] * len(seatings)
-    if partners:
-        for i, seating in enumerate(seatings):
-            if seating == "partners":
-                places[i] = free.pop(0)
-    drawn = iter(random.Random(seed).sample(free, places.count(None)))
-    return [next(drawn) if place is None else place for place in places]
-
-
-@dataclass
-class Meta:
-    """Everything about a table but its actions; written whole on each change."""
-
-    kind: str  # solo | online | private
-    seed: int
-    settings: dict[str, Any]
-    seats: dict[int, Seat]
-    status: str = "playing"  # lobby | playing
-    host: int | None = None
-    invite: str | None = None
-    watch: str = field(default_factory=new_token)
-    game: int = 0  # bumped by each new match at the table
-    continued: int = 0  # deals whose score everybody has read (the next deal waits for it)
-    acks: list[int] = field(default_factory=list)  # seats that have read the last score
-    standin: list[int] = field(default_factory=list)  # seats a bot plays for an absent person
-    version: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "seed": self.seed,
-            "settings": self.settings,
-            "seats": {SEATS[s]: seat.to_meta() for s, seat in sorted(self.seats.items())},
-            "status": self.status,
-            "host": self.host,
-            "invite": self.invite,
-            "watch": self.watch,
-            "game": self.game,
-            "continued": self.continued,
-            "acks": self.acks,
-            "standin": self.standin,
-            "version": self.version,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], defaults: dict[str, Any] | None = None) -> Meta:
-        return cls(
-            kind=data.get("kind", "solo"),
-            seed=int(data["seed"]),
-            settings=check_settings(data["settings"], defaults),
-            seats={SEATS.index(k): Seat.from_meta(v) for k, v in data["seats"].items()},
-            status=data.get("status", "playing"),
-            host=data.get("host"),
-            invite=data.get("invite"),
-            watch=data.get("watch") or new_token(),
-            game=int(data.get("game", 0)),
-            continued=int(data.get("continued", -1)),
-            acks=list(data.get("acks", [])),
-            standin=list(data.get("standin", [])),
-            version=int(data.get("version", 0)),
-        )
-
-    def people(self) -> list[int]:
-        return [s for s, seat in self.seats.items() if seat.bot is None]
-
-    @property
-    def players(self) -> int:
-        """Seats at the table: 4, or 3 or 2 in the three- and two-handed games."""
-        return rules_of(self.settings).players
-
-    def fit(self, settings: dict[str, Any]) -> None:
-        """Seat the table for the game of ``settings``: bots leave the seats it has not, and a person
-        sitting in one of those moves to a free seat of the game (South, North, East first); refused
-        when more people sit than the game has seats."""
-        players = rules_of(settings).players
-        people = self.people()
-        if len(people) > players:
-            raise IllegalAction(
-                f"{settings['variant']} has {players} seats, {seat_list(players)}: "
-                f"{len(people)} people sit here, {len(people) - players} must leave first",
-                "too_many_people",
-                variant=settings["variant"],
-                seats=list(SEATS[:players]),
-                people=len(people),
-            )
-        for s in [s for s in self.seats if s >= players and self.seats[s].bot is not None]:
-            del self.seats[s]
-        free = [s for s in SEAT_ORDER if s < players and (s not in self.seats or self.seats[s].bot is not None)]
-        for s in sorted(s for s in people if s >= players):
-            to = free.pop(0)
-            self.seats[to] = self.seats.pop(s)
-            if self.host == s:
-                self.host = to
-
-
 Send = Callable[[dict[str, Any] | str], Awaitable[None]]  # a message, or one already in JSON
 
 
@@ -409,7 +130,8 @@ class Stale(Exception):
 
 
 class Table:
-    """One table: its meta, its match (a replica, in a shared hub), and this process's clients."""
+    """One table as this process drives it: its room (a replica, in a shared hub), the store, the
+    clients watching it, and the driver of its bots and timers."""
 
     def __init__(
         self,
@@ -422,16 +144,16 @@ class Table:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.id = table_id
-        self.meta = meta
+        self.room = Room(meta, new_match(meta.settings, meta.seed) if meta.status == "playing" else None)
         self.hub = hub
         self.config = config
-        self.match: Match | None = None
         self.clients: list[Client] = []
         self._bots: dict[int, Bot] = {}
         self.chat_window = Window(*CHAT_RATE)  # by seat
         self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
+        self._thought: tuple[Room, int, asyncio.Future[Action]] | None = None  # a bot deciding, for a room
         self._position: tuple[int, int, int, int] = (-1, -1, -1, -1)
         self.turn_started = time.monotonic()
         self.closed = False
@@ -439,45 +161,47 @@ class Table:
         self.clock = clock
         self.used = clock()  # when somebody last asked for the table or it changed (unix seconds)
         self.remote: dict[str, set[int]] = {}  # in a shared hub: the seats with a socket in each other process
-        if meta.status == "playing":
-            self.match = self._new_match()
         self._note_position()
 
-    # ----------------------------------------------------------------- state
-    def _new_match(self) -> Match:
-        return new_match(self.meta.settings, self.meta.seed)
+    # ----------------------------------------------------------------- the room
+    @property
+    def meta(self) -> Meta:
+        return self.room.meta
 
-    def _replay(self, actions: list[str]) -> None:
-        self.match = self._new_match()
-        for a in actions:
-            self.match.apply(parse_action(a))
+    @property
+    def match(self) -> Match | None:
+        return self.room.match
 
     @property
     def active(self) -> bool:
-        return self.meta.status == "lobby" or (self.match is not None and not self.match.over)
+        return self.room.active
 
     @property
     def shared(self) -> bool:
-        """A table of several people (the turn timer runs, the next deal waits for everybody)."""
-        return self.meta.kind != "solo"
+        return self.room.shared
 
     @property
     def n_actions(self) -> int:
-        return 0 if self.match is None else self.match.action_count
+        return self.room.n_actions
 
     def deal_just_ended(self) -> bool:
-        m = self.match
-        return m is not None and not m.over and not m.deal.bids and len(m.deals) > 1
+        return self.room.deal_just_ended()
 
     @property
     def waiting_continue(self) -> bool:
-        m = self.match
-        return (
-            m is not None
-            and self.deal_just_ended()
-            and self.meta.continued < len(m.deals) - 1
-            and any(s not in self.meta.standin for s in self.meta.people())
-        )
+        return self.room.waiting_continue
+
+    def seat_of_token(self, token: str) -> int | None:
+        return self.room.seat_of_token(token)
+
+    def _replay(self, actions: list[str], meta: Meta | None = None) -> None:
+        """The room of ``meta`` (the table's own by default) with the match replayed from ``actions``."""
+        meta = meta or self.meta
+        match = new_match(meta.settings, meta.seed)
+        for a in actions:
+            match.apply(parse_action(a))
+        self.room = Room(meta, match)
+        self._bots = {}
 
     def _note_position(self) -> None:
         """Start the turn clock when the table has moved on."""
@@ -486,17 +210,16 @@ class Table:
             self._position = position
             self.turn_started = time.monotonic()
 
-    def seat_of_token(self, token: str) -> int | None:
-        for s, seat in self.meta.seats.items():
-            if seat.token is not None and same_secret(seat.token, token):
-                return s
-        return None
-
     def _seat_clients(self) -> None:
         """A person's clients follow their seat token: a move in the lobby, a solo game of another size."""
         for c in self.clients:
             if c.token is not None:
                 c.seat = self.seat_of_token(c.token)
+
+    def _restart_clients(self) -> None:
+        """A new match, or a replica replayed from the store: every client starts its history again."""
+        for c in self.clients:
+            c.last = -1
 
     # ----------------------------------------------------------------- changes
     async def sync(self) -> bool:
@@ -504,38 +227,36 @@ class Table:
         if not self.hub.shared:
             return False
         while True:
-            meta, version, start, match = self.meta, self.meta.version, self.n_actions, self.match
-            snap = await self.hub.store.snapshot(self.id, meta.game, start)
+            room = self.room
+            snap = await self.hub.store.snapshot(self.id, room.meta.game, room.n_actions)
             # A change made here meanwhile (outside the lock this sync may run without) moved the
-            # replica past ``start``: read again from where it is now, or its own actions come twice.
-            if (self.meta, self.meta.version, self.n_actions, self.match) == (meta, version, start, match):
+            # replica past where it read from: read again from where it is now, or its own actions come twice.
+            if self.room is room:
                 break
         if snap is None:
             return False
         data, actions, full = snap
-        changed = bool(actions) or full or data.get("version", 0) != self.meta.version
+        changed = bool(actions) or full or data.get("version", 0) != room.meta.version
         if not changed:
             return False
-        self.meta = Meta.from_json(data, self._defaults())
-        if self.meta.status != "playing":
-            self.match = None
-        elif full or self.match is None:
-            self._replay(actions)
-            self._bots = {}
-            if full:  # a new match: every client starts its history again
-                for c in self.clients:
-                    c.last = -1
+        meta = Meta.from_json(data, self._defaults())
+        if meta.status != "playing":
+            self.room = Room(meta, None)
+        elif full or room.match is None:
+            self._replay(actions, meta)
+            if full:  # a new match
+                self._restart_clients()
         else:
+            match = room.match.copy()
             try:
                 for a in actions:
-                    self.match.apply(parse_action(a))
+                    match.apply(parse_action(a))
+                self.room = Room(meta, match)
             except Refusal:  # this replica went another way than the store (Redis lost a change): start over
                 log.warning("table %s: the stored log is not this replica's; replayed from the store", self.id[:6])
                 loaded = await self.hub.store.load(self.id)
-                self._replay([] if loaded is None else loaded[1])
-                self._bots = {}
-                for c in self.clients:
-                    c.last = -1
+                self._replay([] if loaded is None else loaded[1], meta)
+                self._restart_clients()
         self._seat_clients()
         self._note_position()
         return True
@@ -543,52 +264,52 @@ class Table:
     def _defaults(self) -> dict[str, Any]:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
-    async def mutate(self, change: Callable[[], bool]) -> None:
-        """Apply ``change`` (it returns whether the meta changed, and raises, changing nothing, to refuse)."""
+    async def mutate(self, message: Message, expected: Room | None = None) -> list[Event]:
+        """Reduce ``message`` under the table's lock, write the change, then tell the other processes
+        and the clients; the room's events. Raises the room's ``Refusal``, changing nothing; ``Stale``
+        when the table is no longer the room ``expected`` (a bot's answer to a position gone by)."""
         async with self.hub.leases.lock(self.id):
             await self.sync()
-            game, start = self.meta.game, self.n_actions
-            before = (self.meta.to_json(), self.match)
-            meta_changed = change()
-            reset = self.meta.game != game
-            if reset:
-                start = 0
-            actions = [] if self.match is None else [action_str(a) for a in self.match.actions_from(start)]
-            if not meta_changed and not actions and not reset:
-                return
-            if meta_changed or reset:
-                self._seat_clients()
-            if meta_changed or reset or (self.match is not None and self.match.over):
-                self.meta.version += 1
-                meta: dict[str, Any] | None = self.meta.to_json()
-            else:
-                meta = None
+            if expected is not None and self.room is not expected:
+                raise Stale
+            room, events = reduce(self.room, message)
+            write = next((e for e in events if isinstance(e, Write)), None)
+            if write is None:
+                return events
+            meta = room.meta.to_json() if write.meta else None
             try:
                 try:
-                    await self.hub.store.commit(self.id, meta, self.active, start, actions, reset)
+                    store = self.hub.store
+                    await store.commit(self.id, meta, room.active, write.start, list(write.actions), write.reset)
                 except StoreLost:  # Redis came back empty: this process still holds the whole table
-                    if not await self._write_back():
+                    if not await self._write_back(room):
                         raise
             except Exception:  # nobody hears of a change the store did not keep
-                log.exception("the store did not keep a change; it is undone", extra={"table": self.id})
-                self._undo(*before, start)
+                log.exception("the store did not keep a change; nothing changed", extra={"table": self.id})
                 raise Refusal("the server could not save that, so nothing changed: try again", "not_saved") from None
+            self.room = room
+            if write.reset:
+                self._bots = {}
+                self._restart_clients()
+            if write.meta:
+                self._seat_clients()
         self.used = self.clock()
-        if actions:
-            self.metrics.actions.inc(len(actions), kind=self.meta.kind)
+        if write.actions:
+            self.metrics.actions.inc(len(write.actions), kind=self.meta.kind)
         self._note_position()
         await self.hub.bus.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
         self._wake.set()
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
+        return events
 
-    async def _write_back(self) -> bool:
-        """Write the table whole (meta and every action from the first), under its lock: the store
+    async def _write_back(self, room: Room) -> bool:
+        """Write ``room`` whole (meta and every action from the first), under the table's lock: the store
         lost it, and appending would leave a log that no longer starts at the beginning. False when
         the store holds a history that is not a beginning of this one (another process wrote it)."""
-        actions = [] if self.match is None else [action_str(a) for a in self.match.actions]
-        written = await self.hub.store.write_back(self.id, self.meta.to_json(), self.active, actions)
+        actions = [] if room.match is None else [action_str(a) for a in room.match.actions]
+        written = await self.hub.store.write_back(self.id, room.meta.to_json(), room.active, actions)
         if written:
             log.warning("table %s: the store had lost it (Redis restarted empty?); written back whole", self.id[:6])
         return written
@@ -597,17 +318,7 @@ class Table:
         """The store was found empty (``store_lost``): write the table back, unless a process holding
         a replica further on did first; then catch up with it. True when the table changed here."""
         async with self.hub.leases.lock(self.id):
-            return not await self._write_back() and await self.sync()
-
-    def _undo(self, meta: dict[str, Any], match: Match | None, actions: int) -> None:
-        """Back to the meta and the first ``actions`` actions of ``match`` that the table had before a change."""
-        self.meta = Meta.from_json(meta, self._defaults())
-        if match is None:
-            self.match = None
-        else:
-            self._replay([action_str(a) for a in match.actions[:actions]])
-        self._bots = {}
-        self._seat_clients()
+            return not await self._write_back(self.room) and await self.sync()
 
     async def act(self, seat: int, text: Any) -> None:
         """A person's action; raises IllegalAction (with the rule) and changes nothing when refused."""
@@ -618,192 +329,41 @@ class Table:
                 "not_an_action",
                 text=text[:16] if isinstance(text, str) else repr(text)[:16],
             )
-        action = parse_action(text)
-
-        def change() -> bool:
-            if self.match is None:
-                raise IllegalAction("the game has not started: the host starts it", "not_started")
-            if self.match.over:
-                raise IllegalAction("the match is over: start a new game", "match_over")
-            if self.waiting_continue:
-                # Acting is reading the score; the next deal starts once every person has.
-                unread = self._unread(exclude=seat)
-                if unread:
-                    who = " and ".join(SEATS[s] for s in unread)
-                    raise IllegalAction(
-                        f"the next deal starts when everybody has read the score: waiting for {who}",
-                        "waiting_for_others",
-                        seats=[SEATS[s] for s in unread],
-                    )
-                self.match.apply(action, seat=seat)
-                self.meta.continued = len(self.match.deals) - 1
-                self.meta.acks = []
-                self._back(seat)
-                return True
-            self.match.apply(action, seat=seat)
-            return self._back(seat)
-
-        await self.mutate(change)
-
-    def _unread(self, exclude: int | None = None) -> list[int]:
-        """The people (not played by a bot) who have not read the last deal's score."""
-        meta = self.meta
-        return [s for s in meta.people() if s != exclude and s not in meta.standin and s not in meta.acks]
-
-    def _back(self, seat: int) -> bool:
-        if seat in self.meta.standin:
-            self.meta.standin.remove(seat)
-            return True
-        return False
+        await self.mutate(Act(seat, parse_action(text)))
 
     async def back(self, seat: int) -> None:
         """The person is here again: no bot plays for them from now on."""
         if seat in self.meta.standin or self.hub.shared:
-            await self.mutate(lambda: self._back(seat))
+            await self.mutate(Back(seat))
 
     async def resume(self, seat: int | None) -> None:
         """``seat`` has read the deal's score; the next deal starts when every person has."""
-
-        def change() -> bool:
-            changed = self._back(seat) if seat is not None else False
-            if not self.waiting_continue or self.match is None:
-                return changed
-            if seat is not None and seat not in self.meta.acks:
-                self.meta.acks.append(seat)
-            waiting_for = self._unread()
-            if seat is None or not waiting_for:
-                self.meta.continued = len(self.match.deals) - 1
-                self.meta.acks = []
-            return True
-
-        await self.mutate(change)
+        await self.mutate(Resume(seat))
 
     async def new_game(self, settings: dict[str, Any]) -> None:
-        def change() -> bool:
-            m = self.meta
-            if m.status == "lobby":  # a private table's match begins with the host's start, never before
-                raise IllegalAction("the game has not started: the host starts it from the lobby", "not_started")
-            players = rules_of(settings).players
-            if m.kind == "solo" and players != m.players:  # the person takes the solo seat of the new game
-                (person,) = (seat for seat in m.seats.values() if seat.bot is None)
-                m.seats = {person_seat(players): person}
-            m.fit(settings)
-            m.seed = secrets.randbelow(2**31)
-            fill_with_bots(m.seats, players, settings["strength"], m.seed)  # the bots kept keep their names
-            m.game += 1
-            m.settings = settings
-            bot, options = STRENGTHS[settings["strength"]]
-            for seat in m.seats.values():
-                if seat.bot is not None:
-                    seat.bot, seat.bot_options = bot, dict(options)
-            m.continued, m.acks, m.standin = 0, [], []
-            self._bots = {}
-            self.match = self._new_match()
-            for c in self.clients:
-                c.last = -1
-            return True
+        await self.mutate(NewGame(settings, secrets.randbelow(2**31)))
 
-        await self.mutate(change)
-
-    # ----------------------------------------------------------------- lobby
-    def sit(self, token: str, name: str, seat: int | None) -> int:
-        """Seat a person at a private table's lobby (called inside ``mutate``)."""
-        m = self.meta
-        if m.status != "lobby":
-            raise IllegalAction("the game has started: every seat is taken", "game_started", request="sit")
-        players = m.players
-        free = [s for s in SEAT_ORDER if s < players and s not in m.seats]
-        if not free:
-            raise IllegalAction(f"the table is full: {players} people sit there", "table_full", players=players)
-        if seat is None:
-            seat = free[0]
-        check_seat(seat, players)
-        if seat in m.seats:
-            raise IllegalAction(f"{SEAT_NAMES[seat]} is taken: choose a free seat", "seat_taken", seat=SEATS[seat])
-        m.seats[seat] = Seat(token, name)
-        return seat
+    async def sit(self, token: str, name: str, seat: int | None) -> int:
+        """Seat a person at a private table's lobby; the seat they took."""
+        return _seated(await self.mutate(Sit(token, name, seat)))
 
     async def move(self, seat: int, to: int) -> int:
-        def change() -> bool:
-            m = self.meta
-            if m.status != "lobby":
-                raise IllegalAction(
-                    "the game has started: seats can change only in the lobby", "game_started", request="seat"
-                )
-            check_seat(to, m.players)
-            if to in m.seats:
-                raise IllegalAction(f"{SEAT_NAMES[to]} is taken: choose a free seat", "seat_taken", seat=SEATS[to])
-            m.seats[to] = m.seats.pop(seat)
-            if m.host == seat:
-                m.host = to
-            return True
-
-        await self.mutate(change)
-        return to
+        return _seated(await self.mutate(Move(seat, to)))
 
     async def leave(self, seat: int) -> None:
         """A person gives up their seat in the lobby (their token opens nothing any more)."""
-
-        def change() -> bool:
-            m = self.meta
-            if m.status != "lobby":
-                raise IllegalAction(
-                    "the game has started: a seat is left only in the lobby", "game_started", request="leave"
-                )
-            if m.host == seat:
-                raise IllegalAction("the host stays in the lobby: the table is theirs", "host_stays")
-            del m.seats[seat]
-            return True
-
-        await self.mutate(change)
-
-    def _require_host(self, seat: int) -> None:
-        if self.meta.kind != "private" or self.meta.host != seat:
-            raise IllegalAction("only the host of a private table can do that", "not_host")
+        await self.mutate(Leave(seat))
 
     async def configure(self, seat: int, settings: dict[str, Any]) -> None:
-        def change() -> bool:
-            self._require_host(seat)
-            if self.meta.status != "lobby":
-                raise IllegalAction("the rules are set before the game starts", "game_started", request="settings")
-            self.meta.fit(settings)
-            self.meta.settings = settings
-            return True
-
-        await self.mutate(change)
+        await self.mutate(Configure(seat, settings))
 
     async def start_game(self, seat: int) -> None:
-        def change() -> bool:
-            self._require_host(seat)
-            m = self.meta
-            if m.status != "lobby":
-                raise IllegalAction("the game has already started", "game_started", request="start")
-            fill_with_bots(m.seats, m.players, m.settings["strength"], m.seed)
-            m.status = "playing"
-            m.continued = 0
-            self.match = self._new_match()
-            return True
-
-        await self.mutate(change)
+        await self.mutate(Start(seat))
 
     # ----------------------------------------------------------------- chat
     async def chat(self, client: Client, text: Any = None, reaction: Any = None) -> None:
-        if client.seat is None:
-            raise IllegalAction("a spectator cannot talk at the table", "read_only")
-        if reaction is not None:
-            if reaction not in REACTIONS:
-                raise IllegalAction(
-                    f"the reactions are: {', '.join(REACTIONS)}", "bad_reaction", reactions=list(REACTIONS)
-                )
-            text = None
-        else:
-            if not isinstance(text, str) or not text.strip():
-                raise IllegalAction(f"a chat line is text of 1 to {CHAT_MAX} characters", "bad_chat", max=CHAT_MAX)
-            text = " ".join(text.split())
-            if has_refused_characters(text):
-                raise IllegalAction("a chat line cannot hold control characters", "chat_control_characters")
-            if len(text) > CHAT_MAX:
-                raise IllegalAction(f"a chat line is at most {CHAT_MAX} characters", "chat_too_long", max=CHAT_MAX)
+        """A chat line from a client: checked by the room, then limited per seat and per address."""
+        _, events = reduce(self.room, Say(client.seat, text, reaction, int(time.time() * 1000)))
         for window, key in ((self.chat_window, str(client.seat)), (self.address_chat, client.address)):
             if not window.allow(key):
                 raise IllegalAction(
@@ -812,16 +372,10 @@ class Table:
                     count=window.count,
                     seconds=round(window.seconds),
                 )
-        line = {
-            "type": "chat",
-            "seat": SEATS[client.seat],
-            "name": self.meta.seats[client.seat].name,
-            "text": text,
-            "reaction": reaction,
-            "at": int(time.time() * 1000),
-        }
-        await self.hub.store.add_chat(self.id, line)
-        await self.hub.bus.publish(self.id, {"kind": "chat", "line": line})
+        for event in events:
+            if isinstance(event, Said):
+                await self.hub.store.add_chat(self.id, event.line)
+                await self.hub.bus.publish(self.id, {"kind": "chat", "line": event.line})
 
     async def send_chat(self, line: dict[str, Any]) -> None:
         for client in list(self.clients):
@@ -876,6 +430,7 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._driver
             self._driver = None
+        self._forget_thought()
 
     def wake(self) -> None:
         self._wake.set()
@@ -892,96 +447,83 @@ class Table:
             bot = self._bots[seat] = make_bot(name, seed=self.meta.seed * 7 + seat, **options)
         return bot
 
-    def next_job(self) -> tuple[float, str, int | None] | None:
-        """What the table waits for: (seconds from now, job, seat), or None when only people can move it."""
-        m = self.match
-        if m is None or m.over:
-            return None
-        if not self.shared and not self.people_here():
-            return None  # a solo table's person is away: its bots wait for them (``presence``)
-        elapsed = time.monotonic() - self.turn_started
-        timer = float(self.meta.settings["turn_timer"])
-        delay, trick_pause = (d * self.config.pace for d in SPEEDS[self.meta.settings["speed"]])
-        if self.waiting_continue:
-            return (timer - elapsed, "continue", None) if self.shared else None
-        seat = m.to_move
-        if seat is None:
-            return None
-        if self.meta.seats[seat].bot is not None or seat in self.meta.standin:
-            deal = m.deal
-            finished_trick = deal.phase == "play" and not deal.trick and bool(deal.tricks)
-            return (delay + (trick_pause if finished_trick else 0.0) - elapsed, "bot", seat)
-        if self.shared:
-            return (timer - elapsed, "timeout", seat)
-        return None
+    def next_job(self) -> Job | None:
+        """What the table waits for (``Room.next_job``), from now."""
+        return self.room.next_job(time.monotonic() - self.turn_started, self.people_here(), self.config.pace)
+
+    def _think(self, seat: int) -> asyncio.Future[Action]:
+        """The decision of the bot at ``seat`` in the room as it is, started when its turn comes: it
+        thinks during its pause (a person follows the play at the bots' pace, not at their
+        thinking's), and the same decision serves however often the driver wakes meanwhile."""
+        room = self.room
+        if self._thought is not None:
+            thought_room, thought_seat, future = self._thought
+            if thought_room is room and thought_seat == seat:
+                return future
+            self._forget_thought()
+        assert room.match is not None
+        view = room.match.view(seat)
+        bot = self._bot(seat)
+
+        async def decide() -> Action:
+            started = time.perf_counter()
+            try:
+                action = await self.config.thinker.act(bot, view)
+                self.metrics.bot_seconds.observe(time.perf_counter() - started)
+                return action
+            except Exception:  # a bot must never stop the table: its first legal action
+                log.exception("bot at %s failed; playing its first legal action", SEATS[seat])
+                return view.legal[0]
+
+        future = asyncio.ensure_future(decide())
+        self._thought = (room, seat, future)
+        return future
+
+    def _forget_thought(self) -> None:
+        if self._thought is not None:
+            self._thought[2].cancel()
+            self._thought = None
 
     async def _drive(self) -> None:
         """Let the bots play at a pace a person can follow, and stand in for the absent; ends with the match."""
-        while self.active:
-            job = self.next_job()
-            self._wake.clear()
-            if job is None:
-                await self._wake.wait()
-                continue
-            wait, kind, seat = job
-            if wait > 0:
-                # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel (stop) that
-                # comes as the table is woken, and the driver then never stops.
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(wait):
-                        await self._wake.wait()
-                if self._wake.is_set():
+        try:
+            while self.active:
+                job = self.next_job()
+                self._wake.clear()
+                if job is None:
+                    await self._wake.wait()
                     continue
-            try:
-                await self._run(kind, seat)
-            except Stale:
-                continue
-            except Exception:
-                log.exception("%s failed", kind)
-                self.metrics.errors.inc(where="table")
-                await asyncio.sleep(1.0)
+                if job.kind == "bot" and job.seat is not None:
+                    self._think(job.seat)
+                if job.wait > 0:
+                    # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel (stop) that
+                    # comes as the table is woken, and the driver then never stops.
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(job.wait):
+                            await self._wake.wait()
+                    if self._wake.is_set():
+                        continue
+                try:
+                    await self._run(job)
+                except Stale:
+                    continue
+                except Exception:
+                    log.exception("%s failed", job.kind)
+                    self.metrics.errors.inc(where="table")
+                    await asyncio.sleep(1.0)
+        finally:
+            self._forget_thought()
 
-    async def _run(self, kind: str, seat: int | None) -> None:
-        position = self._position
-        match = self.match
-        if kind == "continue":
-
-            def resume() -> bool:
-                if self._position != position or match is not self.match:
-                    raise Stale
-                if self.match is None or not self.waiting_continue:
-                    return False
-                self.meta.continued = len(self.match.deals) - 1
-                self.meta.acks = []
-                return True
-
-            await self.mutate(resume)
-        elif kind == "timeout" and seat is not None:
-
-            def stand_in() -> bool:
-                if self._position != position or match is not self.match:
-                    raise Stale
-                self.meta.standin.append(seat)
-                return True
-
-            await self.mutate(stand_in)
-        elif kind == "bot" and seat is not None and match is not None:
-            view = match.view(seat)
-            thinking = time.perf_counter()
-            try:
-                action = await self.config.thinker.act(self._bot(seat), view)
-                self.metrics.bot_seconds.observe(time.perf_counter() - thinking)
-            except Exception:  # a bot must never stop the table: its first legal action
-                log.exception("bot at %s failed; playing its first legal action", SEATS[seat])
-                action = view.legal[0]
-
-            def play() -> bool:
-                if self._position != position or match is not self.match or self.match is None:
-                    raise Stale
-                self.match.apply(action, seat=seat)
-                return False
-
-            await self.mutate(play)
+    async def _run(self, job: Job) -> None:
+        room = self.room
+        if job.kind == "continue":
+            await self.mutate(Resume(None), expected=room)
+        elif job.kind == "timeout" and job.seat is not None:
+            await self.mutate(StandIn(job.seat), expected=room)
+        elif job.kind == "bot" and job.seat is not None:
+            action = await self._think(job.seat)
+            self._thought = None
+            await self.mutate(BotPlay(job.seat, action), expected=room)
 
     # ----------------------------------------------------------------- clients
     def players(self) -> dict[str, dict[str, Any]]:
@@ -992,12 +534,11 @@ class Table:
 
     def timer(self) -> dict[str, Any] | None:
         job = self.next_job()
-        if job is None or job[1] not in ("timeout", "continue"):
+        if job is None or job.kind not in ("timeout", "continue"):
             return None
-        seat = job[2]
         return {
-            "seat": None if seat is None else SEATS[seat],
-            "left_ms": max(0, int(job[0] * 1000)),
+            "seat": None if job.seat is None else SEATS[job.seat],
+            "left_ms": max(0, int(job.wait * 1000)),
             "seconds": self.meta.settings["turn_timer"],
         }
 
@@ -1058,6 +599,11 @@ class Table:
                 await client.send(text)
             except Exception:  # the socket went away; its handler removes the client
                 log.debug("could not send to a client of %s", self.id)
+
+
+def _seated(events: list[Event]) -> int:
+    """The seat a ``Sit`` or a ``Move`` gave."""
+    return next(e.seat for e in events if isinstance(e, Seated))
 
 
 class TableManager:
@@ -1162,16 +708,8 @@ class TableManager:
         if table is None or table.meta.invite is None or not same_secret(table.meta.invite, invite):
             return None
         token = new_token()
-        taken: list[int] = []
-
         asked = None if seat is None else parse_seat(seat, table.meta.players)
-
-        def change() -> bool:
-            taken.append(table.sit(token, name, asked))
-            return True
-
-        await table.mutate(change)
-        return table, token, taken[0]
+        return table, token, await table.sit(token, name, asked)
 
     async def get(self, table_id: str) -> Table | None:
         """A table by id: held here, or loaded from the hub (once, however many ask at the same time)."""

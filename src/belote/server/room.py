@@ -1,0 +1,771 @@
+"""The room: a table's rules apart from the cards, as a reducer (state + message -> state + events).
+
+A table's state (``Room``) is its meta (kind, seed, settings, seats, host, lobby or playing, who has
+read the last deal's score, the seats a bot stands in for) and its match. ``reduce(room, message)``
+checks a message against the room's rules (the lobby's seats and the host's powers, the rules of a
+table's settings, the reading of a deal's score before the next one, the stand-ins, what a chat
+line may hold) and the match's (``Match.apply``), and returns the next room and what must follow:
+a ``Write`` to the store (the actions from a number, the meta when it changed), the seat a person
+took, a chat line to pass on. A message refused raises ``Refusal`` with the rule, and the room it
+was given is left as it was: ``reduce`` works on a copy (``Match.copy`` costs microseconds), so a
+change the store then refuses leaves nothing to undo either.
+
+Nothing here waits, reads a clock or draws at random (a new game's seed and a chat line's time come
+in the message): the room's rules are tested without a socket or an event loop
+(``tests/test_room.py``). ``belote.server.tables.Table`` drives a room: it takes the table's lock,
+reduces, writes, then tells the processes and the clients; its bots and timers send messages like a
+person's (``BotPlay``, ``StandIn``, ``Resume``) when ``Room.next_job`` says their time has come.
+Every option of a table is written once: the rule options are ``belote.rules.OPTIONS``, the others
+``TABLE_SETTINGS`` below.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from belote.game import SEATS, Action, IllegalAction, Match, Refusal, action_str
+from belote.rules import OPTIONS, OptionSpec, Rules
+from belote.server.wire import has_refused_characters, same_secret
+
+#: The seat given to a person who names none (a solo table's person, a private table's host, a guest):
+#: South first, then North, East, West; at two hands, where only N and E exist, North.
+SEAT_ORDER = (2, 0, 1, 3)
+
+SPEEDS = {  # seconds a bot waits before acting, and a finished trick stays on the table
+    "slow": (1.4, 2.6),
+    "normal": (0.8, 1.6),
+    "fast": (0.25, 0.7),
+}
+STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
+    "easy": ("heuristic", {}),
+    "normal": ("search", {"think": 1.0}),
+    "strong": ("search", {"think": 3.0}),
+}
+#: The settings of a table that are not rules: the bots, the page's language, the turn timer.
+TABLE_SETTINGS: tuple[OptionSpec, ...] = (
+    OptionSpec("strength", "choice", default="normal", label="settingsStrength", group="bots",
+               help="How well the bots play.", choices=tuple(STRENGTHS)),
+    OptionSpec("speed", "choice", default="normal", label="settingsSpeed", group="bots",
+               help="How long the bots wait before they play.", choices=tuple(SPEEDS)),
+    OptionSpec("lang", "choice", default="en", label="settingsLang", group="table",
+               help="The language of the page.", choices=("en", "fr")),
+    OptionSpec("turn_timer", "int", default=30, label="settingsTimer", group="table",
+               help="Seconds a person has to act before a bot acts for them.", min=5, max=600),
+)  # fmt: skip
+#: Rule options no table offers yet (docs/protocol.md lists a table's settings): a host keeps their defaults.
+NOT_AT_A_TABLE = ("litige", "declaration_tie", "declaration_card_reuse")
+#: The rule options a host chooses: fields of ``belote.rules.Rules`` of the same names, with their
+#: defaults and their checks (``belote.rules.OPTIONS``). Options a game does not use are ignored by the engine.
+RULE_SETTINGS = tuple(spec.name for spec in OPTIONS if spec.name not in NOT_AT_A_TABLE)
+DEFAULT_SETTINGS: dict[str, Any] = {
+    **{name: getattr(Rules(), name) for name in RULE_SETTINGS},
+    **{spec.name: spec.default for spec in TABLE_SETTINGS},
+}
+SEAT_NAMES = {0: "North", 1: "East", 2: "South", 3: "West"}
+#: The bots' names: short French first names, never a seat's ("West" at the top of the screen is not
+#: one's partner) and never a person's at the same table. A table's bots are drawn from its seed.
+BOT_NAMES = (
+    "Léa", "Hugo", "Camille", "Louis", "Manon", "Jules", "Chloé", "Paul",
+    "Inès", "Lucas", "Jade", "Théo", "Emma", "Arthur", "Margot", "Gabriel",
+)  # fmt: skip
+#: How the people the queue seats together sit: ``partners`` (the default) puts them in the same
+#: partnership as far as the game has partnerships; ``any`` takes whichever seat the draw gives.
+SEATINGS = ("partners", "any")
+
+
+class SettingsError(Refusal):
+    """Settings a table cannot be created with, or a name it cannot take."""
+
+
+def bad_setting(spec: OptionSpec, value: Any, words: str) -> SettingsError:
+    """The refusal of a value, with what the option takes: its choices (true and false for a switch),
+    or its range."""
+    choices = list(spec.choices) if spec.kind == "choice" else [True, False] if spec.kind == "bool" else None
+    return SettingsError(
+        words, "bad_setting", option=spec.name, value=value, choices=choices, min=spec.min, max=spec.max
+    )
+
+
+def check_settings(data: Any, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Settings from a client, completed with the defaults; refuses anything unknown or out of range."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise SettingsError("settings must be an object", "bad_settings")
+    base = defaults or DEFAULT_SETTINGS
+    unknown = [k for k in data if k not in DEFAULT_SETTINGS]
+    if unknown:
+        raise SettingsError(
+            f"unknown setting {unknown[0]!r}; the settings are: {', '.join(DEFAULT_SETTINGS)}",
+            "unknown_setting",
+            option=unknown[0],
+        )
+    s = {**DEFAULT_SETTINGS, **base, **data}
+    for spec in TABLE_SETTINGS:
+        problem = spec.problem(s[spec.name], "setting")
+        if problem is not None:
+            raise bad_setting(spec, s[spec.name], problem)
+    # The rule options, each checked by its spec in the order ``Rules`` checks them (``Rules`` checks
+    # nothing else), so that the refusal names the option and what it takes.
+    for spec in OPTIONS:
+        problem = spec.problem(s[spec.name]) if spec.name in s else None
+        if problem is not None:
+            raise bad_setting(spec, s[spec.name], problem)
+    return s
+
+
+def rules_of(settings: dict[str, Any]) -> Rules:
+    """The engine's rules for a table's settings (raises RulesError naming a bad option)."""
+    return Rules.from_dict({name: settings[name] for name in RULE_SETTINGS if name in settings})
+
+
+def new_match(settings: dict[str, Any], seed: int) -> Match:
+    """The match a table plays: its rules, its seed, and the first dealer drawn from the seed."""
+    rules = rules_of(settings)
+    return Match(rules, seed=seed, first_dealer=seed % rules.players)
+
+
+def seat_list(players: int) -> str:
+    """The seats of a game of ``players``: ``N, E, S and W``, ``N, E and S``, ``N and E``."""
+    return f"{', '.join(SEATS[: players - 1])} and {SEATS[players - 1]}"
+
+
+def person_seat(players: int) -> int:
+    """Where a person sits when no seat is named: South, or North at two hands."""
+    return next(s for s in SEAT_ORDER if s < players)
+
+
+def check_name(name: Any) -> str:
+    """A player's name: free text of 1 to 24 characters after trimming, no control characters."""
+    if not isinstance(name, str):
+        raise SettingsError("a name is text of 1 to 24 characters", "bad_name", min=1, max=24)
+    if has_refused_characters(name):
+        raise SettingsError("a name cannot hold control characters", "name_control_characters")
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= 24:
+        raise SettingsError("a name is text of 1 to 24 characters", "bad_name", min=1, max=24)
+    return clean
+
+
+def parse_seat(value: Any, players: int = 4) -> int:
+    """A seat letter; at two and three hands only the seats of the game (N E S, N E) exist."""
+    if not isinstance(value, str) or len(value) != 1 or value not in SEATS:
+        raise IllegalAction("a seat is N, E, S or W", "bad_seat")
+    seat = SEATS.index(value)
+    check_seat(seat, players)
+    return seat
+
+
+def check_seat(seat: int, players: int) -> None:
+    if seat >= players:
+        raise IllegalAction(
+            f"this game has {players} seats, {seat_list(players)}: there is no {SEATS[seat]}",
+            "no_such_seat",
+            seat=SEATS[seat],
+            seats=list(SEATS[:players]),
+        )
+
+
+#: What a table id (``new_token``) looks like; anything else names no table and is not looked up.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def new_token() -> str:
+    """128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Seat:
+    token: str | None  # the secret of the person sitting there; None for a bot's seat
+    name: str
+    bot: str | None = None  # the bot's name when a bot plays the seat
+    bot_options: dict[str, Any] = field(default_factory=dict)
+
+    def to_meta(self) -> dict[str, Any]:
+        return {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
+
+    @classmethod
+    def from_meta(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}))
+
+
+def bot_seat(name: str, strength: str) -> Seat:
+    """A seat played by the bot of a strength (``easy``, ``normal``, ``strong``), called ``name``."""
+    bot, options = STRENGTHS[strength]
+    return Seat(None, name, bot, dict(options))
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names read alike: case and accents aside (``lea`` is ``Léa``).
+
+    >>> same_name("LEA", "Léa"), same_name("Louis", "Louise")
+    (True, False)
+    """
+
+    def folded(name: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
+
+    return folded(a) == folded(b)
+
+
+def bot_names(seed: int, count: int, taken: list[str]) -> list[str]:
+    """``count`` names for a table's bots, drawn from its ``seed``: all different, none like a
+    name already at the table (``taken``: its people and bots).
+
+    >>> names = bot_names(7, 3, ["lea", "HUGO"])
+    >>> names == bot_names(7, 3, ["lea", "HUGO"]), len(set(names)), {"Léa", "Hugo"} & set(names)
+    (True, 3, set())
+    """
+    drawn = random.Random(seed).sample(BOT_NAMES, len(BOT_NAMES))
+    return [name for name in drawn if not any(same_name(name, t) for t in taken)][:count]
+
+
+def fill_with_bots(seats: dict[int, Seat], players: int, strength: str, seed: int) -> None:
+    """Bots take every seat of the game nobody took, with names drawn from the table's ``seed``."""
+    free = [s for s in range(players) if s not in seats]
+    names = bot_names(seed, len(free), [seat.name for seat in seats.values()])
+    for s, name in zip(free, names, strict=True):
+        seats[s] = bot_seat(name, strength)
+
+
+def online_seats(seatings: list[str], players: int, partners: bool, seed: int) -> list[int]:
+    """The seats of the people the queue matched, in queue order, each with their ``seating``.
+
+    Where the game has partnerships, the people who asked for ``partners`` sit South, North, East,
+    West in that order (two sit as partners, a third against them); the others, and everybody in a
+    game without partners, take the seats left as the table's ``seed`` draws them.
+
+    >>> online_seats(["partners", "partners"], 4, True, 1)
+    [2, 0]
+    >>> online_seats(["partners", "partners", "partners"], 4, True, 1)
+    [2, 0, 1]
+    """
+    free = [s for s in SEAT_ORDER if s < players]
+    places: list[int | None] = [None] * len(seatings)
+    if partners:
+        for i, seating in enumerate(seatings):
+            if seating == "partners":
+                places[i] = free.pop(0)
+    drawn = iter(random.Random(seed).sample(free, places.count(None)))
+    return [next(drawn) if place is None else place for place in places]
+
+
+@dataclass
+class Meta:
+    """Everything about a table but its actions; written whole on each change."""
+
+    kind: str  # solo | online | private
+    seed: int
+    settings: dict[str, Any]
+    seats: dict[int, Seat]
+    status: str = "playing"  # lobby | playing
+    host: int | None = None
+    invite: str | None = None
+    watch: str = field(default_factory=new_token)
+    game: int = 0  # bumped by each new match at the table
+    continued: int = 0  # deals whose score everybody has read (the next deal waits for it)
+    acks: list[int] = field(default_factory=list)  # seats that have read the last score
+    standin: list[int] = field(default_factory=list)  # seats a bot plays for an absent person
+    version: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seed": self.seed,
+            "settings": self.settings,
+            "seats": {SEATS[s]: seat.to_meta() for s, seat in sorted(self.seats.items())},
+            "status": self.status,
+            "host": self.host,
+            "invite": self.invite,
+            "watch": self.watch,
+            "game": self.game,
+            "continued": self.continued,
+            "acks": self.acks,
+            "standin": self.standin,
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], defaults: dict[str, Any] | None = None) -> Meta:
+        return cls(
+            kind=data.get("kind", "solo"),
+            seed=int(data["seed"]),
+            settings=check_settings(data["settings"], defaults),
+            seats={SEATS.index(k): Seat.from_meta(v) for k, v in data["seats"].items()},
+            status=data.get("status", "playing"),
+            host=data.get("host"),
+            invite=data.get("invite"),
+            watch=data.get("watch") or new_token(),
+            game=int(data.get("game", 0)),
+            continued=int(data.get("continued", -1)),
+            acks=list(data.get("acks", [])),
+            standin=list(data.get("standin", [])),
+            version=int(data.get("version", 0)),
+        )
+
+    def copy(self) -> Meta:
+        """A meta that changes apart from this one."""
+        seats = {s: replace(seat, bot_options=dict(seat.bot_options)) for s, seat in self.seats.items()}
+        return replace(
+            self, settings=dict(self.settings), seats=seats, acks=list(self.acks), standin=list(self.standin)
+        )
+
+    def people(self) -> list[int]:
+        return [s for s, seat in self.seats.items() if seat.bot is None]
+
+    @property
+    def players(self) -> int:
+        """Seats at the table: 4, or 3 or 2 in the three- and two-handed games."""
+        return rules_of(self.settings).players
+
+    def fit(self, settings: dict[str, Any]) -> None:
+        """Seat the table for the game of ``settings``: bots leave the seats it has not, and a person
+        sitting in one of those moves to a free seat of the game (South, North, East first); refused
+        when more people sit than the game has seats."""
+        players = rules_of(settings).players
+        people = self.people()
+        if len(people) > players:
+            raise IllegalAction(
+                f"{settings['variant']} has {players} seats, {seat_list(players)}: "
+                f"{len(people)} people sit here, {len(people) - players} must leave first",
+                "too_many_people",
+                variant=settings["variant"],
+                seats=list(SEATS[:players]),
+                people=len(people),
+            )
+        for s in [s for s in self.seats if s >= players and self.seats[s].bot is not None]:
+            del self.seats[s]
+        free = [s for s in SEAT_ORDER if s < players and (s not in self.seats or self.seats[s].bot is not None)]
+        for s in sorted(s for s in people if s >= players):
+            to = free.pop(0)
+            self.seats[to] = self.seats.pop(s)
+            if self.host == s:
+                self.host = to
+
+
+CHAT_MAX = 200
+REACTIONS = ("bravo", "well_played", "thanks", "sorry", "hurry", "good_game")
+
+
+# ----------------------------------------------------------------- the room
+@dataclass
+class Room:
+    """A table's state: its meta and its match (None in a private table's lobby)."""
+
+    meta: Meta
+    match: Match | None
+
+    def copy(self) -> Room:
+        return Room(self.meta.copy(), None if self.match is None else self.match.copy())
+
+    @property
+    def active(self) -> bool:
+        return self.meta.status == "lobby" or (self.match is not None and not self.match.over)
+
+    @property
+    def shared(self) -> bool:
+        """A table of several people (the turn timer runs, the next deal waits for everybody)."""
+        return self.meta.kind != "solo"
+
+    @property
+    def n_actions(self) -> int:
+        return 0 if self.match is None else self.match.action_count
+
+    def deal_just_ended(self) -> bool:
+        m = self.match
+        return m is not None and not m.over and not m.deal.bids and len(m.deals) > 1
+
+    @property
+    def waiting_continue(self) -> bool:
+        """Whether the next deal waits for people to read the last one's score."""
+        m = self.match
+        return (
+            m is not None
+            and self.deal_just_ended()
+            and self.meta.continued < len(m.deals) - 1
+            and any(s not in self.meta.standin for s in self.meta.people())
+        )
+
+    def unread(self, exclude: int | None = None) -> list[int]:
+        """The people (not played by a bot) who have not read the last deal's score."""
+        meta = self.meta
+        return [s for s in meta.people() if s != exclude and s not in meta.standin and s not in meta.acks]
+
+    def seat_of_token(self, token: str) -> int | None:
+        for s, seat in self.meta.seats.items():
+            if seat.token is not None and same_secret(seat.token, token):
+                return s
+        return None
+
+    def next_job(self, elapsed: float, people_here: bool, pace: float = 1.0) -> Job | None:
+        """What the table waits for, ``elapsed`` seconds after its last change: a bot to play, a
+        person's turn or everybody's reading of the score to time out; None when only people can
+        move it. ``people_here``: whether a person has a socket open on it (a solo table's bots
+        wait for their person); ``pace`` multiplies the bots' pauses."""
+        m = self.match
+        if m is None or m.over:
+            return None
+        if not self.shared and not people_here:
+            return None
+        timer = float(self.meta.settings["turn_timer"])
+        delay, trick_pause = (d * pace for d in SPEEDS[self.meta.settings["speed"]])
+        if self.waiting_continue:
+            return Job(timer - elapsed, "continue", None) if self.shared else None
+        seat = m.to_move
+        if seat is None:
+            return None
+        if self.meta.seats[seat].bot is not None or seat in self.meta.standin:
+            deal = m.deal
+            finished_trick = deal.phase == "play" and not deal.trick and bool(deal.tricks)
+            return Job(delay + (trick_pause if finished_trick else 0.0) - elapsed, "bot", seat)
+        if self.shared:
+            return Job(timer - elapsed, "timeout", seat)
+        return None
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a table's driver waits for: in ``wait`` seconds (from now), a ``bot`` to play at ``seat``,
+    a person's turn to time out (``timeout``), or everybody's reading of the score (``continue``)."""
+
+    wait: float
+    kind: str
+    seat: int | None
+
+
+# ----------------------------------------------------------------- messages
+@dataclass(frozen=True)
+class Act:
+    """A person plays ``action`` (a bid or a card) from ``seat``; acting is also reading the score."""
+
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True)
+class BotPlay:
+    """The bot of ``seat`` (or the bot standing in for its absent person) plays ``action``."""
+
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True)
+class Back:
+    """The person of ``seat`` is here again: no bot plays for them from now on."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """The person of ``seat`` let their turn time out: a bot plays for them until they are back."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Resume:
+    """``seat`` has read the deal's score (None: the time to read it ran out for everybody)."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A new match at a playing table, of ``settings``, dealt from ``seed``."""
+
+    settings: dict[str, Any]
+    seed: int
+
+
+@dataclass(frozen=True)
+class Sit:
+    """A person with a new seat ``token`` sits in a private table's lobby (``seat`` None: any)."""
+
+    token: str
+    name: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A person moves from ``seat`` to the free seat ``to`` in the lobby."""
+
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True)
+class Leave:
+    """A person gives up their seat in the lobby (their token opens nothing any more)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Configure:
+    """The host sets the rules of the game in the lobby."""
+
+    seat: int
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Start:
+    """The host starts the game: bots take the free seats."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Say:
+    """A chat line from ``seat`` (None: a spectator): ``text``, or one of the ``REACTIONS``; ``at``
+    is the time in unix milliseconds."""
+
+    seat: int | None
+    text: Any
+    reaction: Any
+    at: int
+
+
+Message = Act | BotPlay | Back | StandIn | Resume | NewGame | Sit | Move | Leave | Configure | Start | Say
+
+
+# ----------------------------------------------------------------- events
+@dataclass(frozen=True)
+class Write:
+    """What the store must keep: the ``actions`` from number ``start`` (all of them, the old ones
+    dropped, when ``reset``: a new match), and the meta when ``meta`` (its version was bumped)."""
+
+    start: int
+    actions: tuple[str, ...]
+    meta: bool
+    reset: bool
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The seat a person took (``Sit``) or moved to (``Move``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Said:
+    """A chat line to keep and pass on to the table."""
+
+    line: dict[str, Any]
+
+
+Event = Write | Seated | Said
+
+
+def reduce(room: Room, message: Message) -> tuple[Room, list[Event]]:
+    """The room after ``message``, and what must follow; raises ``Refusal`` (with the rule) for a
+    message the room's rules or the match's refuse. ``room`` itself is never changed."""
+    if isinstance(message, Say):
+        return room, [Said(_chat_line(room, message))]
+    new = room.copy()
+    events: list[Event] = []
+    meta_changed = _change(new, message, events)
+    game, start = room.meta.game, room.n_actions
+    reset = new.meta.game != game
+    if reset:
+        start = 0
+    actions = () if new.match is None else tuple(action_str(a) for a in new.match.actions_from(start))
+    if not meta_changed and not actions and not reset:
+        return room, events
+    meta = meta_changed or reset or (new.match is not None and new.match.over)
+    if meta:
+        new.meta.version += 1
+    return new, [Write(start, actions, meta, reset), *events]
+
+
+def _change(room: Room, message: Message, events: list[Event]) -> bool:
+    """Apply ``message`` to ``room`` (a copy); whether the meta changed."""
+    m = room.meta
+    match message:
+        case Act(seat, action):
+            match = _playing(room)
+            if room.waiting_continue:
+                # Acting is reading the score; the next deal starts once every person has.
+                unread = room.unread(exclude=seat)
+                if unread:
+                    who = " and ".join(SEATS[s] for s in unread)
+                    raise IllegalAction(
+                        f"the next deal starts when everybody has read the score: waiting for {who}",
+                        "waiting_for_others",
+                        seats=[SEATS[s] for s in unread],
+                    )
+                match.apply(action, seat=seat)
+                m.continued, m.acks = len(match.deals) - 1, []
+                _back(m, seat)
+                return True
+            match.apply(action, seat=seat)
+            return _back(m, seat)
+        case BotPlay(seat, action):
+            _playing(room).apply(action, seat=seat)
+            return False
+        case Back(seat):
+            return _back(m, seat)
+        case StandIn(seat):
+            _person(m, seat)
+            if seat in m.standin:
+                return False
+            m.standin.append(seat)
+            return True
+        case Resume(seat):
+            changed = _back(m, seat) if seat is not None else False
+            if not room.waiting_continue or room.match is None:
+                return changed
+            if seat is not None and seat not in m.acks:
+                m.acks.append(seat)
+            if seat is None or not room.unread():
+                m.continued, m.acks = len(room.match.deals) - 1, []
+            return True
+        case NewGame(settings, seed):
+            _new_game(room, settings, seed)
+            return True
+        case Sit(token, name, seat):
+            events.append(Seated(_sit(m, token, name, seat)))
+            return True
+        case Move(seat, to):
+            _in_lobby(m, "seats can change only in the lobby", "seat")
+            _person(m, seat)
+            check_seat(to, m.players)
+            if to in m.seats:
+                raise IllegalAction(f"{SEAT_NAMES[to]} is taken: choose a free seat", "seat_taken", seat=SEATS[to])
+            m.seats[to] = m.seats.pop(seat)
+            if m.host == seat:
+                m.host = to
+            events.append(Seated(to))
+            return True
+        case Leave(seat):
+            _in_lobby(m, "a seat is left only in the lobby", "leave")
+            if m.host == seat:
+                raise IllegalAction("the host stays in the lobby: the table is theirs", "host_stays")
+            _person(m, seat)
+            del m.seats[seat]
+            return True
+        case Configure(seat, settings):
+            _require_host(m, seat)
+            if m.status != "lobby":
+                raise IllegalAction("the rules are set before the game starts", "game_started", request="settings")
+            m.fit(settings)
+            m.settings = settings
+            return True
+        case Start(seat):
+            _require_host(m, seat)
+            if m.status != "lobby":
+                raise IllegalAction("the game has already started", "game_started", request="start")
+            fill_with_bots(m.seats, m.players, m.settings["strength"], m.seed)
+            m.status, m.continued = "playing", 0
+            room.match = new_match(m.settings, m.seed)
+            return True
+    raise TypeError(f"not a message of the room: {message!r}")
+
+
+def _playing(room: Room) -> Match:
+    """The match a card or a bid is played in: refused in the lobby and once the match is over."""
+    if room.match is None:
+        raise IllegalAction("the game has not started: the host starts it", "not_started")
+    if room.match.over:
+        raise IllegalAction("the match is over: start a new game", "match_over")
+    return room.match
+
+
+def _back(meta: Meta, seat: int) -> bool:
+    if seat in meta.standin:
+        meta.standin.remove(seat)
+        return True
+    return False
+
+
+def _person(meta: Meta, seat: int) -> None:
+    """Refuses a message for a seat where no person sits (a seat's messages come from its person)."""
+    if seat not in meta.people():
+        raise IllegalAction(
+            f"nobody sits at {SEAT_NAMES[seat]}", "no_such_seat", seat=SEATS[seat], seats=list(SEATS[: meta.players])
+        )
+
+
+def _in_lobby(meta: Meta, words: str, request: str) -> None:
+    if meta.status != "lobby":
+        raise IllegalAction(f"the game has started: {words}", "game_started", request=request)
+
+
+def _require_host(meta: Meta, seat: int) -> None:
+    if meta.kind != "private" or meta.host != seat:
+        raise IllegalAction("only the host of a private table can do that", "not_host")
+
+
+def _sit(m: Meta, token: str, name: str, seat: int | None) -> int:
+    if m.status != "lobby":
+        raise IllegalAction("the game has started: every seat is taken", "game_started", request="sit")
+    players = m.players
+    free = [s for s in SEAT_ORDER if s < players and s not in m.seats]
+    if not free:
+        raise IllegalAction(f"the table is full: {players} people sit there", "table_full", players=players)
+    if seat is None:
+        seat = free[0]
+    check_seat(seat, players)
+    if seat in m.seats:
+        raise IllegalAction(f"{SEAT_NAMES[seat]} is taken: choose a free seat", "seat_taken", seat=SEATS[seat])
+    m.seats[seat] = Seat(token, name)
+    return seat
+
+
+def _new_game(room: Room, settings: dict[str, Any], seed: int) -> None:
+    m = room.meta
+    if m.status == "lobby":  # a private table's match begins with the host's start, never before
+        raise IllegalAction("the game has not started: the host starts it from the lobby", "not_started")
+    players = rules_of(settings).players
+    if m.kind == "solo" and players != m.players:  # the person takes the solo seat of the new game
+        (person,) = (seat for seat in m.seats.values() if seat.bot is None)
+        m.seats = {person_seat(players): person}
+    m.fit(settings)
+    m.seed = seed
+    fill_with_bots(m.seats, players, settings["strength"], m.seed)  # the bots kept keep their names
+    m.game += 1
+    m.settings = settings
+    bot, options = STRENGTHS[settings["strength"]]
+    for seat in m.seats.values():
+        if seat.bot is not None:
+            seat.bot, seat.bot_options = bot, dict(options)
+    m.continued, m.acks, m.standin = 0, [], []
+    room.match = new_match(m.settings, m.seed)
+
+
+def _chat_line(room: Room, say: Say) -> dict[str, Any]:
+    """The chat line a ``Say`` makes, refused for a spectator, an unknown reaction, and text that is
+    empty, too long, or holds control or bidi-override characters."""
+    if say.seat is None:
+        raise IllegalAction("a spectator cannot talk at the table", "read_only")
+    text = say.text
+    if say.reaction is not None:
+        if say.reaction not in REACTIONS:
+            raise IllegalAction(f"the reactions are: {', '.join(REACTIONS)}", "bad_reaction", reactions=list(REACTIONS))
+        text = None
+    else:
+        if not isinstance(text, str) or not text.strip():
+            raise IllegalAction(f"a chat line is text of 1 to {CHAT_MAX} characters", "bad_chat", max=CHAT_MAX)
+        text = " ".join(text.split())
+        if has_refused_characters(text):
+            raise IllegalAction("a chat line cannot hold control characters", "chat_control_characters")
+        if len(text) > CHAT_MAX:
+            raise IllegalAction(f"a chat line is at most {CHAT_MAX} characters", "chat_too_long", max=CHAT_MAX)
+    return {
+        "type": "chat",
+        "seat": SEATS[say.seat],
+        "name": room.meta.seats[say.seat].name,
+        "text": text,
+        "reaction": say.reaction,
+        "at": say.at,
+    }
