@@ -64,12 +64,14 @@ same seconds, a burst no real evening has); the window opens once all have. Prin
 ``--procs-server K --redis`` starts a redis-server on a free port in a temporary folder and K
 ``belote serve --redis URL`` processes on consecutive ports from ``--port``; table number i is
 created on, and its person connected to, process i mod K. ``--redis`` with K = 1 gives the figure
-of one process on the same store, for comparing 1 with 2.
+of one process on the same store, for comparing 1 with 2. ``--think-workers W`` gives each server W
+processes for its bots' thinking (by default one per core): with one core's worth of thinking
+each, one process against two compares one core with two on this machine.
 
     python bench/load.py [--tables 500] [--seconds 30] [--mode paced|peak] [--runs 3]
                          [--procs 2] [--warmup 5] [--jitter 0.5] [--port 8765] [--json]
     python bench/load.py --mode solo --tables 10,20,40 [--seconds 60] [--person 1,3] [--pace 1]
-                         [--settings '{"variant": "coinche"}'] [--procs-server 2 --redis] [--runs 3] [--json]
+                         [--settings '{"variant": "coinche"}'] [--procs-server 2 --redis] [--think-workers W] [--runs 3] [--json]
 """
 
 from __future__ import annotations
@@ -877,7 +879,8 @@ def run_solo(args: argparse.Namespace, tables: int) -> dict[str, Any]:
         arrive=args.arrive,
     )
     speed = machine_speed()
-    with servers(args.port, args.procs_server, redis=args.redis, pace=args.pace) as srv:
+    extra = [] if args.think_workers is None else ["--think-workers", str(args.think_workers)]
+    with servers(args.port, args.procs_server, redis=args.redis, pace=args.pace, extra=extra) as srv:
         w = play(args, plan, tables, srv)
     return solo_figures(w, tables, speed, SOLO_TAIL)
 
@@ -1142,6 +1145,13 @@ def main() -> int:
     p.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
     p.add_argument("--procs-server", type=int, default=1, metavar="K", help="server processes (K > 1 needs --redis)")
     p.add_argument("--redis", action="store_true", help="the servers share a fresh redis-server")
+    p.add_argument(
+        "--think-workers",
+        type=int,
+        default=None,
+        metavar="W",
+        help="solo mode: each server's bots think in W worker processes (default: one per core)",
+    )
     p.add_argument("--port", type=int, default=8765, help="the (first) server's port (default 8765)")
     p.add_argument("--no-deflate", action="store_true", help="no permessage-deflate (browsers ask for it)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -1154,6 +1164,8 @@ def main() -> int:
     raise_fd_limit()
     where = f"{args.procs_server} belote serve process{'es' if args.procs_server > 1 else ''}"
     where += " on Redis" if args.redis else " on SQLite"
+    if args.think_workers is not None:
+        where += f", {args.think_workers} thinking worker{'s' if args.think_workers != 1 else ''} each"
     if not args.json:
         if solo:
             low, high = args.person
