@@ -10,9 +10,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from belote import cli
 from belote.game import Match, parse_action
+from belote.record import match_records
 from belote.server.app import create_app
+from belote.server.room import check_settings, new_match
 from belote.server.store import SQLiteStore
+from belote.server.tables import ServerConfig
 
 FAST = {"strength": "easy", "speed": "fast"}
 
@@ -219,3 +223,60 @@ def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> No
         return bool(done)
 
     assert run(main()) is True
+
+
+def test_a_tables_finished_deals_download_as_records_that_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The archive: a seat downloads the finished deals at any time, a spectator once the match is
+    over; never the deal in progress; the lines replay (``belote replay``) to the table's match."""
+    config = ServerConfig(pace=0.0, think_workers=0)
+    with TestClient(create_app(db_path=tmp_path / "archive.sqlite3", config=config)) as client:
+        data = solo(client, deals=2)
+        url = f"/api/tables/{data['table']}/records"
+        bearer = {"Authorization": f"Bearer {data['token']}"}
+        assert client.get(url, headers=bearer).text == ""  # nothing finished yet
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+            state = receive_state(ws)
+            watch = state["watch"]
+            while state["view"]["deal_number"] < 2:  # play the first deal to its end
+                if state["waiting"] == "continue":
+                    ws.send_json({"type": "continue"})
+                elif state["view"]["legal"]:
+                    ws.send_json({"type": "act", "action": state["view"]["legal"][-1]})
+                state = receive_state(ws)
+            watcher = {"Authorization": f"Bearer {watch}"}
+            refused = client.get(url, headers=watcher)
+            assert refused.status_code == 403 and refused.json()["code"] == "match_not_over"
+            got = client.get(url, headers=bearer)
+            assert got.status_code == 200 and got.headers["content-type"] == "application/x-ndjson"
+            assert "attachment" in got.headers["content-disposition"]
+            lines = got.text.splitlines()
+            assert len(lines) == 1  # the deal in progress is not there
+            while not state["view"]["match_over"]:
+                if state["waiting"] == "continue":
+                    ws.send_json({"type": "continue"})
+                elif state["view"]["legal"]:
+                    ws.send_json({"type": "act", "action": state["view"]["legal"][-1]})
+                state = receive_state(ws)
+        for wrong in ({"Authorization": "Bearer nope"}, {"Authorization": data["token"]}, {}):
+            answer = client.get(url, headers=wrong)
+            assert answer.status_code == 404 and answer.json()["code"] == "no_such_table"
+        after = client.get(url, headers=watcher)
+        assert after.status_code == 200
+        records = [json.loads(line) for line in after.text.splitlines()]
+        stored = SQLiteStore(tmp_path / "archive.sqlite3").load_table(data["table"])
+    assert stored is not None
+    meta, actions = stored
+    match = new_match(check_settings(meta["settings"]), meta["seed"])
+    for a in actions:
+        match.apply(parse_action(a))
+    assert records == match_records(match) and len(records) == len(match.deals) >= 2
+    assert records[0] == json.loads(lines[0])
+    archive = tmp_path / "archive.jsonl"
+    archive.write_text(after.text)
+    assert cli.main(["replay", str(archive), "--json"]) == 0
+    replays = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["valid"] for r in replays] == [True] * len(records)
+    assert list(replays[-1]["score_after"].values()) == match.score  # deal after deal, to the match's end

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from belote import sheet_cli
 from belote.cli_rules import add_rules_arguments, rules_from_args
 from belote.game import Deal, shuffled_deck
-from belote.record import RecordError, dumps, read, replay, text_report, to_record
+from belote.record import RecordError, dumps, read_all, replay, text_report, to_record
 from belote.rules import RulesError
 
 
@@ -30,17 +30,19 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """One record, or a table's archive (JSON lines): each deal in turn; 1 when one is not valid."""
     try:
-        data = read(args.file)
-        out = replay(data)
+        records = read_all(args.file)
+        outs = [replay(data) for data in records]
     except RecordError as e:
         print(f"belote replay: {args.file}: not a deal record: {e}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(out, ensure_ascii=False))
-    else:
-        print(text_report(data))
-    return 0 if out["valid"] else 1
+    for i, (data, out) in enumerate(zip(records, outs, strict=True)):
+        if args.json:
+            print(json.dumps(out, ensure_ascii=False))
+        else:
+            print(("\n" if i else "") + text_report(data))
+    return 0 if all(out["valid"] for out in outs) else 1
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -237,8 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
     sheet_cli.add_parser(sub)
 
     p = sub.add_parser("replay", help="replay a deal record: the deal for people, or --json for programs")
-    p.add_argument("file", help="a deal record (format belote-deal/1)")
-    p.add_argument("--json", action="store_true", help="print the replay as one JSON object")
+    p.add_argument("file", help="a deal record (format belote-deal/1), or JSON lines of them (a table's archive)")
+    p.add_argument("--json", action="store_true", help="print each deal's replay as one line of JSON")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(

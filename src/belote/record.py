@@ -19,7 +19,7 @@ from typing import Any
 
 from belote.cards import CARDS, FULL_PACK, SUIT_SYMBOLS, CardError, cards_of, parse_card
 from belote.contracts import MODE_LETTERS, Contract
-from belote.game import SEATS, Deal, IllegalAction, parse_action
+from belote.game import SEATS, Deal, IllegalAction, Match, parse_action
 from belote.play import MODE_NAMES
 from belote.rules import OPTION_SPECS, OPTIONS, Rules, RulesError
 from belote.variants import find_variant
@@ -63,6 +63,12 @@ def to_record(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str
     return record
 
 
+def match_records(match: Match) -> list[dict[str, Any]]:
+    """The records of a match's finished deals (thrown-in ones too), each with the score before it:
+    the archive of a table, which ``belote replay`` reads back as JSON lines (``read_all``)."""
+    return [to_record(d, match.scores_before[i]) for i, d in enumerate(match.deals) if d.result is not None]
+
+
 def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False)
 
@@ -84,6 +90,32 @@ def read(path: str) -> dict[str, Any]:
             return loads(f.read())
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
+
+
+def read_all(path: str) -> list[dict[str, Any]]:
+    """The records of a file: one record (JSON, over any number of lines), or JSON lines of records
+    (a table's archive); a line that is not a record names its number."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        whole = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        whole = None
+    if isinstance(whole, dict):
+        return [whole]
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(loads(line))
+            except RecordError as e:
+                raise RecordError(f"line {number}: {e}") from None
+    if not records:
+        raise RecordError("no deal record in the file")
+    return records
 
 
 def _game(rules: Rules) -> str:

@@ -23,6 +23,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from belote.game import SEATS, IllegalAction, Refusal
+from belote.record import dumps as record_dumps
+from belote.record import match_records
 from belote.rules import OPTIONS
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
@@ -251,6 +253,30 @@ async def sit(request: Request) -> Response:
         return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[taken]})
+
+
+async def records(request: Request) -> Response:
+    """``GET /api/tables/{id}/records`` with ``Authorization: Bearer <seat token or watch code>``: the
+    table's finished deals as deal records, one JSON line each (``belote replay`` and ``belote
+    analyse`` read the file). A seat has them at any time; a spectator once the match is over (the
+    people are still playing before: nothing is told of a match under way but what the table shows).
+    Never the deal in progress. A wrong secret is told the same as a wrong table."""
+    manager: TableManager = request.app.state.tables
+    scheme, _, secret = request.headers.get("authorization", "").partition(" ")
+    table = await manager.get(request.path_params["table"])
+    if table is None or scheme.lower() != "bearer" or not secret:
+        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+    seated = table.seat_of_token(secret) is not None
+    if not seated and not same_secret(table.meta.watch, secret):
+        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+    match = table.match
+    if not seated and (match is None or not match.over):
+        refusal = IllegalAction("the match is not over: a spectator has its deals when it ends", "match_not_over")
+        return _refused(request, refusal, 403)
+    lines = "".join(record_dumps(r) + "\n" for r in ([] if match is None else match_records(match)))
+    name = f"belote-{table.id[:8]}-game{table.meta.game + 1}.jsonl"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+    return Response(lines, media_type="application/x-ndjson", headers=headers)
 
 
 class Connection:
@@ -548,6 +574,7 @@ def create_app(
         Route("/api/tables", create_private, methods=["POST"]),
         Route("/api/tables/{table}", invitation, methods=["GET"]),
         Route("/api/tables/{table}/sit", sit, methods=["POST"]),
+        Route("/api/tables/{table}/records", records, methods=["GET"]),
         WebSocketRoute("/ws", play_socket),
     ]
     routes.extend(sheet_routes)
