@@ -71,7 +71,8 @@ each, one process against two compares one core with two on this machine.
     python bench/load.py [--tables 500] [--seconds 30] [--mode paced|peak] [--runs 3]
                          [--procs 2] [--warmup 5] [--jitter 0.5] [--port 8765] [--json]
     python bench/load.py --mode solo --tables 10,20,40 [--seconds 60] [--person 1,3] [--pace 1]
-                         [--settings '{"variant": "coinche"}'] [--procs-server 2 --redis] [--think-workers W] [--runs 3] [--json]
+                         [--settings '{"variant": "coinche"}'] [--procs-server 2 --redis] [--think-workers W]
+                         [--runs 3] [--json]
 """
 
 from __future__ import annotations
