@@ -900,4 +900,33 @@ def _write_observation(d: dict[str, np.ndarray[Any, Any]], state: BeloteState, m
         d["points"][_offset(t.winner, me, n)] += t.points / 162.0
 
 
+class EngineBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of the project's bots (``belote.bots``: ``random``, ``heuristic``, ``search``) as an
+    OpenSpiel bot, for ``evaluate_bots`` and the like: it is shown only its seat's view.
+
+    >>> import numpy as np
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> game = pyspiel.load_game(NAME, {"variant": "two-handed"})
+    >>> bots = [EngineBot("heuristic", seed=1), EngineBot("random", seed=2)]
+    >>> returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(3))
+    >>> len(returns), sum(returns)
+    (2, 0.0)
+    """
+
+    def __init__(self, name: str = "heuristic", seed: int | None = None, **options: Any) -> None:
+        from belote.bots import make_bot
+
+        pyspiel.Bot.__init__(self)
+        self.bot = make_bot(name, seed=seed, **options)
+
+    def step(self, state: BeloteState) -> int:
+        deal = state.deal
+        if deal is None or deal.phase == DONE:
+            raise ValueError("a bot acts when a seat is to move, not while the pack is drawn nor after the deal")
+        return int(self.bot.act(deal.view(deal.to_move)))
+
+    def restart_at(self, state: BeloteState) -> None:
+        """Nothing to forget: the project's bots read everything from the view they are shown."""
+
+
 pyspiel.register_game(GAME_TYPE, BeloteGame)
