@@ -29,9 +29,9 @@ import pyspiel
 
 from belote.actions import NAME_SUIT, PASS, TAKE, action_str
 from belote.cards import CARDS, FULL_PACK, bits_of, format_cards, mask_of
-from belote.contracts import COINCHE, LEVELS, SURCOINCHE, bid_levels, contract_of, is_contract
-from belote.declarations import POINTS_BY_NAME, belote_cards
-from belote.game import DONE, Deal, IllegalAction
+from belote.contracts import COINCHE, LEVELS, NO_TRUMP, SURCOINCHE, bid_levels, contract_of, is_contract
+from belote.declarations import FOUR_RANK_MASK, POINTS_BY_NAME, belote_cards, find_declarations
+from belote.game import DONE, Deal, IllegalAction, PlayerView
 from belote.knowledge import InconsistentView, Knowledge
 from belote.rules import OPTIONS, Rules
 from belote.scoring import BELOTE_POINTS, CAPOT_POINTS
@@ -503,7 +503,7 @@ class BeloteState(pyspiel.State):  # type: ignore[misc]
         target = self.information_state(player_id)
         for _ in range(_RESAMPLE_TRIES):
             pack = self._draw_pack(player_id, rng)
-            state = self._replayed(pack)
+            state = None if pack is None else self._replayed(pack)
             if state is not None and state.information_state(player_id) == target:
                 return state
         raise InconsistentView(f"no deal consistent with seat {SEATS[player_id]}'s information found")
@@ -524,15 +524,21 @@ class BeloteState(pyspiel.State):  # type: ignore[misc]
                 return None
         return state
 
-    def _draw_pack(self, seat: int, rng: random.Random) -> list[int]:
-        """A whole pack consistent with what ``seat`` knows (its drawn prefix while dealing)."""
+    def _draw_pack(self, seat: int, rng: random.Random) -> list[int] | None:
+        """A whole pack consistent with what ``seat`` knows (its drawn prefix while dealing); None
+        when the declarations placed first leave no room."""
         deal = self.deal
         game = self.setup
         if deal is None:
             return self._draw_while_dealing(seat, rng)
         view = deal.view(seat)
-        knowledge = _with_belote_silence(Knowledge.from_view(view), deal, seat)
-        hands, under = knowledge.sample_world(rng)
+        knowledge = _place_declarations(_with_belote_silence(Knowledge.from_view(view), deal, seat), view, rng)
+        if knowledge is None:
+            return None
+        try:
+            hands, under = knowledge.sample_world(rng)
+        except InconsistentView:  # the declarations placed first left too little room
+            return None
         first_mine = mask_of(self.seen_first(seat))
         variant = game.variant
         if deal.taker is None:  # the bidding: the first hands, the rest anyhow
@@ -636,6 +642,57 @@ def _first_hands(
         pool = bits_of(hand & ~(1 << turned if turned is not None and s == taker else 0))
         firsts.append(mask_of(rng.sample(pool, size)))
     return firsts
+
+
+def _realisations() -> dict[str, tuple[int, ...]]:
+    """Every set of cards that makes each declaration by itself, by the name said at the table."""
+    out: dict[str, list[int]] = {}
+    masks = [
+        0xFF >> (8 - length) << (8 * suit + start)
+        for length in range(3, 9)
+        for suit in range(4)
+        for start in range(9 - length)
+    ]
+    masks += [FOUR_RANK_MASK << rank for rank in range(8)]
+    for mask in masks:
+        found = find_declarations(mask, NO_TRUMP)
+        if len(found) == 1 and found[0].cards == mask:
+            out.setdefault(found[0].name, []).append(mask)
+    return {name: tuple(m) for name, m in out.items()}
+
+
+_REALISATIONS = _realisations()
+
+
+def _place_declarations(knowledge: Knowledge, view: PlayerView, rng: random.Random) -> Knowledge | None:
+    """The declarations announced but not shown, each given cards that make it, before the rest is drawn.
+
+    Drawn at random, a hand rarely holds what was announced (a sixte, four jacks): each name gets
+    one of the card sets that make it among the cards its player may have held (its own plays, its
+    known cards, the unknown ones it is not void in). The replay's check then keeps the worlds whose
+    announcements are exactly those. None when the cards placed overfill a hand.
+    """
+    hidden = [(s, name) for s, name, cards in view.declarations if not cards and s != knowledge.seat]
+    if not hidden:
+        return knowledge
+    played_by = view.cards_played_by()
+    hands = list(knowledge.hands)
+    excluded = list(knowledge.excluded)
+    unknown = knowledge.unknown
+    for s, name in hidden:
+        room = played_by[s] | hands[s] | (unknown & ~excluded[s])
+        options = [m for m in _REALISATIONS[name] if not m & ~room]
+        if not options:
+            return None
+        new = rng.choice(options) & unknown
+        hands[s] |= new
+        unknown &= ~new
+        if hands[s].bit_count() > knowledge.counts[s]:
+            return None
+        for o in range(len(excluded)):
+            if o != s:
+                excluded[o] |= new
+    return replace(knowledge, hands=tuple(hands), excluded=tuple(excluded), unknown=unknown)
 
 
 def _with_belote_silence(knowledge: Knowledge, deal: Deal, seat: int) -> Knowledge:
