@@ -39,10 +39,13 @@ from belote.variants import SEATS, Variant
 
 __all__ = [
     "GAME_TYPE",
+    "NAME",
     "PARAMETERS",
     "BeloteGame",
     "BeloteObserver",
     "BeloteState",
+    "EngineBot",
+    "Setup",
     "bid_slots",
     "info_state_layout",
     "observation_layout",
@@ -63,6 +66,7 @@ PARAMETERS: dict[str, Any] = {
     "dealer": 0,
     "utility": "difference",
 }
+#: The returns: a score's points less the mean of the others' (zero-sum), or its points.
 UTILITIES = ("difference", "points")
 #: Declarations by the name said at the table, in the order of the tensors' slots.
 DECLARATION_NAMES: tuple[str, ...] = tuple(POINTS_BY_NAME)
@@ -73,23 +77,30 @@ MODES = 6  # spades, hearts, diamonds, clubs, no-trumps, all-trumps
 #: (750), and in each suit at most a quinte and a tierce (120).
 _ALL_DECLARATIONS = 750 + 4 * 120
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name="Python Belote",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    provides_factored_observation_string=False,
-    parameter_specification=PARAMETERS,
-)
+
+def _game_type(utility: Any) -> Any:
+    """The game's type; its utility is zero-sum for the returns by difference, general-sum for the points."""
+    return pyspiel.GameType(
+        short_name=NAME,
+        long_name="Python Belote",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=PARAMETERS,
+    )
+
+
+#: The type registered (returns by difference, the default).
+GAME_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
 
 
 def bid_slots(rules: Rules) -> int:
@@ -226,7 +237,7 @@ class BeloteGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None if points else 0.0,
             max_game_length=bid_slots(rules) + rules.players * rules.tricks,
         )
-        super().__init__(_general_sum_type() if points else GAME_TYPE, info, given)
+        super().__init__(_game_type(pyspiel.GameType.Utility.GENERAL_SUM) if points else GAME_TYPE, info, given)
         self.setup = setup
 
     def new_initial_state(self) -> BeloteState:
@@ -236,27 +247,6 @@ class BeloteGame(pyspiel.Game):  # type: ignore[misc]
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         return BeloteObserver(self.setup, iig_obs_type, params)
-
-
-def _general_sum_type() -> Any:
-    """The game type with returns that are each score's points (their sum is not constant)."""
-    return pyspiel.GameType(
-        short_name=NAME,
-        long_name="Python Belote",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        provides_factored_observation_string=False,
-        parameter_specification=PARAMETERS,
-    )
 
 
 class _Held:
