@@ -200,10 +200,7 @@ BROKEN_RECORDS: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
     ("W at three hands", lambda r: r.update(rules={"variant": "three-handed"}, dealer="W")),
     ("side scores at two hands", lambda r: r.update(rules={"variant": "two-handed"})),
     ("player scores at four", lambda r: r.__setitem__("score_before", {"N": 1, "E": 2})),
-    (
-        "points waiting at two hands",
-        lambda r: r.update(rules={"variant": "two-handed"}, pending=5, score_before={"N": 0, "E": 0}),
-    ),
+    ("points waiting in Coinche", lambda r: r.update(rules={"variant": "coinche"}, pending=5)),
 ]
 
 
@@ -213,6 +210,21 @@ def test_a_broken_record_is_refused(change: Callable[[dict[str, Any]], None]) ->
     assert RECORD.problem(record) is None
     change(record)
     assert RECORD.problem(record) is not None
+
+
+def test_the_broken_records_are_refused_by_the_reader_too() -> None:
+    """The reader refuses the same broken records: as no record at all (``RecordError``, exit status 2),
+    or, for a bid that is no word of any game, as an illegal action (exit status 1)."""
+    from belote.record import RecordError, replay
+
+    for name, change in BROKEN_RECORDS:
+        record = _worked()
+        change(record)
+        try:
+            out = replay(record)
+        except RecordError:
+            continue
+        assert name == "a bid that is none" and out["error"]["key"] == "bids", name
 
 
 def test_records_the_engine_writes_validate_in_any_case() -> None:
