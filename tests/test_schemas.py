@@ -251,7 +251,7 @@ def _random_match(variant: str, seed: int, deals: int) -> Iterator[tuple[Any, di
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_views_and_events_of_engine_matches_validate(variant: str) -> None:
-    records = 0
+    records, kinds = 0, set()
     for seed in (1, 2):
         deal_count = 0
         for match, views in _random_match(variant, seed, deals=3):
@@ -266,9 +266,26 @@ def test_views_and_events_of_engine_matches_validate(variant: str) -> None:
         events = [e for _, e in match.events()]
         for event in events:
             assert EVENT.problem(event, quick=True) is None, (event, EVENT.problem(event))
-        kinds = {e["type"] for e in events}
-        assert {"deal", "dealt", "bid", "scored", "match-over"} <= kinds
-    assert records >= 4
+        kinds |= {e["type"] for e in events}
+    assert records == 4
+    # Every event of the game came (declarations but at two hands; cards turned up only there).
+    expected = {"deal", "dealt", "bid", "trump", "card", "trick", "scored", "match-over"}
+    expected |= {"turned-up"} if variant == "two-handed" else {"declared", "declarations-shown"}
+    assert kinds == expected
+
+
+def test_a_capot_result_validates() -> None:
+    """A capot (which random play hardly makes) as ``scored`` says it: the side, and a Coinche générale."""
+    from belote.contracts import GENERALE, Contract
+    from belote.scoring import DealResult
+
+    four = DealResult("capot", 0, (252, 0), (0, 0), (20, 0), (272, 0), 0, capot=0, winner=0)
+    three = DealResult("capot", 1, (0, 252, 0), (0, 0, 0), (0, 0, 0), (0, 252, 0), 0, capot=1, names=("N", "E", "S"))
+    general = Contract(GENERALE, 5, bidder=2, multiplier=2)
+    coinche = DealResult("made", 0, (252, 0), (0, 0), (0, 0), (1000, 0), 0, capot=0, contract=general)
+    for result in (four, three, coinche):
+        assert EVENT.problem({"type": "scored", **result.to_json()}) is None
+    assert EVENT.problem({"type": "scored", **four.to_json(), "capot": "W"}) is not None
 
 
 # ----------------------------------------------------------------- a served table, over websockets
