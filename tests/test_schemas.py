@@ -348,7 +348,7 @@ def until_over(players: list[Recorder]) -> Any:
 
 async def private_game(base: str, url: str, variant: str, seed: int) -> list[Recorder]:
     """A private table: its lobby (a move, settings, a refused guest, a guest who leaves, chat), a
-    spectator, refused actions, one deal played to the end, and a new match."""
+    spectator, refused actions, two deals played to the end (the score read between them), and a new match."""
     seats = VARIANTS[variant].players
     host_table = post(base, "/api/tables", {"name": "Host", "settings": {"variant": variant}})
     table, invite = host_table["table"], host_table["invite"]
