@@ -20,10 +20,11 @@ from belote.play import MODE_NAMES
 Action = int
 
 #: Every refusal of the engine and of the server: its stable code, and the names of the ``args`` it
-#: carries. Programs read the code and the args (docs/protocol.md lists them with examples); people
-#: read the English words (``str(error)``), or the page's own words made from the code
-#: (``web/refusals.js``). The server's refusals are listed here too, so that the codes a client can
-#: receive are written in one place. A code is never renamed nor removed; an arg may only be added.
+#: carries. Programs read the code and the args (docs/protocol.md lists them with examples, the
+#: schema src/belote/schemas/common.json with the type of each arg); people read the English words
+#: (``str(error)``), or the page's own words made from the code (``web/refusals.js``). The server's
+#: refusals are listed here too, so that the codes a client can receive are written in one place. A
+#: code is never renamed nor removed; an arg may only be added.
 REFUSALS: dict[str, tuple[str, ...]] = {
     # Any action refused by a front end that names no rule of its own (a record, the terminal).
     "illegal_action": (),

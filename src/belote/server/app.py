@@ -16,12 +16,13 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from belote import schemas
 from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
@@ -141,6 +142,20 @@ async def games(request: Request) -> Response:
             "sheet_limits": SHEET_LIMITS,
         }
     )
+
+
+async def schema(request: Request) -> Response:
+    """``GET /api/schemas/{name}.json``: a JSON Schema of the record or the protocol, as the package keeps it
+    (docs/schemas.md); their shared definitions resolve next to it, at ``common.json``."""
+    name = request.path_params["name"]
+    if name not in schemas.NAMES:
+        return PlainTextResponse(f"no schema {name!r}: the schemas are {', '.join(schemas.NAMES)}", status_code=404)
+    return Response(schemas.text(name), media_type="application/schema+json")
+
+
+async def openapi(request: Request) -> Response:
+    """``GET /api/openapi.json``: the OpenAPI 3.1 document of these routes, self-contained."""
+    return JSONResponse(schemas.openapi())
 
 
 async def _json_body(request: Request) -> Any:
@@ -570,6 +585,8 @@ def create_app(
         Route("/api/health", health),
         Route("/metrics", metrics),
         Route("/api/games", games),
+        Route("/api/openapi.json", openapi),
+        Route("/api/schemas/{name}.json", schema),
         Route("/api/solo", create_solo, methods=["POST"]),
         Route("/api/tables", create_private, methods=["POST"]),
         Route("/api/tables/{table}", invitation, methods=["GET"]),
