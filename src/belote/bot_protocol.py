@@ -288,6 +288,17 @@ _idle: dict[str, list[Program]] = {}
 _idle_lock = threading.Lock()
 
 
+def _forget_idle() -> None:
+    """In a child made by fork (an arena's worker): the parent's programs are not this process's to
+    speak to (their reader threads stayed in the parent)."""
+    global _idle_lock
+    _idle.clear()
+    _idle_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_idle)
+
+
 def _take(command: str, timeout: float) -> Program:
     with _idle_lock:
         waiting = _idle.get(command)
