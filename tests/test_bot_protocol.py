@@ -14,7 +14,7 @@ import pytest
 
 from belote import bot_check
 from belote.actions import action_str
-from belote.arena import ArenaError, Team, run_arena
+from belote.arena import ArenaError, Team, play_match, run_arena
 from belote.bot_check import check
 from belote.bot_protocol import serve, split
 from belote.bots import make_bot
@@ -88,6 +88,45 @@ def test_served_random_gives_the_arena_figures_of_random() -> None:
     assert served.pairs == 13 and served.mean == inline.mean
     swapped = run_arena("heuristic", "random", deals=12, seed=7, jobs=1)
     assert figures(example) == {**figures(swapped), "team_b": {"bot": f"exec:{EXAMPLE}", "options": {}}}
+
+
+def test_a_served_heuristic_bot_plays_as_in_process() -> None:
+    inline = run_arena("heuristic", "random", deals=4, seed=3, rules="coinche", jobs=1)
+    served = run_arena(Team(f"exec:{PY} -m belote.cli bot serve heuristic"), "random", deals=4, seed=3,
+                       rules="coinche", jobs=1)  # fmt: skip
+    assert figures(served) == figures(inline)
+
+
+def test_what_a_program_is_told_in_a_match(tmp_path: Path) -> None:
+    """The lines of a session, as a program of the arena reads them: the handshake, then for each
+    match ``match``, the views, a ``deal`` line after each deal with the score after it, ``end``."""
+    recorder = tmp_path / "recorder.py"
+    recorder.write_text(
+        "import json, os, sys\n"
+        f"log = open(os.path.join({str(tmp_path)!r}, f'log-{{os.getpid()}}'), 'w')\n"
+        "for line in sys.stdin:\n"
+        "    log.write(line); log.flush()\n"
+        "    word, _, rest = line.strip().partition(' ')\n"
+        "    if word == 'belote': print('belote 1 recorder', flush=True)\n"
+        "    if word == 'view': print(json.loads(rest)['legal'][-1], flush=True)\n"
+    )
+    match = play_match(Rules(deals=3), 5, 0, Team(f"exec:{PY} {recorder}"), Team("random"))
+    logs = sorted(tmp_path.glob("log-*"))
+    assert len(logs) == 2  # N and S: a program each
+    scores = [dict(zip(("NS", "EW"), s, strict=True)) for s in [*match.scores_before[1:], tuple(match.score)]]
+    for path in logs:
+        lines = path.read_text().splitlines()
+        words = [t.partition(" ")[0] for t in lines]
+        assert words[:2] == ["belote", "match"] and words[-1] == "end"
+        assert set(words[2:-1]) == {"view", "deal"}
+        deals = [json.loads(t.partition(" ")[2]) for t in lines if t.startswith("deal ")]
+        assert [d["score"] for d in deals] == scores
+        assert all(d["phase"] == "done" and d["result"] is not None for d in deals)
+        assert [d["match_over"] for d in deals] == [False] * (len(deals) - 1) + [True]
+        end = json.loads(lines[-1].partition(" ")[2])
+        assert end == {"score": scores[-1], "winner": None if match.winner is None else ("NS", "EW")[match.winner]}
+        seat = json.loads(lines[1].partition(" ")[2])["seat"]
+        assert seat in ("N", "S") and all(json.loads(t[5:])["seat"] == seat for t in lines if t.startswith("view "))
 
 
 def test_program_in_parallel_arena_of_two_hands() -> None:
