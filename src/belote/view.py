@@ -172,11 +172,11 @@ class PlayerView:
         deal's result is read from the JSON, a bot is never asked to act on it.
 
         >>> from belote.game import Match
-        >>> from belote.view import PlayerView
         >>> m = Match(seed=4)
         >>> v = m.view(m.to_move)
-        >>> PlayerView.from_json(v.to_json()) == v
-        True
+        >>> w = PlayerView.from_json(v.to_json())
+        >>> w.to_json() == v.to_json(), w.legal == v.legal, w.camps == v.camps
+        (True, True, True)
         """
 
         def seat(s: str | None) -> int | None:
