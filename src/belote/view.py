@@ -182,19 +182,22 @@ class PlayerView:
         def seat(s: str | None) -> int | None:
             return None if s is None else SEATS.index(s)
 
-        def cards(texts: Sequence[str]) -> tuple[Card, ...]:
-            return tuple(parse_card(t) for t in texts)
+        def card(text: str) -> Card:
+            return _CARD_NAMES.get(text) or parse_card(text)
 
-        rules = Rules.from_dict(data["rules"])
+        def cards(texts: Sequence[str]) -> tuple[Card, ...]:
+            return tuple(card(t) for t in texts)
+
+        rules = _rules(data["rules"])
         game = rules.game
         names = rules.team_names
         step = rules.step
         tricks = tuple(
-            Trick(SEATS.index(t["leader"]), tuple(int(parse_card(c)) for c in t["cards"]), SEATS.index(t["winner"]),
+            Trick(SEATS.index(t["leader"]), tuple(int(card(c)) for c in t["cards"]), SEATS.index(t["winner"]),
                   int(t["points"]))
             for t in data["tricks"]
         )  # fmt: skip
-        trick = tuple((SEATS.index(s), parse_card(c)) for s, c in data["trick"])
+        trick = tuple((SEATS.index(s), card(c)) for s, c in data["trick"])
         played = [CARDS[c] for t in tricks for c in t.cards] + [c for _, c in trick]
         played_by = [s for t in tricks for s in t.seats(step, rules.players)] + [s for s, _ in trick]
         taker = seat(data["taker"])
@@ -207,7 +210,7 @@ class PlayerView:
             dealer=SEATS.index(data["dealer"]),
             to_move=seat(data["to_move"]),
             hand=cards(data["hand"]),
-            turned=None if data["turned"] is None else parse_card(data["turned"]),
+            turned=None if data["turned"] is None else card(data["turned"]),
             bids=tuple((SEATS.index(s), Bid(parse_action(b))) for s, b in data["bids"]),
             taker=taker,
             trump=None if data["trump"] is None else MODE_LETTERS.index(data["trump"]),
@@ -233,7 +236,7 @@ class PlayerView:
                 int(contract["multiplier"]),
             ),
             table=tuple(
-                tuple((None if up is None else parse_card(up), int(down)) for up, down in data["table"][SEATS[s]])
+                tuple((None if up is None else card(up), int(down)) for up, down in data["table"][SEATS[s]])
                 for s in range(rules.players)
             )
             if "table" in data
@@ -246,3 +249,20 @@ class PlayerView:
 
 
 _LEVELS_BY_NAME = {"capot": CAPOT, "generale": GENERALE}
+_CARD_NAMES = {str(c): c for c in CARDS}
+#: The rules of the views read lately: a program reads the same rules at every decision of a match.
+_RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
+
+
+def _rules(data: dict[str, Any]) -> Rules:
+    try:
+        key = tuple(data.items())
+        hash(key)
+    except TypeError:  # a value that is a list: no cache
+        return Rules.from_dict(data)
+    rules = _RULES.get(key)
+    if rules is None:
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        rules = _RULES[key] = Rules.from_dict(data)
+    return rules
