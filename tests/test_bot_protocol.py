@@ -16,7 +16,7 @@ from belote import bot_check
 from belote.actions import action_str
 from belote.arena import ArenaError, Team, play_match, run_arena
 from belote.bot_check import check
-from belote.bot_protocol import serve, split
+from belote.bot_protocol import close_idle, serve, split
 from belote.bots import make_bot
 from belote.cli import main
 from belote.game import Match
@@ -111,19 +111,20 @@ def test_what_a_program_is_told_in_a_match(tmp_path: Path) -> None:
         "    if word == 'view': print(json.loads(rest)['legal'][-1], flush=True)\n"
     )
     match = play_match(Rules(deals=3), 5, 0, Team(f"exec:{PY} {recorder}"), Team("random"))
+    close_idle()  # both programs told quit, and waited for: they have read every line before it
     logs = sorted(tmp_path.glob("log-*"))
     assert len(logs) == 2  # N and S: a program each
     scores = [dict(zip(("NS", "EW"), s, strict=True)) for s in [*match.scores_before[1:], tuple(match.score)]]
     for path in logs:
         lines = path.read_text().splitlines()
         words = [t.partition(" ")[0] for t in lines]
-        assert words[:2] == ["belote", "match"] and words[-1] == "end"
-        assert set(words[2:-1]) == {"view", "deal"}
+        assert words[:2] == ["belote", "match"] and words[-2:] == ["end", "quit"]
+        assert set(words[2:-2]) == {"view", "deal"}
         deals = [json.loads(t.partition(" ")[2]) for t in lines if t.startswith("deal ")]
         assert [d["score"] for d in deals] == scores
         assert all(d["phase"] == "done" and d["result"] is not None for d in deals)
         assert [d["match_over"] for d in deals] == [False] * (len(deals) - 1) + [True]
-        end = json.loads(lines[-1].partition(" ")[2])
+        end = json.loads(lines[-2].partition(" ")[2])
         assert end == {"score": scores[-1], "winner": None if match.winner is None else ("NS", "EW")[match.winner]}
         seat = json.loads(lines[1].partition(" ")[2])["seat"]
         assert seat in ("N", "S") and all(json.loads(t[5:])["seat"] == seat for t in lines if t.startswith("view "))
@@ -268,5 +269,8 @@ def test_arena_stops_on_a_broken_program(tmp_path: Path, capsys: pytest.CaptureF
     sevens = program(tmp_path, "sevens", "if word == 'view':\n    print('7S', flush=True)")
     with pytest.raises(ArenaError, match="bidding is not over"):
         run_arena(Team(f"exec:{sevens}"), "random", deals=1, jobs=1)
+    talker = program(tmp_path, "talker", "if word == 'view':\n    print('hello world', flush=True)")
+    with pytest.raises(ArenaError, match="3 answers in a row refused, the last: 'hello world' is not an action"):
+        run_arena(Team(f"exec:{talker}"), "random", deals=1, jobs=1)
     with pytest.raises(ArenaError, match="cannot start"):
         run_arena(Team(f"exec:{tmp_path / 'nothing-here'}"), "random", deals=1, jobs=1)

@@ -210,10 +210,10 @@ def _play(
         bot = bots[seat]
         try:
             for attempt in range(1, ATTEMPTS + 1):
-                start = clock()
-                action = bot.act(view)
-                elapsed = clock() - start
                 try:
+                    start = clock()
+                    action = bot.act(view)  # a program's words that name no action are refused here
+                    elapsed = clock() - start
                     match.apply(action, seat=seat)
                     break
                 except IllegalAction as e:

@@ -189,6 +189,11 @@ class Program:
                 self.lines.put(data)
         except (OSError, ValueError):
             pass
+        finally:
+            # Closed here, by the only thread that reads it, once the program's end of the pipe is
+            # closed: closed from another thread, its descriptor could be reused by the next
+            # program's pipe while this read goes on, and take that program's first bytes.
+            out.close()
         self.lines.put(None)
 
     def send(self, text: str) -> None:
@@ -276,10 +281,10 @@ class Program:
         self._release()
 
     def _release(self) -> None:
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        """The program's input closed (its output is closed by the reader thread)."""
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
 
 
 # Programs between two matches, by command, ready for the next match in this process: a program
