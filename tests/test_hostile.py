@@ -62,6 +62,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "chat": ("text",),
     "react": ("reaction",),
     "seat": ("seat",),
+    "bot_seat": ("seat", "name"),
     "settings": ("settings",),
     "start": ("x",),
     "new_game": ("settings",),

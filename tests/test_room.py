@@ -35,6 +35,7 @@ from belote.server.room import (
     Said,
     Say,
     Seat,
+    SeatBot,
     Seated,
     Sit,
     StandIn,
@@ -142,6 +143,47 @@ def test_the_host_sets_the_rules_and_the_seats_fit_the_game() -> None:
     three = check_settings({**QUICK, "variant": "three-handed"})
     room, _ = reduce(room, Configure(0, three))
     assert sorted(room.meta.seats) == [0, 1]
+
+
+def test_the_host_seats_an_outside_bot_in_a_free_seat() -> None:
+    room = lobby()
+    room, _ = reduce(room, Sit("t-n", "Nina", None))  # North
+    assert refused(room, SeatBot(0, "b-1", "Robo", None)) == "not_host"
+    room, events = reduce(room, SeatBot(2, "b-1", "Robo", 3))
+    assert events[1:] == [Seated(3)] and room.meta.version == 2
+    robo = room.meta.seats[3]
+    assert (robo.token, robo.name, robo.bot, robo.outside) == ("b-1", "Robo", None, True)
+    assert room.seat_of_token("b-1") == 3 and room.meta.people() == [2, 0, 3] and room.meta.readers() == [2, 0]
+    assert Meta.from_json(room.meta.to_json()).seats[3] == robo  # kept in the store as it is
+    assert refused(room, SeatBot(2, "b-2", "Robi", 3)) == "seat_taken"
+    room, events = reduce(room, SeatBot(2, "b-2", "Robi", None))  # the first free seat: East
+    assert events[1:] == [Seated(1)]
+    assert refused(room, SeatBot(2, "b-3", "Rob", None)) == "table_full"
+    room, _ = reduce(room, Leave(1))  # an outside bot gives its seat up like a person
+    started, _ = reduce(room, Start(2))
+    assert [(s.bot, s.outside) for _, s in sorted(started.meta.seats.items())] == [
+        (None, False),
+        ("heuristic", False),
+        (None, False),
+        (None, True),
+    ]
+    assert refused(started, SeatBot(2, "b-4", "Late", None)) == "game_started"
+
+
+def test_nobody_waits_for_an_outside_bot_to_read_the_score() -> None:
+    room = lobby()
+    for token, name in (("b-n", "Bot N"), ("b-e", "Bot E"), ("b-w", "Bot W")):
+        room, _ = reduce(room, SeatBot(2, token, name, None))
+    room, _ = reduce(room, Start(2))
+    room = play_to_deal_end(room)
+    assert room.waiting_continue and room.unread() == [2]  # only the host reads the score
+    assert room.match is not None
+    first = room.match.to_move
+    assert first is not None and first != 2
+    assert refused(room, Act(first, room.match.legal_actions()[0])) == "waiting_for_others"
+    room, _ = reduce(room, Resume(2))
+    assert not room.waiting_continue
+    room, _ = reduce(room, Act(first, room.match.legal_actions()[0]))  # the bot plays on at once
 
 
 # ----------------------------------------------------------------- playing
@@ -257,6 +299,7 @@ def random_message(room: Room, rng: random.Random) -> Message:
         StandIn(seat),
         Back(seat),
         Sit(f"t{rng.randrange(99)}", "Guest", rng.choice([None, seat])),
+        SeatBot(seat, f"b{rng.randrange(99)}", "Robo", rng.choice([None, rng.randrange(4)])),
         Move(seat, rng.randrange(4)),
         Leave(seat),
         Configure(seat, check_settings({**QUICK, "variant": rng.choice(["classic", "two-handed"])})),

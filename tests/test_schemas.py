@@ -373,6 +373,17 @@ async def private_game(base: str, url: str, variant: str, seed: int) -> list[Rec
         await leaver.send({"type": "leave"})
         assert (await leaver.receive("left"))["table"] == table
         await leaver.close()
+        # The host seats an outside bot, which joins with its token and gives the seat back.
+        assert await host.refused({"type": "bot_seat", "name": "Deep", "seat": free}) == "seat_taken"
+        await host.send({"type": "bot_seat", "name": "Deep"})
+        given = await host.receive("bot_token")
+        outside = Recorder(url, table, given["token"])
+        players.append(outside)
+        joined = await outside.connect()
+        assert joined["players"][given["seat"]] == {"name": "Deep", "bot": True, "standin": False, "outside": True}
+        await outside.send({"type": "leave"})
+        assert (await outside.receive("left"))["table"] == table
+        await outside.close()
     await host.send({"type": "settings", "settings": {"variant": variant, **FAST, "deals": 2}})
     await host.send({"type": "chat", "text": "bonne partie"})
     await host.send({"type": "react", "reaction": "good_game"})

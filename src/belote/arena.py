@@ -42,8 +42,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.bots import Bot, bot_names, make_bot
-from belote.game import SEATS, Match
+from belote.bot_protocol import ATTEMPTS, ExecBot, ProgramError, finished_view
+from belote.bots import EXEC, Bot, bot_names, make_bot
+from belote.game import SEATS, IllegalAction, Match
 from belote.rules import Rules, find_rules
 
 #: Matches are seeded ``base_seed * SEED_STRIDE + j``: a prime, so runs of different seeds do not share matches.
@@ -173,26 +174,72 @@ def play_seated(
     """
     match = Match(rules, seed, first_dealer)
     groups = groups if groups is not None else [s % 2 for s in range(rules.players)]
-    bots = [teams[seat].make(bot_seed(seed, seat)) for seat in range(rules.players)]
+    bots: list[Bot] = []
+    try:
+        bots.extend(teams[seat].make(bot_seed(seed, seat)) for seat in range(rules.players))
+        _play(match, bots, teams, times, groups)
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    return match
+
+
+def _play(
+    match: Match,
+    bots: Sequence[Bot],
+    teams: Sequence[Team],
+    times: list[tuple[list[float], list[float]]] | None,
+    groups: Sequence[int],
+) -> None:
+    """The match played to its end by ``bots``.
+
+    A bot may listen (an outside program, ``belote.bot_protocol.ExecBot``): ``refused(error)`` is
+    told why an answer was refused, and is asked again (``ATTEMPTS`` times at most);
+    ``deal_over(view)`` gets its view of each finished deal, ``match_over(match)`` the end.
+    """
     clock = time.perf_counter
     while not match.over:
         if len(match.deals) > MAX_DEALS_PER_MATCH:
-            raise ArenaError(f"the match of seed {seed} has not ended after {MAX_DEALS_PER_MATCH} deals")
+            raise ArenaError(f"the match of seed {match.seed} has not ended after {MAX_DEALS_PER_MATCH} deals")
         seat = match.to_move
         assert seat is not None
         view = match.view(seat)
+        deals = len(match.deals)
+        bot = bots[seat]
         try:
-            start = clock()
-            action = bots[seat].act(view)
-            elapsed = clock() - start
-            match.apply(action, seat=seat)
+            for attempt in range(1, ATTEMPTS + 1):
+                try:
+                    start = clock()
+                    action = bot.act(view)  # a program's words that name no action are refused here
+                    elapsed = clock() - start
+                    match.apply(action, seat=seat)
+                    break
+                except IllegalAction as e:
+                    refused = getattr(bot, "refused", None)
+                    if refused is None:
+                        raise
+                    if attempt == ATTEMPTS:
+                        raise ArenaError(f"{ATTEMPTS} answers in a row refused, the last: {e}") from e
+                    refused(e)
         except Exception as e:
             # Which bot, where: the traceback may come back from a worker process.
-            e.add_note(f"arena: bot {teams[seat].label} at {SEATS[seat]}, match seed {seed}, deal {len(match.deals)}")
+            e.add_note(
+                f"arena: bot {teams[seat].label} at {SEATS[seat]}, match seed {match.seed}, deal {len(match.deals)}"
+            )
             raise
         if times is not None:
             times[groups[seat]][0 if view.phase == "bidding" else 1].append(elapsed)
-    return match
+        if len(match.deals) != deals or match.over:
+            for s, b in enumerate(bots):
+                deal_over = getattr(b, "deal_over", None)
+                if deal_over is not None:
+                    deal_over(finished_view(match, deals - 1, s))
+    for b in bots:
+        match_over = getattr(b, "match_over", None)
+        if match_over is not None:
+            match_over(match)
 
 
 def table_teams(team_a: Team, team_b: Team, table: int) -> tuple[Team, Team]:
@@ -480,6 +527,15 @@ _Tables = Generator[tuple[TableResult, ...], None, None]
 def check_team(team: Team) -> None:
     """Raise ``UnknownBot`` or ``ArenaError`` now rather than in a worker process."""
     names = bot_names()
+    if team.bot.startswith(EXEC):
+        # The program is started and greeted here: one that cannot be is said before any table.
+        try:
+            ExecBot(team.bot[len(EXEC) :], **team.options).greet()
+        except ProgramError as e:
+            raise ArenaError(f"bot {team.bot!r}: {e}") from None
+        except TypeError as e:
+            raise ArenaError(f"bot {team.bot!r} does not take the options {dict(team.options)!r}: {e}") from None
+        return
     if team.bot not in names:
         raise UnknownBot(f"no bot named {team.bot!r}; the bots are: {', '.join(names)}")
     try:

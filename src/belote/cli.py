@@ -48,17 +48,54 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     """Two bots on duplicate deals: the difference per deal with its 95% interval."""
     from belote.arena import ArenaError, Team, run_arena
+    from belote.bot_protocol import ProgramError
+    from belote.bots import EXEC
 
     rules = rules_from_args(args, target=args.target, deals=args.match_deals)
-    ns = Team(args.ns, {} if args.ns_think is None else {"think": args.ns_think})
-    ew = Team(args.ew, {} if args.ew_think is None else {"think": args.ew_think})
+
+    def team(bot: str, think: float | None) -> Team:
+        options: dict[str, float] = {} if think is None else {"think": think}
+        if bot.startswith(EXEC) and args.bot_timeout is not None:
+            options["timeout"] = args.bot_timeout
+        return Team(bot, options)
+
+    ns, ew = team(args.ns, args.ns_think), team(args.ew, args.ew_think)
     try:
         result = run_arena(ns, ew, deals=args.deals, seed=args.seed, rules=rules, jobs=args.jobs)
-    except ArenaError as e:
-        print(f"belote arena: {e}", file=sys.stderr)
+    except (ArenaError, ProgramError) as e:
+        notes = "".join(f"; {n}" for n in getattr(e, "__notes__", ()))
+        print(f"belote arena: {e}{notes}", file=sys.stderr)
         return 2
     print(json.dumps(result.to_json()) if args.json else result.report())
     return 0
+
+
+def cmd_bot_serve(args: argparse.Namespace) -> int:
+    """A built-in bot behind the line protocol (docs/bot-protocol.md), on standard input and output."""
+    from belote.bot_protocol import main_serve
+    from belote.bots import bot_names
+
+    if args.name not in bot_names():
+        print(f"belote bot serve: no bot named {args.name!r}; the bots are: {', '.join(bot_names())}", file=sys.stderr)
+        return 2
+    return main_serve(args.name, {} if args.think is None else {"think": args.think})
+
+
+def cmd_bot_check(args: argparse.Namespace) -> int:
+    """A few deals against a program: what it got wrong; status 0 when nothing, 1 otherwise."""
+    from belote.bot_check import check
+
+    rules = rules_from_args(args)
+    report = check(
+        args.command,
+        rules,
+        deals=args.deals,
+        seed=args.seed,
+        timeout=args.timeout,
+        handshake_timeout=args.handshake_timeout,
+    )
+    print(json.dumps(report.to_json(), ensure_ascii=False) if args.json else report.text())
+    return 0 if report.ok else 1
 
 
 def workers(text: str) -> int:
@@ -267,9 +304,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ew-think", type=float, default=None, metavar="X", help="team B's option think (time scale)")
     p.add_argument("--target", type=int, default=None, help="the match's target score (default: the preset's)")
     p.add_argument("--match-deals", type=int, default=None, metavar="N", help="matches of N deals, not to a target")
+    p.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="an outside bot's time for one decision (exec:COMMAND; default 30)",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser(
+        "bot",
+        help="bots as programs: serve a built-in bot, or check a program, over the line protocol",
+        description="Outside bots speak a line protocol on their standard input and output "
+        '(docs/bot-protocol.md); `belote arena --ns "exec:python mybot.py"` plays any of them.',
+    )
+    bot = p.add_subparsers(dest="bot_command", metavar="COMMAND")
+    bot.required = True
+    q = bot.add_parser("serve", help="run a built-in bot (random, heuristic, search) behind the line protocol")
+    q.add_argument("name", help="the bot: random, heuristic or search")
+    q.add_argument("--think", type=float, default=None, help="the search bot's thinking time, as a multiple")
+    q.set_defaults(func=cmd_bot_serve)
+    q = bot.add_parser(
+        "check",
+        help="play a few deals against a program and report what it got wrong",
+        description="The program plays one seat of each deal (the seats in turn) against random bots. The "
+        "report lists refused answers (with the rules' refusal codes), lines that are no action, timeouts, "
+        "crashes and a bad handshake; the status is 0 when there was nothing to report, 1 otherwise.",
+    )
+    q.add_argument("command", help='the program, as one argument: "python mybot.py"')
+    q.add_argument("--deals", type=int, default=4, help="deals to play (default 4)")
+    q.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
+    q.add_argument("--timeout", type=float, default=5.0, help="seconds a decision may take (default 5)")
+    q.add_argument(
+        "--handshake-timeout", type=float, default=30.0, help="seconds the program has to greet (default 30)"
+    )
+    q.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    add_rules_arguments(q)
+    q.set_defaults(func=cmd_bot_check)
     return parser
 
 

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.actions import Action, Bid, action_str
-from belote.cards import CARDS, Card
-from belote.contracts import MODE_LETTERS, Contract
+from belote.actions import Action, Bid, action_str, parse_action
+from belote.cards import CARDS, Card, parse_card
+from belote.contracts import CAPOT, GENERALE, MODE_LETTERS, Contract
 from belote.playstate import Trick
 from belote.rules import Rules
 from belote.scoring import DealResult
@@ -161,3 +161,108 @@ class PlayerView:
                 for s, piles in enumerate(self.table)
             }
         return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayerView:
+        """The view ``to_json`` wrote, for a program that reads views from text: an outside bot's
+        host (``belote bot serve``) gives a built-in bot the very view it would have had in process.
+
+        What ``to_json`` leaves out is worked out again: the cards played and who played them (from
+        the tricks), the camps (from the game and the taker). ``result`` stays None: a finished
+        deal's result is read from the JSON, a bot is never asked to act on it.
+
+        >>> from belote.game import Match
+        >>> m = Match(seed=4)
+        >>> v = m.view(m.to_move)
+        >>> w = PlayerView.from_json(v.to_json())
+        >>> w.to_json() == v.to_json(), w.legal == v.legal, w.camps == v.camps
+        (True, True, True)
+        """
+
+        def seat(s: str | None) -> int | None:
+            return None if s is None else SEATS.index(s)
+
+        def card(text: str) -> Card:
+            return _CARD_NAMES.get(text) or parse_card(text)
+
+        def cards(texts: Sequence[str]) -> tuple[Card, ...]:
+            return tuple(card(t) for t in texts)
+
+        rules = _rules(data["rules"])
+        game = rules.game
+        names = rules.team_names
+        step = rules.step
+        tricks = tuple(
+            Trick(SEATS.index(t["leader"]), tuple(int(card(c)) for c in t["cards"]), SEATS.index(t["winner"]),
+                  int(t["points"]))
+            for t in data["tricks"]
+        )  # fmt: skip
+        trick = tuple((SEATS.index(s), card(c)) for s, c in data["trick"])
+        played = [CARDS[c] for t in tricks for c in t.cards] + [c for _, c in trick]
+        played_by = [s for t in tricks for s in t.seats(step, rules.players)] + [s for s, _ in trick]
+        taker = seat(data["taker"])
+        contract = data.get("contract")
+        winner = data["match_winner"]
+        return cls(
+            seat=seat(data["seat"]),
+            rules=rules,
+            phase=data["phase"],
+            dealer=SEATS.index(data["dealer"]),
+            to_move=seat(data["to_move"]),
+            hand=cards(data["hand"]),
+            turned=None if data["turned"] is None else card(data["turned"]),
+            bids=tuple((SEATS.index(s), Bid(parse_action(b))) for s, b in data["bids"]),
+            taker=taker,
+            trump=None if data["trump"] is None else MODE_LETTERS.index(data["trump"]),
+            trick=trick,
+            tricks=tricks,
+            declarations=tuple((SEATS.index(d["seat"]), d["name"], cards(d["cards"])) for d in data["declarations"]),
+            belote=tuple((SEATS.index(s), w) for s, w in data["belote"]),
+            legal=tuple(parse_action(a) for a in data["legal"]),
+            won=tuple(int(data["won"][n]) for n in names),
+            result=None,
+            score=tuple(int(data["score"][n]) for n in names),
+            pending=int(data["pending"]),
+            deal_number=int(data["deal_number"]),
+            match_over=bool(data["match_over"]),
+            match_winner=None if winner is None else names.index(winner),
+            played=tuple(played),
+            contract=None
+            if contract is None
+            else Contract(
+                _LEVELS_BY_NAME.get(contract["level"]) or int(contract["level"]),
+                MODE_LETTERS.index(contract["mode"]),
+                SEATS.index(contract["bidder"]),
+                int(contract["multiplier"]),
+            ),
+            table=tuple(
+                tuple((None if up is None else card(up), int(down)) for up, down in data["table"][SEATS[s]])
+                for s in range(rules.players)
+            )
+            if "table" in data
+            else (),
+            order=tuple(SEATS.index(s) for s in data["order"]),
+            camps=game.camps(taker),
+            played_by=tuple(played_by),
+            hand_sizes=tuple(int(data["hand_sizes"][SEATS[s]]) for s in range(rules.players)),
+        )
+
+
+_LEVELS_BY_NAME = {"capot": CAPOT, "generale": GENERALE}
+_CARD_NAMES = {str(c): c for c in CARDS}
+#: The rules of the views read lately: a program reads the same rules at every decision of a match.
+_RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
+
+
+def _rules(data: dict[str, Any]) -> Rules:
+    try:
+        key = tuple(data.items())
+        hash(key)
+    except TypeError:  # a value that is a list: no cache
+        return Rules.from_dict(data)
+    rules = _RULES.get(key)
+    if rules is None:
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        rules = _RULES[key] = Rules.from_dict(data)
+    return rules

@@ -17,7 +17,7 @@ from belote.bots.base import Bot, RandomBot
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.search import SearchBot
 
-__all__ = ["Bot", "BotFactory", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = ["EXEC", "Bot", "BotFactory", "RandomBot", "bot_names", "make_bot", "register"]
 
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
@@ -31,8 +31,17 @@ def bot_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+#: The prefix of a bot that is a program speaking the line protocol (``exec:python mybot.py``).
+EXEC = "exec:"
+
+
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot by name (``random``, ``heuristic``, ``search``...); options go to its constructor."""
+    """A bot by name (``random``, ``heuristic``, ``search``...), or a program behind the line protocol
+    (``exec:COMMAND``, ``belote.bot_protocol``); options go to its constructor."""
+    if name.startswith(EXEC):
+        from belote.bot_protocol import ExecBot
+
+        return ExecBot(name[len(EXEC) :], seed=seed, **options)
     try:
         factory = _REGISTRY[name]
     except KeyError:

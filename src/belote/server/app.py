@@ -518,6 +518,11 @@ class Connection:
         elif kind == "seat":
             client.seat = await table.move(seat, parse_seat(msg.get("seat"), table.meta.players))
             await table.send_state(client)
+        elif kind == "bot_seat":
+            asked = msg.get("seat")
+            to = None if asked is None else parse_seat(asked, table.meta.players)
+            token, at = await table.seat_bot(seat, check_name(msg.get("name")), to)
+            await self.send({"type": "bot_token", "table": table.id, "seat": SEATS[at], "token": token})
         elif kind == "settings":
             await table.configure(seat, check_settings(msg.get("settings"), table.meta.settings))
         elif kind == "start":
@@ -542,7 +547,7 @@ class Connection:
         await table.new_game(settings)
 
 
-SEATED = {"act", "continue", "back", "chat", "react", "seat", "settings", "start", "leave", "new_game"}
+SEATED = {"act", "continue", "back", "chat", "react", "seat", "bot_seat", "settings", "start", "leave", "new_game"}
 
 
 async def play_socket(ws: WebSocket) -> None:

@@ -186,13 +186,19 @@ class Seat:
     name: str
     bot: str | None = None  # the bot's name when a bot plays the seat
     bot_options: dict[str, Any] = field(default_factory=dict)
+    #: An outside bot (a program with the seat's token, ``SeatBot``): it plays through the same
+    #: messages as a person, but nobody waits for it to read a deal's score.
+    outside: bool = False
 
     def to_meta(self) -> dict[str, Any]:
-        return {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
+        out = {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
+        return {**out, "outside": True} if self.outside else out
 
     @classmethod
     def from_meta(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}))
+        return cls(
+            data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}), bool(data.get("outside"))
+        )
 
 
 def bot_seat(name: str, strength: str) -> Seat:
@@ -317,7 +323,12 @@ class Meta:
         )
 
     def people(self) -> list[int]:
+        """The seats played through a token: people, and outside bots."""
         return [s for s, seat in self.seats.items() if seat.bot is None]
+
+    def readers(self) -> list[int]:
+        """The people a deal's score waits for: not the outside bots."""
+        return [s for s, seat in self.seats.items() if seat.bot is None and not seat.outside]
 
     @property
     def players(self) -> int:
@@ -389,13 +400,13 @@ class Room:
             m is not None
             and self.deal_just_ended()
             and self.meta.continued < len(m.deals) - 1
-            and any(s not in self.meta.standin for s in self.meta.people())
+            and any(s not in self.meta.standin for s in self.meta.readers())
         )
 
     def unread(self, exclude: int | None = None) -> list[int]:
         """The people (not played by a bot) who have not read the last deal's score."""
         meta = self.meta
-        return [s for s in meta.people() if s != exclude and s not in meta.standin and s not in meta.acks]
+        return [s for s in meta.readers() if s != exclude and s not in meta.standin and s not in meta.acks]
 
     def seat_of_token(self, token: str) -> int | None:
         for s, seat in self.meta.seats.items():
@@ -495,6 +506,17 @@ class Sit:
 
 
 @dataclass(frozen=True)
+class SeatBot:
+    """The host (``seat``) gives the free seat ``to`` (None: the first free one) to an outside bot
+    called ``name``, which joins with the new seat ``token`` like a person."""
+
+    seat: int
+    token: str
+    name: str
+    to: int | None
+
+
+@dataclass(frozen=True)
 class Move:
     """A person moves from ``seat`` to the free seat ``to`` in the lobby."""
 
@@ -535,7 +557,7 @@ class Say:
     at: int
 
 
-Message = Act | BotPlay | Back | StandIn | Resume | NewGame | Sit | Move | Leave | Configure | Start | Say
+Message = Act | BotPlay | Back | StandIn | Resume | NewGame | Sit | SeatBot | Move | Leave | Configure | Start | Say
 
 
 # ----------------------------------------------------------------- events
@@ -636,6 +658,12 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
         case Sit(token, name, seat):
             events.append(Seated(_sit(m, token, name, seat)))
             return True
+        case SeatBot(seat, token, name, to):
+            _require_host(m, seat)
+            at = _sit(m, token, name, to, "bot_seat")
+            m.seats[at].outside = True
+            events.append(Seated(at))
+            return True
         case Move(seat, to):
             _in_lobby(m, "seats can change only in the lobby", "seat")
             _person(m, seat)
@@ -706,9 +734,9 @@ def _require_host(meta: Meta, seat: int) -> None:
         raise IllegalAction("only the host of a private table can do that", "not_host")
 
 
-def _sit(m: Meta, token: str, name: str, seat: int | None) -> int:
+def _sit(m: Meta, token: str, name: str, seat: int | None, request: str = "sit") -> int:
     if m.status != "lobby":
-        raise IllegalAction("the game has started: every seat is taken", "game_started", request="sit")
+        raise IllegalAction("the game has started: every seat is taken", "game_started", request=request)
     players = m.players
     free = [s for s in SEAT_ORDER if s < players and s not in m.seats]
     if not free:

@@ -55,6 +55,7 @@ from belote.server.room import (
     Said,
     Say,
     Seat,
+    SeatBot,
     Seated,
     Sit,
     StandIn,
@@ -347,6 +348,11 @@ class Table:
         """Seat a person at a private table's lobby; the seat they took."""
         return _seated(await self.mutate(Sit(token, name, seat)))
 
+    async def seat_bot(self, host: int, name: str, to: int | None) -> tuple[str, int]:
+        """The host gives a free lobby seat to an outside bot: its new seat token, and the seat."""
+        token = new_token()
+        return token, _seated(await self.mutate(SeatBot(host, token, name, to)))
+
     async def move(self, seat: int, to: int) -> int:
         return _seated(await self.mutate(Move(seat, to)))
 
@@ -528,7 +534,12 @@ class Table:
     # ----------------------------------------------------------------- clients
     def players(self) -> dict[str, dict[str, Any]]:
         return {
-            SEATS[s]: {"name": seat.name, "bot": seat.bot is not None, "standin": s in self.meta.standin}
+            SEATS[s]: {
+                "name": seat.name,
+                "bot": seat.bot is not None or seat.outside,
+                "standin": s in self.meta.standin,
+                **({"outside": True} if seat.outside else {}),
+            }
             for s, seat in sorted(self.meta.seats.items())
         }
 
