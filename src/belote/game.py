@@ -356,6 +356,18 @@ class Deal(PlayState):
             setattr(new, name, value)
         return new
 
+    def taken(self, taker: int, mode: int, contract: Contract | None = None) -> Deal:
+        """A copy of this deal, still in its bidding, at the first lead as if ``taker`` had taken with
+        ``mode`` (in Coinche, ``contract`` being played): the deals the analysis solves for the par
+        of each trump, whatever was bid. The bids made so far stay as they are, not replayed.
+        """
+        if self.phase != BIDDING:
+            raise ValueError("the bidding is over: this deal is being played as it was bid")
+        new = self.copy()
+        new._start_play(taker, mode)
+        new.contract = contract
+        return new
+
     # ----------------------------------------------------------------- public knowledge
     @property
     def actions(self) -> list[Action]:
