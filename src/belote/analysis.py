@@ -39,10 +39,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from belote.bots.search import SearchBot
+from belote.bots.search import NodeBudget, SearchBot
 from belote.cards import CARDS, parse_card
 from belote.contracts import CAPOT, MODE_LETTERS, Contract, bid_levels
 from belote.declarations import belote_holder
@@ -50,7 +50,7 @@ from belote.game import BIDDING, SEATS, Action, Deal, PlayerView, action_str
 from belote.play import LAST_TRICK, POINTS
 from belote.record import RecordError, describe, load_deal, loads, parse, to_record
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult
-from belote.solver import NodeLimit, Position, card_values, value
+from belote.solver import NodeLimit, Position, card_values
 from belote.variants import Tally
 
 FORMAT = "belote-analysis/1"
@@ -58,6 +58,10 @@ CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
 #: Solver nodes one solve of the analysis may visit: far more than any deal of four or three hands
 #: needs from its first lead; a young two-handed deal may pass it (its values are then null).
 LIMIT = 60_000_000
+#: Solver nodes the par of one deal may spend in all (its solves one after another, each stopped
+#: past what is left): a deal of four or three hands needs a few million; at two hands a trump that
+#: suits neither player may need tens of millions, and its par is then left unsolved.
+PAR_BUDGET = 10_000_000
 #: How many of a player's costliest cards the summary lists.
 MISTAKES = 3
 
@@ -72,12 +76,14 @@ class AnalysisError(ValueError):
 
 @dataclass(frozen=True)
 class Options:
-    """How the analysis is made: the bot's seed and thinking, whether to ask it at all, the node limit."""
+    """How the analysis is made: the bot's seed and thinking, whether to ask it at all, the node limits
+    (``limit`` for each position of the play, ``par_budget`` for the whole par)."""
 
     seed: int = 0
     think: float = 1.0
     view: bool = True
     limit: int = LIMIT
+    par_budget: int = PAR_BUDGET
 
 
 # ----------------------------------------------------------------------------- double dummy
@@ -157,7 +163,7 @@ def margin(deal: Deal, seat: int, points: Sequence[int]) -> float:
     return points[team] - sum(others) / len(others)
 
 
-def _number(x: float) -> int | float:
+def rounded(x: float) -> int | float:
     """A whole number where it is one (JSON readers see 12, not 12.0)."""
     return int(x) if float(x).is_integer() else round(x, 2)
 
@@ -179,29 +185,30 @@ def best_cards(deal: Deal, limit: int | None = None) -> list[int]:
     return sorted(int(c) for c, v in values.items() if v == top)
 
 
-def _whole_deal(deal: Deal, limit: int | None) -> tuple[int, DealResult] | None:
-    """A deal at its first lead solved: the leader's camp's number and the deal's result."""
+def _whole_deal(deal: Deal, budget: NodeBudget) -> tuple[int, DealResult] | None:
+    """A deal at its first lead solved: the leader's camp's number and the deal's result (None past the budget)."""
     pos, remaining = _in_play(deal)
-    try:
-        v = value(pos, limit)
-    except NodeLimit:
+    v = budget.value(pos) if budget.open else None
+    if v is None:
         return None
     return v, ending(deal, v, remaining)
 
 
 # ----------------------------------------------------------------------------- the par of the bidding
-def par(fresh: Deal, limit: int | None = LIMIT) -> dict[str, Any]:
-    """The double-dummy par of a deal before its bidding (``fresh`` has no bid yet)."""
+def par(fresh: Deal, budget: int | None = PAR_BUDGET) -> dict[str, Any]:
+    """The double-dummy par of a deal before its bidding (``fresh`` has no bid yet), in at most
+    ``budget`` solver nodes (None: no bound); what it cannot solve within them is marked unsolved."""
+    nodes = NodeBudget(budget)
     if fresh.variant.contracts:
-        return _par_contracts(fresh, limit)
-    return _par_turned(fresh, limit)
+        return _par_contracts(fresh, nodes)
+    return _par_turned(fresh, nodes)
 
 
 def _team_points(deal: Deal, points: Sequence[int]) -> dict[str, int]:
     return dict(zip(deal.rules.team_names, points, strict=True))
 
 
-def _par_turned(fresh: Deal, limit: int | None) -> dict[str, Any]:
+def _par_turned(fresh: Deal, budget: NodeBudget) -> dict[str, Any]:
     """Each trump with each seat as taker; for each side (or player), the best of its seats' takes."""
     rules = fresh.rules
     names = rules.team_names
@@ -211,7 +218,7 @@ def _par_turned(fresh: Deal, limit: int | None) -> dict[str, Any]:
         best: dict[str, dict[str, Any]] = {}
         for seat in range(fresh.players):
             deal = fresh.taken(seat, mode)
-            solved = _whole_deal(deal, limit)
+            solved = _whole_deal(deal, budget)
             if solved is None:
                 takers.append({"taker": SEATS[seat], "solved": False})
                 continue
@@ -223,7 +230,7 @@ def _par_turned(fresh: Deal, limit: int | None) -> dict[str, Any]:
                 "outcome": r.outcome,
                 "cards": _team_points(deal, r.cards),
                 "points": _team_points(deal, r.points),
-                "value": _number(margin(deal, seat, r.points)),
+                "value": rounded(margin(deal, seat, r.points)),
             }
             takers.append(entry)
             if team not in best or entry["value"] > best[team]["value"]:
@@ -238,7 +245,7 @@ def _par_turned(fresh: Deal, limit: int | None) -> dict[str, Any]:
     return {"kind": "takers", "modes": modes}
 
 
-def _par_contracts(fresh: Deal, limit: int | None) -> dict[str, Any]:
+def _par_contracts(fresh: Deal, budget: NodeBudget) -> dict[str, Any]:
     """Coinche: each mode solved once (every card is dealt before the auction), then for each side the
     highest contract it makes in that mode, not coinched, and what that contract scores."""
     rules = fresh.rules
@@ -250,9 +257,8 @@ def _par_contracts(fresh: Deal, limit: int | None) -> dict[str, Any]:
         leader = fresh.order[0]
         probe = fresh.taken(leader, mode, Contract(levels[0], mode, leader))
         pos, remaining = _in_play(probe)
-        try:
-            v = value(pos, limit)
-        except NodeLimit:
+        v = budget.value(pos) if budget.open else None
+        if v is None:
             out.append({"trump": MODE_LETTERS[mode], "solved": False})
             continue
         sides: dict[str, Any] = {}
@@ -269,7 +275,7 @@ def _par_contracts(fresh: Deal, limit: int | None) -> dict[str, Any]:
                 made = {
                     "contract": _level_name(level) + MODE_LETTERS[mode],
                     "points": _team_points(deal, r.points),
-                    "value": _number(margin(deal, bidder, r.points)),
+                    "value": rounded(margin(deal, bidder, r.points)),
                 }
             sides[names[team]] = made
         out.append({"trump": MODE_LETTERS[mode], "solved": True, "cards": cards, "par": sides})
@@ -285,7 +291,7 @@ def analyse(record: dict[str, Any], options: Options | None = None, *, view: boo
     """The analysis of one deal record (``docs/analysis.md``). Raises ``AnalysisError``."""
     opts = options or Options()
     if view is not None:
-        opts = Options(opts.seed, opts.think, view, opts.limit)
+        opts = replace(opts, view=view)
     try:
         rules, dealer, deck, _bids, _plays, score_before, pending = parse(record)
         played, _score, error = load_deal(record)
@@ -302,7 +308,7 @@ def analyse(record: dict[str, Any], options: Options | None = None, *, view: boo
         "record": to_record(played, score_before),
         "complete": played.phase == "done",
         "summary": describe(played, score_before),
-        "par": par(deal.copy(), opts.limit),
+        "par": par(deal.copy(), opts.par_budget),
         "bids": [],
         "plays": [],
     }
@@ -337,14 +343,15 @@ def _play_entry(deal: Deal, card: int, bot: SearchBot | None, limit: int | None)
     dd = dd_cards(deal, limit)
     if dd is None:
         entry["double_dummy"] = None
+        entry["best"] = []
         entry["cost"] = None
     else:
         values = {c: margin(deal, seat, r.points) for c, (_v, r) in dd.items()}
         top = max(values.values())
         entry["double_dummy"] = {
             str(CARDS[c]): {
-                "value": _number(values[c]),
-                "cost": _number(top - values[c]),
+                "value": rounded(values[c]),
+                "cost": rounded(top - values[c]),
                 "card_points": v,
                 "points": _team_points(deal, r.points),
                 "outcome": r.outcome,
@@ -352,15 +359,16 @@ def _play_entry(deal: Deal, card: int, bot: SearchBot | None, limit: int | None)
             for c, (v, r) in dd.items()
         }
         entry["best"] = [str(CARDS[c]) for c in legal if values[c] == top]
-        entry["cost"] = _number(top - values[card])
+        entry["cost"] = rounded(top - values[card])
     if bot is None:
         entry["view"] = None
         return entry
     entry["view"] = seen = view_entry(deal.view(seat), bot)
+    # The double-dummy points lost against the bot's card (negative: the card played did better).
+    seen["cost"] = None
     if dd is not None:
-        # The double-dummy points lost against the bot's card (negative: the card played did better).
         choice = parse_card(seen["choice"])
-        seen["cost"] = _number(margin(deal, seat, dd[choice][1].points) - margin(deal, seat, dd[card][1].points))
+        seen["cost"] = rounded(margin(deal, seat, dd[choice][1].points) - margin(deal, seat, dd[card][1].points))
     return entry
 
 
@@ -370,7 +378,7 @@ def view_entry(view: PlayerView, bot: SearchBot) -> dict[str, Any]:
     It is given the ``PlayerView`` and nothing else: the hidden hands never reach it.
     """
     choice, means, worlds = bot.card_evaluation(view)
-    cards = None if means is None else {str(CARDS[c]): _number(round(m, 2)) for c, m in means.items()}
+    cards = None if means is None else {str(CARDS[c]): rounded(round(m, 2)) for c, m in means.items()}
     return {"choice": str(CARDS[choice]), "worlds": worlds, "cards": cards}
 
 
@@ -380,13 +388,13 @@ def _players(deal: Deal, plays: list[dict[str, Any]]) -> dict[str, Any]:
     for seat in SEATS[: deal.players]:
         mine = [p for p in plays if p["seat"] == seat]
         costed = [p for p in mine if p["cost"] is not None]
-        view_costed = [p for p in mine if p["view"] is not None and "cost" in p["view"]]
+        view_costed = [p for p in mine if p["view"] is not None and p["view"]["cost"] is not None]
         worst = sorted((p for p in costed if p["cost"] > 0), key=lambda p: (-p["cost"], p["index"]))[:MISTAKES]
         out[seat] = {
             "cards": len(mine),
             "solved": len(costed),
-            "cost": _number(sum(p["cost"] for p in costed)),
-            "view_cost": _number(sum(p["view"]["cost"] for p in view_costed)) if view_costed else None,
+            "cost": rounded(sum(p["cost"] for p in costed)),
+            "view_cost": rounded(sum(p["view"]["cost"] for p in view_costed)) if view_costed else None,
             "mistakes": [{"index": p["index"], "card": p["card"], "cost": p["cost"], "best": p["best"]} for p in worst],
         }
     return out
@@ -476,6 +484,7 @@ __all__ = [
     "margin",
     "par",
     "read_records",
+    "rounded",
     "text_report",
     "view_entry",
 ]
