@@ -7,7 +7,7 @@ time of this process (one core, whatever else the machine runs); the same deals 
 without the bot's view (``--no-view``'s share: the exact solver alone). The goal is a median of at
 most 3 s a deal on one core.
 
-    python bench/analyse.py [--deals 10] [--seed 1] [--games classic,coinche,three-handed,two-handed]
+    python bench/analyse.py [--deals 10] [--seed 1] [--games classic,coinche,three-handed,two-handed] [--think 1]
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ def played_deal(seed: int, variant: str) -> dict[str, object]:
         seed += 1000
 
 
-def timed(record: dict[str, object], view: bool) -> float:
+def timed(record: dict[str, object], view: bool, think: float) -> float:
     start = time.process_time()
-    analyse(record, Options(view=view))
+    analyse(record, Options(view=view, think=think))
     return time.process_time() - start
 
 
@@ -49,11 +49,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="the search bot's thinking (default 1, as at the table)"
+    )
     args = parser.parse_args()
     for variant in args.games.split(","):
         records = [played_deal(args.seed + i, variant) for i in range(args.deals)]
-        full = sorted(timed(r, True) for r in records)
-        exact = sorted(timed(r, False) for r in records)
+        full = sorted(timed(r, True, args.think) for r in records)
+        exact = sorted(timed(r, False, args.think) for r in records)
         print(
             f"{variant:13} {args.deals} deals: analyse median {statistics.median(full):.2f} s "
             f"(max {full[-1]:.2f}); double dummy and par alone median {statistics.median(exact):.2f} s "

@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from belote.analysis import LIMIT, dd_cards, margin, rounded
+from belote.analysis import dd_cards, margin, rounded
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.search import SearchBot
 from belote.cards import CARDS
@@ -29,6 +29,9 @@ from belote.rules import Rules
 FORMAT = "belote-problem/1"
 #: Problems taken from one deal at most.
 PER_DEAL = 2
+#: Solver nodes one position may take (a fraction of a second); a young two-handed deal's positions
+#: that need more are passed over: there are plenty of others.
+LIMIT = 5_000_000
 
 
 def generate(
