@@ -276,3 +276,12 @@ def test_belote_analyse_exit_statuses(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_seats_of_the_summary_are_the_games() -> None:
     out = analyse(json.loads((VECTORS / "three_made.json").read_text()), EXACT)
     assert list(out["players"]) == list(SEATS[:3])
+
+
+def test_a_deal_is_taken_for_the_par_only_in_its_bidding() -> None:
+    fresh = Deal.from_seed(18, Rules(declarations=False))
+    east = fresh.taken(1, 0)
+    assert (east.phase, east.taker, east.trump, fresh.phase) == (PLAY, 1, 0, "bidding")
+    assert east.start_hands == load_deal({**DEDANS_RECORD, "plays": []})[0].start_hands
+    with pytest.raises(ValueError, match="the bidding is over"):
+        east.taken(0, 1)

@@ -55,9 +55,10 @@ from belote.variants import Tally
 
 FORMAT = "belote-analysis/1"
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
-#: Solver nodes one solve of the analysis may visit: far more than any deal of four or three hands
-#: needs from its first lead; a young two-handed deal may pass it (its values are then null).
-LIMIT = 60_000_000
+#: Solver nodes one position of the play may visit: the first lead of a deal of four hands takes at
+#: most about 3 million (of three hands, half a million); a young two-handed deal may pass it, and
+#: that position's values are then null rather than seconds long.
+LIMIT = 10_000_000
 #: Solver nodes the par of one deal may spend in all (its solves one after another, each stopped
 #: past what is left): a deal of four or three hands needs a few million; at two hands a trump that
 #: suits neither player may need tens of millions, and its par is then left unsolved.
