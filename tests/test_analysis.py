@@ -285,3 +285,21 @@ def test_a_deal_is_taken_for_the_par_only_in_its_bidding() -> None:
     assert east.start_hands == load_deal({**DEDANS_RECORD, "plays": []})[0].start_hands
     with pytest.raises(ValueError, match="the bidding is over"):
         east.taken(0, 1)
+
+
+def test_the_bots_evaluation_names_the_card_it_plays() -> None:
+    """``card_evaluation`` is ``act`` with its numbers shown: the same card, in every game."""
+    for variant in ("classic", "coinche", "three-handed", "two-handed"):
+        deal = Deal.from_seed(2, Rules(variant=variant))
+        bots = [HeuristicBot(s) for s in range(deal.players)]
+        judge = SearchBot(9, think=0.25)
+        compared = 0
+        while deal.phase != "done" and compared < 3:
+            view = deal.view(deal.to_move)
+            if deal.phase == PLAY and len(view.legal) > 1 and len(deal.tricks) >= deal.ntricks // 2:
+                choice, means, worlds = judge.card_evaluation(view)
+                assert choice == judge.act(view)
+                assert (means is None) == (worlds == 0)
+                compared += means is not None
+            deal.apply(bots[deal.to_move].act(view))
+        assert compared == 3
