@@ -45,13 +45,11 @@ from typing import Any
 from belote.bots.search import NodeBudget, SearchBot
 from belote.cards import CARDS, parse_card
 from belote.contracts import CAPOT, MODE_LETTERS, Contract, bid_levels
-from belote.declarations import belote_holder
 from belote.game import BIDDING, SEATS, Action, Deal, PlayerView, action_str
 from belote.play import LAST_TRICK, POINTS
 from belote.record import RecordError, describe, load_deal, loads, parse, to_record
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult
 from belote.solver import NodeLimit, Position, card_values
-from belote.variants import Tally
 
 FORMAT = "belote-analysis/1"
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
@@ -108,7 +106,7 @@ def ending(deal: Deal, v: int, remaining: int) -> DealResult:
     order): only at three hands, where each defender scores alone, does that split matter. The solver
     counts only the mover's camp's capot: a camp left with no point and no trick is taken capot.
     """
-    rules, variant = deal.rules, deal.variant
+    variant = deal.variant
     camps = deal.camps
     taker = deal.taker
     assert taker is not None
@@ -135,26 +133,9 @@ def ending(deal: Deal, v: int, remaining: int) -> DealResult:
             tricks_by_seat[counted] += tricks_left
         elif not ((c != camp and mine_capot) or (c == camp and theirs_capot)) and tricks_done[c] == 0:
             tricks_by_seat[counted] += 1
-    declarations = (
-        variant.by_team(variant.scoring_declarations(rules, deal.declared, deal.order, camps))
-        if deal.declared
-        else variant.no_points
-    )
     taker_capot = (mine_capot and camp == camps[taker]) or (theirs_capot and camp != camps[taker])
     alone = taker_capot and all(t.winner == taker for t in deal.tricks)
-    belote = variant.belote_by_team(belote_holder(deal.start_hands, deal.mode))
-    tally = Tally(
-        taker,
-        variant.by_team(won_by_seat),
-        variant.by_team(tricks_by_seat),
-        declarations,
-        belote,
-        deal.pending,
-        deal.order,
-        deal.contract,
-        alone,
-    )
-    return variant.score(rules, tally)
+    return deal.result_if(variant.by_team(won_by_seat), variant.by_team(tricks_by_seat), alone)
 
 
 def margin(deal: Deal, seat: int, points: Sequence[int]) -> float:
