@@ -48,14 +48,9 @@ from belote.server.app import SEATED
 from belote.server.room import DEFAULT_SETTINGS, REACTIONS, new_match
 from belote.variants import VARIANTS
 from netplay import Player, Server, match_over, post, run
+from schemacheck import BASE, REGISTRY
 
 VECTORS = Path(__file__).parent / "vectors"
-#: Where the tests place the schemas; each refers to the others by a name relative to its own, as
-#: when a program fetches them from ``/api/schemas/``.
-BASE = "https://belote.invalid/api/schemas/"
-REGISTRY: Registry[Any] = Registry().with_resources(
-    (f"{BASE}{name}.json", Resource.from_contents(schemas.load(name), DRAFT202012)) for name in schemas.NAMES
-)
 FAST = {"strength": "easy", "speed": "fast", "deals": 1}
 
 

@@ -45,6 +45,52 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if all(out["valid"] for out in outs) else 1
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """Every deal of a record file analysed: double dummy, the bot's view, the par; text or JSON lines."""
+    from belote.analysis import AnalysisError, Options, analyse, read_records, text_report
+    from belote.analysis import dumps as analysis_dumps
+
+    options = Options(seed=args.seed, think=args.think, view=not args.no_view)
+    status = 0
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"belote analyse: {args.file}: cannot read: {e}", file=sys.stderr)
+        return 2
+    try:
+        for number, record in enumerate(read_records(text), 1):
+            try:
+                out = analyse(record, options)
+            except AnalysisError as e:
+                if e.code == "not_a_record":
+                    raise
+                print(f"belote analyse: {args.file}: deal {number}: {e} ({e.code})", file=sys.stderr)
+                status = 1
+                continue
+            print(analysis_dumps(out) if args.json else text_report(out), flush=True)
+    except AnalysisError as e:
+        print(f"belote analyse: {args.file}: {e} ({e.code})", file=sys.stderr)
+        return 2
+    return status
+
+
+def cmd_problems(args: argparse.Namespace) -> int:
+    """Training problems from deals played by bots, written as JSON lines."""
+    from belote.problems import generate, problem_dumps
+
+    if args.game is not None:  # a game's own preset, the --option changes on top
+        args.rules = args.game
+    rules = rules_from_args(args)
+    written = 0
+    with open(args.output, "w", encoding="utf-8") as f:
+        for problem in generate(rules, args.count, seed=args.seed, min_cost=args.min_cost):
+            f.write(problem_dumps(problem) + "\n")
+            written += 1
+    print(f"belote problems: {written} problems written to {args.output}", file=sys.stderr)
+    return 0
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     """Two bots on duplicate deals: the difference per deal with its 95% interval."""
     from belote.arena import ArenaError, Team, run_arena
@@ -279,6 +325,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a deal record (format belote-deal/1), or JSON lines of them (a table's archive)")
     p.add_argument("--json", action="store_true", help="print each deal's replay as one line of JSON")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "analyse",
+        help="analyse deal records: what each card cost double dummy, the bot's view, the par of the bidding",
+        description="Every deal of FILE (a deal record, or JSON lines of records) analysed: for each card "
+        "played, the double-dummy value of every legal card in the deal's points and the cost of the card "
+        "played; the search bot's evaluation from the player's own view and its card; the par of each trump "
+        "for each side and the bot's bids; a summary per player. Format: docs/analysis.md.",
+    )
+    p.add_argument("file", help="a deal record (format belote-deal/1) or JSON lines of records")
+    p.add_argument("--json", action="store_true", help="one JSON object per deal, a line each (belote-analysis/1)")
+    p.add_argument("--seed", type=int, default=0, help="the search bot's seed (default 0)")
+    p.add_argument("--think", type=float, default=1.0, help="the search bot's thinking (default 1)")
+    p.add_argument("--no-view", action="store_true", help="double dummy and par only: no bot's view (faster)")
+    p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser(
+        "problems",
+        help="write training problems: positions where one card is clearly best, as JSON lines",
+        description="Deals shuffled from the seed and played by bots; a position is kept when one legal card "
+        "is best double dummy by at least --min-cost points over every other and the search bot, from the "
+        "player's view alone, plays it. Format: docs/analysis.md.",
+    )
+    p.add_argument("--count", type=int, required=True, help="how many problems to write")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
+    p.add_argument(
+        "--game",
+        default=None,
+        choices=["classic", "coinche", "three-handed", "two-handed"],
+        help="the game (its preset; the same as --rules GAME)",
+    )
+    p.add_argument("--min-cost", type=int, default=20, help="the least cost of every other card (default 20)")
+    p.add_argument("-o", "--output", required=True, help="the file to write (JSON lines)")
+    add_rules_arguments(p)
+    p.set_defaults(func=cmd_problems)
 
     p = sub.add_parser(
         "arena",

@@ -212,16 +212,27 @@ class Deal(PlayState):
                 by_seat[t.winner] += t.points
                 tricks_by_seat[t.winner] += 1
             cards, tricks = variant.by_team(by_seat), variant.by_team(tricks_by_seat)
+        alone = won_tricks[camps[taker]] == self.ntricks and all(t.winner == taker for t in self.tricks)
+        self.result = self.result_if(cards, tricks, alone)
+
+    def result_if(self, cards: tuple[int, ...], tricks: tuple[int, ...], alone: bool = False) -> DealResult:
+        """The deal's result had each score (side, or player) taken ``cards`` points in ``tricks``
+        tricks (``alone``: the taker's seat took every trick): the game's scoring with this deal's
+        declarations, belote, points waiting and contract. The end of the last trick asks it, and the
+        analysis asks it of the ends the solver foresees.
+        """
+        taker = self.taker
+        assert taker is not None
+        variant = self.variant
         declared = self.declared
         declarations = (
-            variant.by_team(variant.scoring_declarations(self.rules, declared, self.order, camps))
+            variant.by_team(variant.scoring_declarations(self.rules, declared, self.order, self.camps))
             if declared
             else variant.no_points
         )
-        alone = won_tricks[camps[taker]] == self.ntricks and all(t.winner == taker for t in self.tricks)
         belote = variant.belote_by_team(belote_holder(self.start_hands, self.mode))
         tally = Tally(taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract, alone)
-        self.result = variant.score(self.rules, tally)
+        return variant.score(self.rules, tally)
 
     # ----------------------------------------------------------------- queries
     def hand(self, seat: int) -> tuple[Card, ...]:
@@ -354,6 +365,18 @@ class Deal(PlayState):
             if isinstance(value, list):
                 value = [list(v) if isinstance(v, list) else v for v in value]
             setattr(new, name, value)
+        return new
+
+    def taken(self, taker: int, mode: int, contract: Contract | None = None) -> Deal:
+        """A copy of this deal, still in its bidding, at the first lead as if ``taker`` had taken with
+        ``mode`` (in Coinche, ``contract`` being played): the deals the analysis solves for the par
+        of each trump, whatever was bid. The bids made so far stay as they are, not replayed.
+        """
+        if self.phase != BIDDING:
+            raise ValueError("the bidding is over: this deal is being played as it was bid")
+        new = self.copy()
+        new._start_play(taker, mode)
+        new.contract = contract
         return new
 
     # ----------------------------------------------------------------- public knowledge

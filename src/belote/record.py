@@ -93,13 +93,22 @@ def read(path: str) -> dict[str, Any]:
 
 
 def read_all(path: str) -> list[dict[str, Any]]:
-    """The records of a file: one record (JSON, over any number of lines), or JSON lines of records
-    (a table's archive); a line that is not a record names its number."""
+    """The records of a file (``loads_all``)."""
     try:
         with open(path, "rb") as f:
-            text = f.read()
+            return loads_all(f.read())
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
+
+
+def loads_all(text: str | bytes) -> list[dict[str, Any]]:
+    """The records of a text: one record (JSON, over any number of lines), or JSON lines of records
+    (a table's archive); a line that is not a record names its number."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"not JSON: {e}") from None
     try:
         whole = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError):

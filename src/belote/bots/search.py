@@ -224,6 +224,47 @@ class SearchBot:
 
     # ----------------------------------------------------------------- play
     def _card(self, view: PlayerView) -> Action:
+        return self._choose_card(view, *self._card_totals(view))
+
+    def _choose_card(
+        self, view: PlayerView, totals: dict[Action, float], raw: dict[Action, float], solved: int
+    ) -> Action:
+        if not solved:
+            return self._fallback.act(view)
+        points = POINTS[view.trump] if view.trump is not None else POINTS[0]
+        best = max(totals.values())
+        close = [c for c in view.legal if totals[c] >= best - self.tie_margin * solved]
+        if len(close) > 1 and self._tiebreak is not None:
+            # Cards the worlds cannot tell apart: play the one good practice chooses (it knows what
+            # the solver cannot: that the other players do not see the cards).
+            choice = self._tiebreak.act(replace(view, legal=tuple(close)))
+            if choice in close:
+                return choice
+        return max(close, key=lambda c: (totals[c], raw[c], -points[c], -c))
+
+    def card_evaluation(self, view: PlayerView) -> tuple[Action, dict[Action, float] | None, int]:
+        """The card the bot plays from ``view`` (the seat to play), what it expects from each legal
+        card (the mean over its solved worlds of the seat's score less the others' mean), and how
+        many worlds it solved.
+
+        The worlds are those ``act`` draws, from the view alone, so the analysis of a deal shows the
+        very numbers the bot chose by. No evaluation (None, 0 worlds) where the bot does not solve
+        worlds: a forced card, the first tricks at two hands, or no world within the budget.
+        """
+        if (
+            view.phase != "play"
+            or len(view.legal) == 1
+            or (view.game.table_cards and len(view.tricks) < self.two_handed_from)
+        ):
+            return self.act(view), None, 0
+        totals, raw, solved = self._card_totals(view)
+        choice = self._choose_card(view, totals, raw, solved)
+        if not solved:
+            return choice, None, 0
+        return choice, {c: t / solved for c, t in totals.items()}, solved
+
+    def _card_totals(self, view: PlayerView) -> tuple[dict[Action, float], dict[Action, float], int]:
+        """Each legal card's score summed over the worlds solved, its card points summed, and the worlds solved."""
         assert view.seat is not None and view.trump is not None and view.taker is not None
         me = view.seat
         rules = view.rules
@@ -270,17 +311,7 @@ class SearchBot:
                 theirs_capot = tricks_won[side] == 0 and v == 0
                 totals[c] += score.utility(mine, remaining - mine, mine_capot, theirs_capot, belote)
                 raw[c] += v
-        if not solved:
-            return self._fallback.act(view)
-        best = max(totals.values())
-        close = [c for c in view.legal if totals[c] >= best - self.tie_margin * solved]
-        if len(close) > 1 and self._tiebreak is not None:
-            # Cards the worlds cannot tell apart: play the one good practice chooses (it knows what
-            # the solver cannot: that the other players do not see the cards).
-            choice = self._tiebreak.act(replace(view, legal=tuple(close)))
-            if choice in close:
-                return choice
-        return max(close, key=lambda c: (totals[c], raw[c], -points[c], -c))
+        return totals, raw, solved
 
     # ----------------------------------------------------------------- bidding with a turned card
     def _bid(self, view: PlayerView) -> Action:

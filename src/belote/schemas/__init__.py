@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 #: The JSON Schemas, by name (each one is the file ``NAME.json`` here).
-NAMES = ("common", "deal-record", "deal-replay", "client-message", "server-message")
+NAMES = ("common", "deal-record", "deal-replay", "client-message", "server-message", "analysis", "problem")
 COMMON = "common.json#/$defs/"
 LOCAL = "#/$defs/"
 COMPONENTS = "#/components/schemas/"
