@@ -28,7 +28,7 @@ from belote.actions import IllegalAction
 from belote.cards import CARDS
 from belote.contracts import MODE_LETTERS
 from belote.env.encoding import ACTIONS, OBS_SIZE, Observer
-from belote.game import DONE, PLAY, SEATS, Deal, Match
+from belote.game import BIDDING, DONE, PLAY, SEATS, Deal, Match
 from belote.rules import Rules
 from belote.view import PlayerView
 
@@ -151,7 +151,8 @@ class BeloteEnv(AECEnv):
         obs = observer.observe(seat)
         deal = self._deal
         assert deal is not None
-        if deal.phase != DONE and deal.to_move == seat and not (self.terminations[agent] or self.truncations[agent]):
+        alive = not (self.terminations[agent] or self.truncations[agent])
+        if alive and deal.phase is not DONE and deal.to_move == seat:
             mask = observer.mask()
         else:
             mask = np.zeros(ACTIONS, np.int8)
@@ -178,6 +179,7 @@ class BeloteEnv(AECEnv):
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
         seat = deal.to_move
+        bidding = deal.phase is BIDDING
         a = int(action)
         try:
             match.apply(a)
@@ -192,16 +194,17 @@ class BeloteEnv(AECEnv):
             if self.infos[agent]:
                 self.infos[agent] = {}
         self._steps += 1
-        if deal.phase is PLAY and a < 32 and deal.trick:
-            self._observer.card(seat, a)  # the common case: a card within a trick
+        self._observer.acted(seat, a, bidding)
+        if deal.phase is DONE:
+            self._deal_over(deal)
+            if self._deal.phase is not DONE:  # the match goes on with a new deal
+                self.agent_selection = self.possible_agents[self._deal.to_move]
         else:
-            self._observer.changed()
-            if deal.phase == DONE:
-                self._deal_over(deal)
+            self.agent_selection = self.possible_agents[deal.to_move]
         if self.max_cycles is not None and self._steps >= self.max_cycles and not any(self.terminations.values()):
             self.truncations = dict.fromkeys(self.agents, True)
-        self._select()
-        self._accumulate_rewards()
+        if self._rewarded:  # rewards come only at the end of a deal
+            self._accumulate_rewards()
 
     def _deal_over(self, deal: Deal) -> None:
         match = self.match
@@ -214,7 +217,7 @@ class BeloteEnv(AECEnv):
             teams = self.rules.teams
             self._give([1.0 if t == match.winner else -1.0 / (teams - 1) for t in range(teams)])
         if over:
-            self._observer.start(deal, tuple(match.score))
+            self._observer.rescore(tuple(match.score))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self._start_deal()
@@ -265,10 +268,11 @@ def raw_env(**options: Any) -> BeloteEnv:
 
 
 def env(**options: Any) -> Any:
-    """The environment with PettingZoo's usual wrappers: actions checked in bounds, calls in order."""
-    e: Any = BeloteEnv(**options)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    """The environment with PettingZoo's order-enforcing wrapper (the calls in a valid order).
+
+    An action out of the action space needs no wrapper of its own: the engine refuses it as any
+    illegal action (``illegal``)."""
+    return wrappers.OrderEnforcingWrapper(BeloteEnv(**options))
 
 
 def parallel_env(**options: Any) -> Any:

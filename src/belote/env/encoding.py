@@ -24,14 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from belote.actions import NAME_SUIT, PASS, TAKE, action_str
+from belote.cards import bits_of
 from belote.contracts import COINCHE, LEVELS, SURCOINCHE, contract_of, is_contract
-from belote.declarations import POINTS_BY_NAME, SEQUENCE_NAMES, belote_cards
+from belote.declarations import POINTS_BY_NAME, SEQUENCE_NAMES, belote_cards, belote_holder
 from belote.playstate import BIDDING, DONE, PLAY
 from belote.rules import GAME_NAMES
 
@@ -276,6 +278,9 @@ def _bit_rows() -> list[bytes]:
 
 _BYTE_BITS = _bit_rows()
 _NO_BIDS = bytes(ACTIONS - 32)
+#: The masks of the sets of legal bids met so far (a few hundred at most: an auction's legal bids
+#: are pass, take or a suit, or the contracts above a level).
+_BID_MASKS: dict[tuple[int, ...], bytes] = {}
 
 
 def _card_mask_bytes(m: int) -> bytes:
@@ -306,6 +311,17 @@ class Observer:
         self.offsets = offsets
         self.zero = size
         self.state = np.zeros(size + 1, np.float32)
+        #: The same memory, for writing one cell at a time (faster than numpy's item assignment).
+        self.cells = memoryview(self.state)
+        #: Each field's offset in the absolute array, as attributes (``self._at.hand``).
+        self._at = SimpleNamespace(**offsets)
+        self._two_hands = self._declared = self._contracts = False
+        self._turned = self._belote_holder = -1
+        self._belote_pair = 0
+        self._trick: list[tuple[int, int]] = []
+        self._tables: list[int] = []
+        self._under: tuple[int, ...] = ()
+        self._face_down = [0] * players
         self._gathers: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], list[npt.NDArray[np.intp]]] = {}
         self.gather: list[npt.NDArray[np.intp]] = []
         self.deal: Deal | None = None
@@ -343,32 +359,145 @@ class Observer:
         return out
 
     def start(self, deal: Deal, score: Sequence[int]) -> None:
-        """A new deal (with the match score before it)."""
+        """A new deal (with the match score before it), or a deal seen again at its end."""
         self.deal = deal
         self.score = score
         self.fresh = False
 
     def changed(self) -> None:
-        """Anything but a card played within a trick: the array is made again when next read."""
+        """Something the in-place updates do not follow: the array is made again when next read."""
         self.fresh = False
 
-    def card(self, seat: int, c: int) -> None:
-        """``seat`` played ``c`` and the trick is not over: written in place (called after the play)."""
+    def acted(self, seat: int, action: int, bidding: bool) -> None:
+        """``seat`` made ``action`` (already applied to the deal); ``bidding``: it was a bid.
+
+        A card, and a bid that leaves the auction open, are written in place; anything else (the
+        auction over, the deal over, table cards turned up, declarations announced or shown) has the
+        array made again from the deal when next read.
+        """
         if not self.fresh:
             return
         deal = self.deal
         assert deal is not None
-        st, o = self.state, self.offsets
-        st[o["hand"] + 32 * seat + c] = 0.0
-        st[o["trick"] + 32 * seat + c] = 1.0
-        st[o["played"] + 32 * seat + c] = 1.0
-        st[o["to_move"] + seat] = 0.0
-        st[o["to_move"] + deal.to_move] = 1.0
-        st[o["hand_sizes"] + seat] -= 0.125
-        if deal.table_cards or deal.turned == c or (deal.declared and len(deal.plays) <= self.players):
-            self.fresh = False  # table cards, the turned card, declarations: made again
-        elif belote_cards(deal.mode) >> c & 1:
-            self.fresh = False  # a king or queen of trumps: belote may be said
+        phase = deal.phase
+        if bidding:
+            if phase is BIDDING:
+                self._bid(seat, action, deal)
+            else:
+                self.fresh = False
+            return
+        st, o = self.cells, self._at
+        c = action
+        if self._two_hands and self._tables[seat] >> c & 1:  # a face-up card from the table
+            st[o.table + 32 * seat + c] = 0.0
+            st[o.covering + 32 * seat + c] = 0.0
+        else:
+            st[o.hand + 32 * seat + c] = 0.0
+            st[o.hand_sizes + seat] -= 0.125
+        st[o.played + 32 * seat + c] = 1.0
+        if c == self._turned:
+            st[o.turned + c] = 0.0
+        if seat == self._belote_holder and self._belote_pair >> c & 1:
+            st[o.belote + seat] += 0.5
+        if self._declared and len(deal.plays) <= self.players:
+            self._announce(seat, deal)
+        trick = self._trick
+        if deal.trick:
+            st[o.trick + 32 * seat + c] = 1.0
+            trick.append((seat, c))
+        else:  # the trick is taken: off the table, into its winner's camp
+            for s, x in trick:
+                st[o.trick + 32 * s + x] = 0.0
+            trick.append((seat, c))
+            if self._two_hands:
+                self._turn_up(trick)
+            trick.clear()
+            won, won_tricks = deal.won, deal.won_tricks
+            ntricks = deal.ntricks
+            for side in (0, 1):
+                st[o.won_points + side] = won[side] / 162
+                st[o.won_tricks + side] = won_tricks[side] / ntricks
+        st[o.to_move + seat] = 0.0
+        if phase is PLAY:
+            st[o.to_move + deal.to_move] = 1.0
+        else:
+            st[o.phase + 1] = 0.0
+            st[o.phase + 2] = 1.0
+
+    def _announce(self, seat: int, deal: Deal) -> None:
+        """The first trick: each seat announces its declarations with its first card; once the
+        trick is taken, the side whose declarations score shows them."""
+        st, o = self.cells, self._at
+        mine = deal.declared[seat]
+        if mine:
+            seq = sum(DECLARATION_POINTS[d.name][0] for d in mine)
+            four = sum(DECLARATION_POINTS[d.name][1] for d in mine)
+            st[o.declared + 2 * seat] = seq / MAX_SEQUENCES
+            st[o.declared + 2 * seat + 1] = four / MAX_FOURS
+        if len(deal.plays) == self.players:
+            side = deal.scoring_declarations_side()
+            if side is not None:
+                for s in range(self.players):
+                    if deal.camps[s] == side:
+                        for d in deal.declared[s]:
+                            for x in bits_of(d.cards):
+                                st[o.shown + 32 * s + x] = 1.0
+
+    def _turn_up(self, trick: list[tuple[int, int]]) -> None:
+        """Two hands: the cards lying under those of the trick just taken are turned up."""
+        st, o = self.cells, self._at
+        under = self._under
+        for s, x in trick:
+            u = under[x]
+            if u >= 0:
+                st[o.table + 32 * s + u] = 1.0
+                self._face_down[s] -= 1
+                st[o.face_down + s] = self._face_down[s] / 5
+
+    def rescore(self, score: Sequence[int]) -> None:
+        """The match score changed (a deal is over): its cells written again."""
+        deal = self.deal
+        assert deal is not None
+        self.score = score
+        if self.fresh:
+            target = deal.rules.target
+            for team, total in enumerate(score):
+                self.cells[self._at.score + team] = _scaled(total, target)
+
+    def _bid(self, seat: int, action: int, deal: Deal) -> None:
+        st, o = self.cells, self._at
+        n = self.players
+        w = len(BID_KINDS)
+        base = o.last_bid + w * seat
+        for i in range(w):
+            st[base + i] = 0.0
+        st[base + bid_kind(action)] = 1.0
+        if is_contract(action) or action == COINCHE or action == SURCOINCHE:
+            w = len(LEVELS) + 6
+            base = o.highest_bid + w * seat
+            contract = deal.contract
+            assert contract is not None
+            if is_contract(action):
+                for i in range(w):
+                    st[base + i] = 0.0
+                st[base + LEVELS.index(contract.level)] = 1.0
+                st[base + len(LEVELS) + contract.mode] = 1.0
+            for i in range(n):
+                st[o.bidder + i] = 0.0
+            st[o.bidder + contract.bidder] = 1.0
+            for i in range(len(LEVELS)):
+                st[o.level + i] = 0.0
+            st[o.level + LEVELS.index(contract.level)] = 1.0
+            for i in range(6):
+                st[o.mode + i] = 0.0
+            st[o.mode + contract.mode] = 1.0
+            st[o.coinched] = float(contract.multiplier >= 2)
+            st[o.coinched + 1] = float(contract.multiplier >= 3)
+        if not self._contracts:
+            st[o.bid_round] = st[o.bid_round + 1] = 0.0
+            st[o.bid_round + len(deal.bids) // n] = 1.0
+        st[o.to_move + seat] = 0.0
+        st[o.to_move + deal.to_move] = 1.0
 
     def observe(self, seat: int) -> Obs:
         if not self.fresh:
@@ -426,12 +555,10 @@ class Observer:
         bits = np.unpackbits(blocks.view(np.uint8), bitorder="little")
         st[self._cards_at : self._cards_at + bits.size] = bits
         # The other fields, one cell at a time.
-        cells: list[int] = []
-        values: list[float] = []
+        cells = self.cells
 
         def put(name: str, index: int, value: float = 1.0) -> None:
-            cells.append(o[name] + index)
-            values.append(value)
+            cells[o[name] + index] = value
 
         put("game", GAME_NAMES.index(rules.variant))
         put("phase", PHASES.index(deal.phase))
@@ -490,6 +617,7 @@ class Observer:
                     if ts == s and under[tc] >= 0:
                         down += 1
                 put("face_down", s, down / 5)
+                self._face_down[s] = down
         camps_now = deal.camps
         if tricks:
             points, won = [0, 0], [0, 0]
@@ -503,7 +631,18 @@ class Observer:
         for team, total in enumerate(self.score):
             put("score", team, _scaled(total, target))
         put("pending", 0, _scaled(deal.pending, target))
-        st[cells] = values
+        # What the in-place updates need to know of this deal.
+        self._two_hands = bool(tables)
+        self._declared = any(deal.declared)
+        self._contracts = variant.contracts
+        self._turned = turned if masks[20] else -1
+        playing = deal.phase is PLAY
+        self._belote_pair = belote_cards(deal.mode) if playing else 0
+        holder = belote_holder(deal.start_hands, deal.mode) if playing else None
+        self._belote_holder = -1 if holder is None else holder
+        self._trick = list(zip(trick_seats, trick, strict=True))
+        self._tables = list(tables)
+        self._under = under or ()
         camps = tuple(camps_now) if deal.taker is not None else tuple(range(n))
         self.gather = self.gathers(step, camps, variant.team_of)
         self.fresh = True
@@ -514,4 +653,8 @@ class Observer:
         assert deal is not None
         if deal.phase is PLAY:
             return np.frombuffer(bytearray(_card_mask_bytes(deal.legal_mask())), np.int8)
-        return action_mask(deal.legal_actions())
+        legal = deal.legal_actions()
+        got = _BID_MASKS.get(legal)
+        if got is None:
+            got = _BID_MASKS[legal] = action_mask(legal).tobytes()
+        return np.frombuffer(bytearray(got), np.int8)
