@@ -196,9 +196,9 @@ class BeloteEnv(AECEnv):
         self._steps += 1
         self._observer.acted(seat, a, bidding)
         if deal.phase is DONE:
-            self._deal_over(deal)
-            if self._deal.phase is not DONE:  # the match goes on with a new deal
-                self.agent_selection = self.possible_agents[self._deal.to_move]
+            following = self._deal_over(deal)
+            if following is not None:  # the match goes on with a new deal
+                self.agent_selection = self.possible_agents[following.to_move]
         else:
             self.agent_selection = self.possible_agents[deal.to_move]
         if self.max_cycles is not None and self._steps >= self.max_cycles and not any(self.terminations.values()):
@@ -206,7 +206,8 @@ class BeloteEnv(AECEnv):
         if self._rewarded:  # rewards come only at the end of a deal
             self._accumulate_rewards()
 
-    def _deal_over(self, deal: Deal) -> None:
+    def _deal_over(self, deal: Deal) -> Deal | None:
+        """Rewards for a deal just over; the episode ends, or the next deal starts (returned)."""
         match = self.match
         assert match is not None and deal.result is not None
         if self.reward_mode == "deal":
@@ -219,8 +220,9 @@ class BeloteEnv(AECEnv):
         if over:
             self._observer.rescore(tuple(match.score))
             self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            self._start_deal()
+            return None
+        self._start_deal()
+        return self._deal
 
     def _give(self, by_team: list[float]) -> None:
         """Rewards from each seat's side: its score's part, less the mean of the others'."""

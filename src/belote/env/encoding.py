@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -311,8 +311,9 @@ class Observer:
         self.offsets = offsets
         self.zero = size
         self.state = np.zeros(size + 1, np.float32)
-        #: The same memory, for writing one cell at a time (faster than numpy's item assignment).
-        self.cells = memoryview(self.state)
+        #: The same memory, for writing one cell at a time (faster than numpy's item assignment);
+        #: a float view, which typeshed's ``memoryview`` (items as ints) cannot say.
+        self.cells: Any = self.state.data
         #: Each field's offset in the absolute array, as attributes (``self._at.hand``).
         self._at = SimpleNamespace(**offsets)
         self._two_hands = self._declared = self._contracts = False
@@ -635,7 +636,7 @@ class Observer:
         self._two_hands = bool(tables)
         self._declared = any(deal.declared)
         self._contracts = variant.contracts
-        self._turned = turned if masks[20] else -1
+        self._turned = -1 if turned is None or not masks[20] else int(turned)
         playing = deal.phase is PLAY
         self._belote_pair = belote_cards(deal.mode) if playing else 0
         holder = belote_holder(deal.start_hands, deal.mode) if playing else None
