@@ -216,7 +216,7 @@ class BeloteEnv(AECEnv):
         over = match.over or self.episode == "deal"
         if match.over and self.reward_mode == "match":
             teams = self.rules.teams
-            self._give([1.0 if t == match.winner else -1.0 / (teams - 1) for t in range(teams)])
+            self._give([1.0 if t == match.winner else -1.0 / (teams - 1) for t in range(teams)], relative=False)
         if over:
             self._observer.rescore(tuple(match.score))
             self.terminations = dict.fromkeys(self.agents, True)
@@ -224,13 +224,14 @@ class BeloteEnv(AECEnv):
         self._start_deal()
         return self._deal
 
-    def _give(self, by_team: list[float]) -> None:
-        """Rewards from each seat's side: its score's part, less the mean of the others'."""
+    def _give(self, by_team: list[float], relative: bool = True) -> None:
+        """Rewards by score: each seat gets its score's part; ``relative``: less the mean of the others'
+        (so that the rewards of a deal add up to 0)."""
         teams = len(by_team)
         total = sum(by_team)
         for agent in self.agents:
             own = by_team[self._team_of[self._seat_of[agent]]]
-            self.rewards[agent] = float(own - (total - own) / (teams - 1))
+            self.rewards[agent] = float(own - (total - own) / (teams - 1)) if relative else float(own)
         self._rewarded = True
 
     # ----------------------------------------------------------------- the rest of the API

@@ -35,6 +35,9 @@ Obs = dict[str, np.ndarray[Any, Any]]
 class BeloteSingleEnv(gym.Env[Obs, int]):
     """One seat of any game against bots, for single-agent learning."""
 
+    # Gymnasium reads the class's render modes before making an environment (gymnasium.make).
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+
     def __init__(
         self,
         game: str | None = None,
@@ -59,7 +62,6 @@ class BeloteSingleEnv(gym.Env[Obs, int]):
         self.agent = self.table.possible_agents[seat]
         self.bot_name, self.bot_options = bot, dict(bot_options or {})
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"], "render_fps": 1}
         self.observation_space: spaces.Space[Any] = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
