@@ -87,6 +87,9 @@ class BeloteEnv(AECEnv):
         if max_cycles is not None and max_cycles < 1:
             raise ValueError("max_cycles must be at least 1")
         self.rules = make_rules(game, rules)
+        # An episode of one deal is a match of one deal: the match deals no other after it (a deal
+        # thrown in does not count, and ends the episode all the same).
+        self._match_rules = replace(self.rules, deals=1) if episode == "deal" else self.rules
         self.episode, self.reward_mode, self.illegal = episode, reward, illegal
         self.max_cycles = max_cycles
         self.render_mode = render_mode
@@ -121,7 +124,7 @@ class BeloteEnv(AECEnv):
         if seed is not None:
             self._seeds = random.Random(seed)
         rng = self._seeds
-        self.match = Match(self.rules, seed=rng.getrandbits(63), first_dealer=rng.randrange(self.rules.players))
+        self.match = Match(self._match_rules, seed=rng.getrandbits(63), first_dealer=rng.randrange(self.rules.players))
         self._start_deal()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -145,10 +148,21 @@ class BeloteEnv(AECEnv):
             self.agent_selection = self.possible_agents[deal.to_move]
 
     # ----------------------------------------------------------------- observing
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, without its indirections: a learning loop calls it at every step."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         seat = self._seat_of[agent]
         observer = self._observer
-        obs = observer.observe(seat)
+        obs = observer.state.take(observer.gather[seat]) if observer.fresh else observer.observe(seat)
         deal = self._deal
         assert deal is not None
         alive = not (self.terminations[agent] or self.truncations[agent])
