@@ -5,7 +5,9 @@ another hand in any observation, and the rewards of worked deals."""
 from __future__ import annotations
 
 import random
+import re
 import warnings
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -48,6 +50,13 @@ def test_the_spaces_are_the_same_for_every_game() -> None:
         assert e.possible_agents == [f"player_{s}" for s in range(Rules(variant=game).players)]
         assert e.action_space("player_0").n == ACTIONS
         assert e.observation_space("player_0")["observation"].shape == (OBS_SIZE,)
+
+
+def test_docs_env_md_tells_every_field_where_it_is() -> None:
+    text = (Path(__file__).parent.parent / "docs" / "env.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| `(\w+)` \| (?:(\d) × )?(\d+) \|", text, re.MULTILINE)
+    told = [(int(offset), name, int(slots or 1) * int(width)) for offset, name, slots, width in rows]
+    assert told == [(f.offset, f.name, f.size) for f in FIELDS]
 
 
 # ----------------------------------------------------------------- PettingZoo's and Gymnasium's tests
