@@ -9,7 +9,7 @@ bids). docs/env.md tells the options.
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> e.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
-('player_1', (769,), 55)
+('player_1', (769,), 61)
 """
 
 from __future__ import annotations
