@@ -194,7 +194,7 @@ class BeloteEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         seat = deal.to_move
         bidding = deal.phase is BIDDING
-        a = int(action)
+        a = action if action.__class__ is int else int(action)
         try:
             match.apply(a)
         except IllegalAction:

@@ -283,20 +283,15 @@ _NO_BIDS = bytes(ACTIONS - 32)
 _BID_MASKS: dict[tuple[int, ...], bytes] = {}
 
 
-def _card_mask_bytes(m: int) -> bytes:
-    """The action mask of a set of legal cards, as bytes."""
-    t = _BYTE_BITS
-    return t[m & 255] + t[m >> 8 & 255] + t[m >> 16 & 255] + t[m >> 24] + _NO_BIDS
-
-
 class Observer:
     """The observations of every seat of one deal, kept as the deal goes on.
 
     It holds one array of the public facts in absolute seats (each seat's block, each camp's, each
     score's), plus the hands; a seat's observation is one gather from it (``numpy.take``) through an
-    index made for that seat, which reads that seat's own hand and nothing of another's. A card
-    played in a trick is written in place; anything else (a bid, a trick taken, a new deal) has the
-    array made again from the deal at the next observation.
+    index made for that seat, which reads that seat's own hand and nothing of another's. Each card
+    played (a trick taken, cards turned up, declarations, belote) and each bid that leaves the
+    auction open is written in place, a few cells; the array is made whole from the deal only at a
+    deal's start and when the auction ends, when most of it changes.
     """
 
     def __init__(self, players: int) -> None:
@@ -323,6 +318,7 @@ class Observer:
         self._tables: list[int] = []
         self._under: tuple[int, ...] = ()
         self._face_down = [0] * players
+        self._cards = 0  # cards played in the deal
         self._gathers: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], list[npt.NDArray[np.intp]]] = {}
         self.gather: list[npt.NDArray[np.intp]] = []
         self.deal: Deal | None = None
@@ -360,21 +356,16 @@ class Observer:
         return out
 
     def start(self, deal: Deal, score: Sequence[int]) -> None:
-        """A new deal (with the match score before it), or a deal seen again at its end."""
+        """A new deal, with the match score before it: the array is made from it when next read."""
         self.deal = deal
         self.score = score
-        self.fresh = False
-
-    def changed(self) -> None:
-        """Something the in-place updates do not follow: the array is made again when next read."""
         self.fresh = False
 
     def acted(self, seat: int, action: int, bidding: bool) -> None:
         """``seat`` made ``action`` (already applied to the deal); ``bidding``: it was a bid.
 
-        A card, and a bid that leaves the auction open, are written in place; anything else (the
-        auction over, the deal over, table cards turned up, declarations announced or shown) has the
-        array made again from the deal when next read.
+        A card, and a bid that leaves the auction open, are written in place; the bid that ends the
+        auction (or throws the deal in) has the array made again from the deal when next read.
         """
         if not self.fresh:
             return
@@ -400,10 +391,11 @@ class Observer:
             st[o.turned + c] = 0.0
         if seat == self._belote_holder and self._belote_pair >> c & 1:
             st[o.belote + seat] += 0.5
-        if self._declared and len(deal.plays) <= self.players:
+        self._cards += 1
+        if self._declared and self._cards <= self.players:
             self._announce(seat, deal)
         trick = self._trick
-        if deal.trick:
+        if len(trick) + 1 < self.players:  # the trick goes on
             st[o.trick + 32 * seat + c] = 1.0
             trick.append((seat, c))
         else:  # the trick is taken: off the table, into its winner's camp
@@ -435,7 +427,7 @@ class Observer:
             four = sum(DECLARATION_POINTS[d.name][1] for d in mine)
             st[o.declared + 2 * seat] = seq / MAX_SEQUENCES
             st[o.declared + 2 * seat + 1] = four / MAX_FOURS
-        if len(deal.plays) == self.players:
+        if self._cards == self.players:
             side = deal.scoring_declarations_side()
             if side is not None:
                 for s in range(self.players):
@@ -642,6 +634,7 @@ class Observer:
         holder = belote_holder(deal.start_hands, deal.mode) if playing else None
         self._belote_holder = -1 if holder is None else holder
         self._trick = list(zip(trick_seats, trick, strict=True))
+        self._cards = len(plays)
         self._tables = list(tables)
         self._under = under or ()
         camps = tuple(camps_now) if deal.taker is not None else tuple(range(n))
@@ -653,7 +646,10 @@ class Observer:
         deal = self.deal
         assert deal is not None
         if deal.phase is PLAY:
-            return np.frombuffer(bytearray(_card_mask_bytes(deal.legal_mask())), np.int8)
+            m, t = deal.legal_mask(), _BYTE_BITS
+            return np.frombuffer(
+                bytearray(t[m & 255] + t[m >> 8 & 255] + t[m >> 16 & 255] + t[m >> 24] + _NO_BIDS), np.int8
+            )
         legal = deal.legal_actions()
         got = _BID_MASKS.get(legal)
         if got is None:
