@@ -527,14 +527,15 @@ class Observer:
             masks[12 + s] |= 1 << c
         plays = deal.plays
         played_mask = 0
-        for s, c in zip(deal.play_seats(), plays, strict=True):
-            masks[16 + s] |= 1 << c
-            played_mask |= 1 << c
+        if plays:  # the array is made mostly before the first card: at the deal's start, at the auction's end
+            for s, c in zip(deal.play_seats(), plays, strict=True):
+                masks[16 + s] |= 1 << c
+                played_mask |= 1 << c
         turned = deal.turned
         if turned is not None and not played_mask >> turned & 1:
             masks[20] = 1 << turned
-        tricks = deal.tricks
-        announced = deal.announced()
+        tricks = deal.tricks if plays else []
+        announced = deal.announced() if plays else []
         declared = [[0, 0] for _ in range(n)]
         if announced:
             shown_side = deal.scoring_declarations_side() if tricks else None
@@ -594,12 +595,12 @@ class Observer:
                 put("declared", 2 * s, declared[s][0] / MAX_SEQUENCES)
                 put("declared", 2 * s + 1, declared[s][1] / MAX_FOURS)
         said = [0] * n
-        for s, _ in deal.belote_words():
+        for s, _ in deal.belote_words() if plays else ():
             said[s] += 1
         for s in range(n):
             if said[s]:
                 put("belote", s, said[s] / 2)
-        sizes = deal.hand_sizes()
+        sizes = [masks[s].bit_count() for s in range(n)]  # in hand: not the table cards
         target = rules.target
         for s in range(n):
             put("hand_sizes", s, sizes[s] / 8)
