@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from types import SimpleNamespace
@@ -50,6 +52,15 @@ def test_the_spaces_are_the_same_for_every_game() -> None:
         assert e.possible_agents == [f"player_{s}" for s in range(Rules(variant=game).players)]
         assert e.action_space("player_0").n == ACTIONS
         assert e.observation_space("player_0")["observation"].shape == (OBS_SIZE,)
+
+
+def test_the_engine_imports_none_of_the_environments_libraries() -> None:
+    code = (
+        "import sys, belote, belote.game, belote.bots, belote.arena, belote.record, belote.knowledge, belote.cli; "
+        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'belote.env') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_docs_env_md_tells_every_field_where_it_is() -> None:
