@@ -319,6 +319,16 @@ class Observer:
         self._under: tuple[int, ...] = ()
         self._face_down = [0] * players
         self._cards = 0  # cards played in the deal
+        #: Each seat's cells that a card it plays changes: its hand, played, trick, table and
+        #: covering blocks, its hand size and its turn.
+        self._seat_cells = [
+            (
+                *(offsets[name] + 32 * s for name in ("hand", "played", "trick", "table", "covering")),
+                offsets["hand_sizes"] + s,
+                offsets["to_move"] + s,
+            )
+            for s in range(players)
+        ]
         self._gathers: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], list[npt.NDArray[np.intp]]] = {}
         self.gather: list[npt.NDArray[np.intp]] = []
         self.deal: Deal | None = None
@@ -380,13 +390,14 @@ class Observer:
             return
         st, o = self.cells, self._at
         c = action
+        hand, played, trick_at, table, covering, size, to_move = self._seat_cells[seat]
         if self._two_hands and self._tables[seat] >> c & 1:  # a face-up card from the table
-            st[o.table + 32 * seat + c] = 0.0
-            st[o.covering + 32 * seat + c] = 0.0
+            st[table + c] = 0.0
+            st[covering + c] = 0.0
         else:
-            st[o.hand + 32 * seat + c] = 0.0
-            st[o.hand_sizes + seat] -= 0.125
-        st[o.played + 32 * seat + c] = 1.0
+            st[hand + c] = 0.0
+            st[size] -= 0.125
+        st[played + c] = 1.0
         if c == self._turned:
             st[o.turned + c] = 0.0
         if seat == self._belote_holder and self._belote_pair >> c & 1:
@@ -396,7 +407,7 @@ class Observer:
             self._announce(seat, deal)
         trick = self._trick
         if len(trick) + 1 < self.players:  # the trick goes on
-            st[o.trick + 32 * seat + c] = 1.0
+            st[trick_at + c] = 1.0
             trick.append((seat, c))
         else:  # the trick is taken: off the table, into its winner's camp
             for s, x in trick:
@@ -410,7 +421,7 @@ class Observer:
             for side in (0, 1):
                 st[o.won_points + side] = won[side] / 162
                 st[o.won_tricks + side] = won_tricks[side] / ntricks
-        st[o.to_move + seat] = 0.0
+        st[to_move] = 0.0
         if phase is PLAY:
             st[o.to_move + deal.to_move] = 1.0
         else:
