@@ -370,8 +370,8 @@ def test_random_sessions(game: str, monkeypatch: pytest.MonkeyPatch, caplog: pyt
         run_state_machine_as_test(
             Room,
             settings=settings(
-                max_examples=15,
-                stateful_step_count=80,
+                max_examples=10,
+                stateful_step_count=60,
                 deadline=None,
                 derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
