@@ -544,35 +544,49 @@ class Table:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
     async def mutate(self, change: Callable[[], bool]) -> None:
-        """Apply ``change`` (it returns whether the meta changed, and raises, changing nothing, to refuse)."""
-        async with self.hub.lock(self.id):
-            await self.sync()
-            game, start = self.meta.game, self.n_actions
-            before = (self.meta.to_json(), self.match)
-            meta_changed = change()
-            reset = self.meta.game != game
-            if reset:
-                start = 0
-            actions = [] if self.match is None else [action_str(a) for a in self.match.actions_from(start)]
-            if not meta_changed and not actions and not reset:
-                return
-            if meta_changed or reset:
-                self._seat_clients()
-            if meta_changed or reset or (self.match is not None and self.match.over):
-                self.meta.version += 1
-                meta: dict[str, Any] | None = self.meta.to_json()
-            else:
-                meta = None
-            try:
+        """Apply ``change`` (it returns whether the meta changed, and raises, changing nothing, to refuse).
+
+        What the sync under the lock brings is told even when the change is refused or writes nothing
+        (a bot's answer gone stale, say): that sync is the only one to see it, and the note of the
+        other process's change then finds nothing new here.
+        """
+        caught_up = False
+        try:
+            async with self.hub.lock(self.id):
+                caught_up = await self.sync()
+                game, start = self.meta.game, self.n_actions
+                before = (self.meta.to_json(), self.match)
+                meta_changed = change()
+                reset = self.meta.game != game
+                if reset:
+                    start = 0
+                actions = [] if self.match is None else [action_str(a) for a in self.match.actions_from(start)]
+                if not meta_changed and not actions and not reset:
+                    return
+                if meta_changed or reset:
+                    self._seat_clients()
+                if meta_changed or reset or (self.match is not None and self.match.over):
+                    self.meta.version += 1
+                    meta: dict[str, Any] | None = self.meta.to_json()
+                else:
+                    meta = None
                 try:
-                    await self.hub.commit(self.id, meta, self.active, start, actions, reset)
-                except StoreLost:  # Redis came back empty: this process still holds the whole table
-                    if not await self._write_back():
-                        raise
-            except Exception:  # nobody hears of a change the store did not keep
-                log.exception("the store did not keep a change; it is undone", extra={"table": self.id})
-                self._undo(*before, start)
-                raise Refusal("the server could not save that, so nothing changed: try again", "not_saved") from None
+                    try:
+                        await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+                    except StoreLost:  # Redis came back empty: this process still holds the whole table
+                        if not await self._write_back():
+                            raise
+                except Exception:  # nobody hears of a change the store did not keep
+                    log.exception("the store did not keep a change; it is undone", extra={"table": self.id})
+                    self._undo(*before, start)
+                    raise Refusal(
+                        "the server could not save that, so nothing changed: try again", "not_saved"
+                    ) from None
+                caught_up = False  # told below, with the change
+        finally:
+            if caught_up:
+                await self.broadcast()
+                self.wake()
         self.used = self.clock()
         if actions:
             self.metrics.actions.inc(len(actions), kind=self.meta.kind)
@@ -1226,6 +1240,7 @@ class TableManager:
                 try:
                     if await held.restore():
                         await held.broadcast()
+                        held.wake()
                 except Exception:  # its next change finds the log short and writes it back then
                     log.exception("table %s could not be written back now", held.id[:6])
             return
@@ -1286,7 +1301,8 @@ class TableManager:
                 continue
             held = await self.hub.hold_lease(table_id)
             if held and not table.driving:
-                await table.sync()
+                if await table.sync():  # what it missed (a note lost while Redis was away): told here or never
+                    await table.broadcast()
                 table._note_position()
                 await table.take_over()
             elif not held and table.driving:
