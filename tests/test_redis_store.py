@@ -6,6 +6,8 @@ out of reach for a while corrupts nothing: against a real ``redis-server``.
 - a change that does not follow the stored log (Redis came back empty) writes nothing, and the table
   is written back whole: killed and restarted empty mid-game, the tables play on and their stored
   logs replay to what the players saw;
+- a replica that catches up with what another process wrote tells its clients and wakes its driver,
+  whichever catch-up finds it (a lease taken over, a write-back, a change refused after its sync);
 - while Redis is down the page loads, and what needs Redis is refused with ``store_unreachable``.
 """
 
@@ -24,12 +26,12 @@ import redis.asyncio as aioredis
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 
-from belote.game import action_str
+from belote.game import Refusal, action_str
 from belote.server.app import create_app
 from belote.server.hub import StoreLost
 from belote.server.redis_hub import RedisHub, RedisSheets
 from belote.server.store import SQLiteStore
-from belote.server.tables import ServerConfig, TableManager, check_settings
+from belote.server.tables import Client, ServerConfig, Table, TableManager, check_settings
 from netplay import (
     Player,
     RedisProcess,
@@ -173,6 +175,91 @@ def test_a_table_whose_change_finds_the_store_empty_writes_itself_back_whole(tmp
         assert len(played) == 9 and stored == played  # the whole log, from its first action
         assert [action_str(a) for a in redis_replayed(redis.Redis.from_url(url), table_id).actions] == played
         assert r.sismember("belote:active", table_id)
+        r.close()
+
+
+def first_legal(table: Table) -> str:
+    assert table.match is not None
+    return action_str(table.match.legal_actions()[0])
+
+
+def test_a_replica_that_catches_up_tells_its_clients_and_wakes_its_driver(tmp_path: Path) -> None:
+    # Two people (South on A, North on B) and two bots. Neither process reads its notes here, as when
+    # they were lost while Redis was away: each catch-up below is the only one to see what the other
+    # process wrote, so it must tell the clients of its process and wake its driver, or the table
+    # stalls (the later note of that change finds nothing new). Each of the three fails without it.
+    with redis_server(tmp_path) as url:
+        r = redis.Redis.from_url(url, decode_responses=True)
+
+        async def main() -> list[tuple[str, int, int]]:
+            hubs = [await RedisHub.connect(url) for _ in range(2)]
+            for hub in hubs:
+                for task in hub._tasks:
+                    task.cancel()
+            a, b = (TableManager(hub, ServerConfig(pace=0.0, turn_timer=600)) for hub in hubs)
+            heard = {"A": asyncio.Queue[dict[str, Any]](), "B": asyncio.Queue[dict[str, Any]]()}
+
+            def client(seat: int, where: str) -> Client:
+                async def send(msg: Any) -> None:
+                    heard[where].put_nowait(json.loads(msg) if isinstance(msg, str) else msg)
+
+                return Client(seat, send)
+
+            async def a_person_to_move(where: str) -> dict[str, Any]:
+                """The first state ``where`` hears in which a person is to move (the bots moved up to it)."""
+                while True:
+                    state = await asyncio.wait_for(heard[where].get(), 30)
+                    if state["view"] is not None and state["view"]["to_move"] in ("S", "N"):
+                        return state
+
+            settings = check_settings({"deals": 2, "strength": "easy"}, a.defaults())
+            on_a, _ = await a.create_private("Host", 2, settings)
+            await a.sit(on_a.id, on_a.meta.invite, "Nina", "N")
+            on_a.meta.seed = 5  # a game that always goes the same way (start writes the meta whole)
+            on_a.clients.append(client(2, "A"))
+            await on_a.start_game(2)
+            await a_person_to_move("A")
+            on_b = await b.get(on_a.id)
+            assert on_b is not None and not on_b.driving  # A holds the lease
+            on_b.clients.append(client(0, "B"))
+            seen: list[tuple[str, int, int]] = []
+
+            # B takes the lease over (A's has gone) after a person's action and the bots' answers on A.
+            assert on_a.match is not None and on_a.match.to_move is not None
+            await on_a.act(on_a.match.to_move, first_legal(on_a))
+            on_a_now = await a_person_to_move("A")
+            await on_a.stop()
+            r.delete(f"belote:t:{on_a.id}:lease")
+            await b.hold_leases()
+            assert on_b.driving
+            on_b_now = await asyncio.wait_for(heard["B"].get(), 30)
+            seen.append((on_b_now["view"]["to_move"], on_b_now["last"], on_a_now["last"]))
+
+            # A person's action on A, then one on B that the sync under B's lock finds stale: refused.
+            assert on_b.match is not None and on_b.match.to_move is not None
+            person, action = on_b.match.to_move, first_legal(on_b)
+            await on_a.act(person, action)
+            with pytest.raises(Refusal):
+                await on_b.act(person, action)
+            on_b_now = await a_person_to_move("B")  # told, and B's driver woke: its bots answered
+            seen.append((on_b_now["view"]["to_move"], on_b_now["last"], len(on_b.match.events()) - 1))
+
+            # Redis restarts empty after a person's action on A: A writes the table back, B catches up.
+            await on_a.sync()
+            assert on_a.match is not None and on_a.match.to_move is not None
+            await on_a.act(on_a.match.to_move, first_legal(on_a))
+            r.flushall()
+            for manager in (a, b):
+                await manager._on_note("", {"kind": "store_lost"})
+            on_b_now = await a_person_to_move("B")  # B's driver woke: its bots answered
+            seen.append((on_b_now["view"]["to_move"], on_b_now["last"], len(on_b.match.events()) - 1))
+            for manager in (a, b):
+                await manager.close()
+            for hub in hubs:
+                await hub.close()
+            return seen
+
+        assert run(main()) == [("S", 4, 4), ("N", 6, 6), ("S", 10, 10)]
         r.close()
 
 
