@@ -8,6 +8,7 @@ out of reach for a while corrupts nothing: against a real ``redis-server``.
   logs replay to what the players saw;
 - a replica that catches up with what another process wrote tells its clients and wakes its driver,
   whichever catch-up finds it (a lease taken over, a write-back, a change refused after its sync);
+  and when a process's notes come back, who sits where is told again;
 - while Redis is down the page loads, and what needs Redis is refused with ``store_unreachable``.
 """
 
@@ -261,6 +262,57 @@ def test_a_replica_that_catches_up_tells_its_clients_and_wakes_its_driver(tmp_pa
 
         assert run(main()) == [("S", 4, 4), ("N", 6, 6), ("S", 10, 10)]
         r.close()
+
+
+def test_who_is_at_a_table_is_told_again_when_the_notes_come_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A solo table driven by A, its person's socket on B. A takes the table over while B hears no
+    # notes (its connection to Redis away): A's question "who is there" is lost, and the bots wait for
+    # a person A never heard of, until B's notes come back and B says again where its sockets are.
+    monkeypatch.setattr("belote.server.tables.secrets.randbelow", lambda n: 6)  # the same game each time, West first
+    with redis_server(tmp_path) as url:
+
+        async def main() -> list[tuple[str, int, int]]:
+            hubs = [await RedisHub.connect(url) for _ in range(2)]
+            for task in hubs[1]._tasks:  # B reads no notes
+                task.cancel()
+            a, b = (TableManager(hub, ServerConfig(pace=0.0, turn_timer=600)) for hub in hubs)
+            watched: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+            async def watch(msg: Any) -> None:
+                watched.put_nowait(json.loads(msg) if isinstance(msg, str) else msg)
+
+            async def the_persons_turn() -> tuple[str, int, int]:
+                """The first state A's spectator hears in which the person is to move, and A's last event."""
+                while True:
+                    state = await asyncio.wait_for(watched.get(), 30)
+                    if state["view"]["to_move"] == "S":
+                        assert on_a.match is not None
+                        return state["view"]["to_move"], state["last"], len(on_a.match.events()) - 1
+
+            async def quiet(msg: Any) -> None:
+                pass
+
+            on_a, token, seat = await a.create_solo(check_settings({"deals": 2, "strength": "easy"}, a.defaults()))
+            on_a.clients.append(Client(None, watch))  # a spectator on A: not a person
+            on_b = await b.get(on_a.id)
+            assert on_b is not None and seat == 2
+            on_b.clients.append(Client(seat, quiet, token=token))
+            await on_b.presence()  # heard by A: its bots play up to the person's turn
+            seen = [await the_persons_turn()]
+            await on_a.stop()
+            await on_a.take_over()  # its question is lost: B hears no notes
+            await on_b.act(seat, first_legal(on_b))
+            await b._on_note("", {"kind": "resync"})  # B's notes are back
+            seen.append(await the_persons_turn())  # A heard of B's person again: its bots answered
+            for manager in (a, b):
+                await manager.close()
+            for hub in hubs:
+                await hub.close()
+            return seen
+
+        assert run(main()) == [("S", 4, 4), ("S", 8, 8)]
 
 
 def test_tables_play_on_when_redis_restarts_empty_mid_game(tmp_path: Path) -> None:

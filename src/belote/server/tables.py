@@ -1249,6 +1249,13 @@ class TableManager:
                 if await held.sync():
                     await held.broadcast()
                     held.wake()
+                # Who is where travels only in notes, and the store does not hold it: say again which
+                # seats have a socket here, and ask again from the driver (after a lease taken over
+                # meanwhile, a solo table's bots would wait for a person they never heard of).
+                if held.here_seats():
+                    await held.presence()
+                if held.driving:
+                    await self.hub.publish(held.id, {"kind": "who", "from": self.hub.process})
             return
         table = self.tables.get(table_id)
         if table is None:
