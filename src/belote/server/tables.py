@@ -544,49 +544,40 @@ class Table:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
     async def mutate(self, change: Callable[[], bool]) -> None:
-        """Apply ``change`` (it returns whether the meta changed, and raises, changing nothing, to refuse).
-
-        What the sync under the lock brings is told even when the change is refused or writes nothing
-        (a bot's answer gone stale, say): that sync is the only one to see it, and the note of the
-        other process's change then finds nothing new here.
-        """
-        caught_up = False
-        try:
-            async with self.hub.lock(self.id):
-                caught_up = await self.sync()
-                game, start = self.meta.game, self.n_actions
-                before = (self.meta.to_json(), self.match)
-                meta_changed = change()
-                reset = self.meta.game != game
-                if reset:
-                    start = 0
-                actions = [] if self.match is None else [action_str(a) for a in self.match.actions_from(start)]
-                if not meta_changed and not actions and not reset:
-                    return
-                if meta_changed or reset:
-                    self._seat_clients()
-                if meta_changed or reset or (self.match is not None and self.match.over):
-                    self.meta.version += 1
-                    meta: dict[str, Any] | None = self.meta.to_json()
-                else:
-                    meta = None
-                try:
-                    try:
-                        await self.hub.commit(self.id, meta, self.active, start, actions, reset)
-                    except StoreLost:  # Redis came back empty: this process still holds the whole table
-                        if not await self._write_back():
-                            raise
-                except Exception:  # nobody hears of a change the store did not keep
-                    log.exception("the store did not keep a change; it is undone", extra={"table": self.id})
-                    self._undo(*before, start)
-                    raise Refusal(
-                        "the server could not save that, so nothing changed: try again", "not_saved"
-                    ) from None
-                caught_up = False  # told below, with the change
-        finally:
-            if caught_up:
+        """Apply ``change`` (it returns whether the meta changed, and raises, changing nothing, to refuse)."""
+        async with self.hub.lock(self.id):
+            # What another process wrote is told now, whatever becomes of the change (refused, or a
+            # bot's answer gone stale): this sync is the only one to see it, the note of it finds
+            # nothing new here later.
+            if await self.sync():
                 await self.broadcast()
                 self.wake()
+            game, start = self.meta.game, self.n_actions
+            before = (self.meta.to_json(), self.match)
+            meta_changed = change()
+            reset = self.meta.game != game
+            if reset:
+                start = 0
+            actions = [] if self.match is None else [action_str(a) for a in self.match.actions_from(start)]
+            if not meta_changed and not actions and not reset:
+                return
+            if meta_changed or reset:
+                self._seat_clients()
+            if meta_changed or reset or (self.match is not None and self.match.over):
+                self.meta.version += 1
+                meta: dict[str, Any] | None = self.meta.to_json()
+            else:
+                meta = None
+            try:
+                try:
+                    await self.hub.commit(self.id, meta, self.active, start, actions, reset)
+                except StoreLost:  # Redis came back empty: this process still holds the whole table
+                    if not await self._write_back():
+                        raise
+            except Exception:  # nobody hears of a change the store did not keep
+                log.exception("the store did not keep a change; it is undone", extra={"table": self.id})
+                self._undo(*before, start)
+                raise Refusal("the server could not save that, so nothing changed: try again", "not_saved") from None
         self.used = self.clock()
         if actions:
             self.metrics.actions.inc(len(actions), kind=self.meta.kind)
