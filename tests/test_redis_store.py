@@ -180,6 +180,7 @@ def test_a_table_whose_change_finds_the_store_empty_writes_itself_back_whole(tmp
 
 
 def first_legal(table: Table) -> str:
+    """The first legal action of whoever is to move, as text: any will do, the game is seeded."""
     assert table.match is not None
     return action_str(table.match.legal_actions()[0])
 
