@@ -270,7 +270,12 @@ class Table:
         and the clients; the room's events. Raises the room's ``Refusal``, changing nothing; ``Stale``
         when the table is no longer the room ``expected`` (a bot's answer to a position gone by)."""
         async with self.hub.leases.lock(self.id):
-            await self.sync()
+            # What another process wrote is told now, whatever becomes of the change (refused, or a
+            # bot's answer gone stale): this sync is the only one to see it, the note of it finds
+            # nothing new here later.
+            if await self.sync():
+                await self.broadcast()
+                self.wake()
             if expected is not None and self.room is not expected:
                 raise Stale
             room, events = reduce(self.room, message)
@@ -776,6 +781,7 @@ class TableManager:
                 try:
                     if await held.restore():
                         await held.broadcast()
+                        held.wake()
                 except Exception:  # its next change finds the log short and writes it back then
                     log.exception("table %s could not be written back now", held.id[:6])
             return
@@ -784,6 +790,13 @@ class TableManager:
                 if await held.sync():
                     await held.broadcast()
                     held.wake()
+                # Who is where travels only in notes, and the store does not hold it: say again which
+                # seats have a socket here, and ask again from the driver (after a lease taken over
+                # meanwhile, a solo table's bots would wait for a person they never heard of).
+                if held.here_seats():
+                    await held.presence()
+                if held.driving:
+                    await self.hub.bus.publish(held.id, {"kind": "who", "from": self.hub.process})
             return
         table = self.tables.get(table_id)
         if table is None:
@@ -836,7 +849,8 @@ class TableManager:
                 continue
             held = await self.hub.leases.hold(table_id)
             if held and not table.driving:
-                await table.sync()
+                if await table.sync():  # what it missed (a note lost while Redis was away): told here or never
+                    await table.broadcast()
                 table._note_position()
                 await table.take_over()
             elif not held and table.driving:
