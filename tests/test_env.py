@@ -54,10 +54,13 @@ def test_the_spaces_are_the_same_for_every_game() -> None:
         assert e.observation_space("player_0")["observation"].shape == (OBS_SIZE,)
 
 
-def test_the_engine_imports_none_of_the_environments_libraries() -> None:
+def test_the_engine_imports_none_of_the_optional_extras() -> None:
+    """The engine, the bots and the front ends load none of the research extras (the environments,
+    the OpenSpiel game) nor what they need: only those who ask for an extra do."""
+    extras = ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "belote.env", "belote.openspiel")
     code = (
         "import sys, belote, belote.game, belote.bots, belote.arena, belote.record, belote.knowledge, belote.cli; "
-        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'belote.env') if m in sys.modules))"
+        f"print(sorted(m for m in sys.modules if m in {extras!r} or m.split('.')[0] in {extras!r}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -4,8 +4,6 @@ observations of one worked deal, resampling from a seat's information state, and
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pyspiel
@@ -310,13 +308,3 @@ def test_ismcts_plays_a_deal_against_the_heuristic_bot() -> None:
     assert replay.result == deal.result
     ns, ew = deal.result.points
     assert state.returns() == [ns - ew, ew - ns, ns - ew, ew - ns]
-
-
-def test_the_engine_imports_no_openspiel() -> None:
-    """The engine, the bots and the front ends load neither OpenSpiel nor numpy: only this extra does."""
-    code = (
-        "import sys, belote, belote.game, belote.knowledge, belote.bots, belote.arena, belote.record, belote.cli; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspiel', 'open_spiel', 'numpy')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
