@@ -263,16 +263,22 @@ def test_a_chat_line_is_checked_and_made_by_the_room() -> None:
 def test_refused_messages_change_nothing_and_the_writes_replay(seed: int, steps: int) -> None:
     rng = random.Random(seed)
     room = lobby(variant=rng.choice(["classic", "coinche", "three-handed", "two-handed"]))
+    twin = room.copy()  # reduced in place, as a table's driver does: the same rooms and events
     log: list[str] = []
     for _ in range(steps):
         message = random_message(room, rng)
         before = state(room)
         try:
             new, events = reduce(room, message)
-        except Refusal:
+        except Refusal as refusal:
             assert state(room) == before
+            with pytest.raises(Refusal) as again:
+                reduce(twin, message, in_place=True)
+            assert again.value.code == refusal.code and state(twin) == before
             continue
         assert state(room) == before  # the room given is never changed
+        changed, twin_events = reduce(twin, message, in_place=True)
+        assert changed is twin and twin_events == events and state(twin) == state(new)
         for event in events:
             if isinstance(event, Write):
                 assert event.start == (0 if event.reset else len(log))

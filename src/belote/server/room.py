@@ -7,8 +7,9 @@ table's settings, the reading of a deal's score before the next one, the stand-i
 line may hold) and the match's (``Match.apply``), and returns the next room and what must follow:
 a ``Write`` to the store (the actions from a number, the meta when it changed), the seat a person
 took, a chat line to pass on. A message refused raises ``Refusal`` with the rule, and the room it
-was given is left as it was: ``reduce`` works on a copy (``Match.copy`` costs microseconds), so a
-change the store then refuses leaves nothing to undo either.
+was given is left as it was. ``reduce`` works on a copy (``Match.copy`` costs microseconds) and
+leaves the room it was given as it was; a table's driver, which keeps one room a table for hours,
+reduces in place and takes back a change its store refuses (``Table.mutate``).
 
 Nothing here waits, reads a clock or draws at random (a new game's seed and a chat line's time come
 in the message): the room's rules are tested without a socket or an event loop
@@ -26,7 +27,7 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from belote.game import SEATS, Action, IllegalAction, Match, Refusal, action_str
 from belote.rules import OPTIONS, OptionSpec, Rules
@@ -440,10 +441,11 @@ class Room:
         return None
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(NamedTuple):
     """What a table's driver waits for: in ``wait`` seconds (from now), a ``bot`` to play at ``seat``,
-    a person's turn to time out (``timeout``), or everybody's reading of the score (``continue``)."""
+    a person's turn to time out (``timeout``), or everybody's reading of the score (``continue``).
+    A tuple: the driver of every table holds one while it waits, and a tuple of plain values is no
+    work for the garbage collector."""
 
     wait: float
     kind: str
@@ -589,15 +591,22 @@ class Said:
 Event = Write | Seated | Said
 
 
-def reduce(room: Room, message: Message) -> tuple[Room, list[Event]]:
+def reduce(room: Room, message: Message, in_place: bool = False) -> tuple[Room, list[Event]]:
     """The room after ``message``, and what must follow; raises ``Refusal`` (with the rule) for a
-    message the room's rules or the match's refuse. ``room`` itself is never changed."""
+    message the room's rules or the match's refuse, and the room is then as it was.
+
+    ``room`` itself is never changed, unless ``in_place``: then the room returned is ``room``, changed
+    (a refusal still changes nothing: every rule is checked before anything is changed, and
+    ``Match.apply`` changes nothing when it refuses). A table's driver reduces in place: a copy of
+    every room that lives until the table's next action would reach Python's oldest generation and
+    die there, and its full collections would pause every table (tests/test_room.py holds both
+    ways to the same rooms and events)."""
     if isinstance(message, Say):
         return room, [Said(_chat_line(room, message))]
-    new = room.copy()
+    game, start = room.meta.game, room.n_actions
+    new = room if in_place else room.copy()
     events: list[Event] = []
     meta_changed = _change(new, message, events)
-    game, start = room.meta.game, room.n_actions
     reset = new.meta.game != game
     if reset:
         start = 0

@@ -154,7 +154,8 @@ class Table:
         self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
-        self._thought: tuple[Room, int, asyncio.Future[Action]] | None = None  # a bot deciding, for a room
+        self._thought: tuple[int, int, asyncio.Future[Action]] | None = None  # a bot deciding: revision, seat
+        self.revision = 0  # bumped by every change of the room: a bot's answer is for one revision
         self._position: tuple[int, int, int, int] = (-1, -1, -1, -1)
         self.turn_started = time.monotonic()
         self.closed = False
@@ -203,6 +204,7 @@ class Table:
             match.apply(parse_action(a))
         self.room = Room(meta, match)
         self._bots = {}
+        self.revision += 1
 
     def _note_position(self) -> None:
         """Start the turn clock when the table has moved on."""
@@ -228,11 +230,11 @@ class Table:
         if not self.hub.shared:
             return False
         while True:
-            room = self.room
+            room, revision = self.room, self.revision
             snap = await self.hub.store.snapshot(self.id, room.meta.game, room.n_actions)
             # A change made here meanwhile (outside the lock this sync may run without) moved the
             # replica past where it read from: read again from where it is now, or its own actions come twice.
-            if self.room is room:
+            if self.revision == revision:
                 break
         if snap is None:
             return False
@@ -241,6 +243,7 @@ class Table:
         if not changed:
             return False
         meta = Meta.from_json(data, self._defaults())
+        self.revision += 1
         if meta.status != "playing":
             self.room = Room(meta, None)
         elif full or room.match is None:
@@ -265,10 +268,11 @@ class Table:
     def _defaults(self) -> dict[str, Any]:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
-    async def mutate(self, message: Message, expected: Room | None = None) -> list[Event]:
+    async def mutate(self, message: Message, expected: int | None = None) -> list[Event]:
         """Reduce ``message`` under the table's lock, write the change, then tell the other processes
         and the clients; the room's events. Raises the room's ``Refusal``, changing nothing; ``Stale``
-        when the table is no longer the room ``expected`` (a bot's answer to a position gone by)."""
+        when the table is no longer at revision ``expected`` (a bot's answer to a position gone by).
+        The room is reduced in place (``room.reduce``): a change the store refuses is taken back."""
         async with self.hub.leases.lock(self.id):
             # What another process wrote is told now, whatever becomes of the change (refused, or a
             # bot's answer gone stale): this sync is the only one to see it, the note of it finds
@@ -276,12 +280,17 @@ class Table:
             if await self.sync():
                 await self.broadcast()
                 self.wake()
-            if expected is not None and self.room is not expected:
+            if expected is not None and self.revision != expected:
                 raise Stale
-            room, events = reduce(self.room, message)
+            # What to take the change back to, should the store refuse it: the meta as text (a string
+            # is no work for the garbage collector, where the dicts of a meta kept across the awaits
+            # below reached its oldest generation at every action) and the match's length.
+            before = (json.dumps(self.room.meta.to_json()), self.room.match, self.n_actions)
+            room, events = reduce(self.room, message, in_place=True)
             write = next((e for e in events if isinstance(e, Write)), None)
             if write is None:
                 return events
+            self.revision += 1
             meta = room.meta.to_json() if write.meta else None
             try:
                 try:
@@ -291,9 +300,9 @@ class Table:
                     if not await self._write_back(room):
                         raise
             except Exception:  # nobody hears of a change the store did not keep
-                log.exception("the store did not keep a change; nothing changed", extra={"table": self.id})
+                log.exception("the store did not keep a change; it is taken back", extra={"table": self.id})
+                self._take_back(*before)
                 raise Refusal("the server could not save that, so nothing changed: try again", "not_saved") from None
-            self.room = room
             if write.reset:
                 self._bots = {}
                 self._restart_clients()
@@ -309,6 +318,17 @@ class Table:
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
         return events
+
+    def _take_back(self, meta: str, match: Match | None, actions: int) -> None:
+        """The room as it was before a change: ``meta`` (its JSON text), and ``match`` (the one it had:
+        a new game made another) back to its first ``actions`` actions."""
+        if match is not None:
+            while match.action_count > actions:
+                match.undo()
+        self.room = Room(Meta.from_json(json.loads(meta), self._defaults()), match)
+        self._bots = {}
+        self._seat_clients()
+        self.revision += 1
 
     async def _write_back(self, room: Room) -> bool:
         """Write ``room`` whole (meta and every action from the first), under the table's lock: the store
@@ -466,10 +486,10 @@ class Table:
         """The decision of the bot at ``seat`` in the room as it is, started when its turn comes: it
         thinks during its pause (a person follows the play at the bots' pace, not at their
         thinking's), and the same decision serves however often the driver wakes meanwhile."""
-        room = self.room
+        room, revision = self.room, self.revision
         if self._thought is not None:
-            thought_room, thought_seat, future = self._thought
-            if thought_room is room and thought_seat == seat:
+            thought_revision, thought_seat, future = self._thought
+            if thought_revision == revision and thought_seat == seat:
                 return future
             self._forget_thought()
         assert room.match is not None
@@ -487,7 +507,7 @@ class Table:
                 return view.legal[0]
 
         future = asyncio.ensure_future(decide())
-        self._thought = (room, seat, future)
+        self._thought = (revision, seat, future)
         return future
 
     def _forget_thought(self) -> None:
@@ -526,15 +546,15 @@ class Table:
             self._forget_thought()
 
     async def _run(self, job: Job) -> None:
-        room = self.room
+        revision = self.revision
         if job.kind == "continue":
-            await self.mutate(Resume(None), expected=room)
+            await self.mutate(Resume(None), expected=revision)
         elif job.kind == "timeout" and job.seat is not None:
-            await self.mutate(StandIn(job.seat), expected=room)
+            await self.mutate(StandIn(job.seat), expected=revision)
         elif job.kind == "bot" and job.seat is not None:
             action = await self._think(job.seat)
             self._thought = None
-            await self.mutate(BotPlay(job.seat, action), expected=room)
+            await self.mutate(BotPlay(job.seat, action), expected=revision)
 
     # ----------------------------------------------------------------- clients
     def players(self) -> dict[str, dict[str, Any]]:
