@@ -48,7 +48,8 @@ from belote.contracts import CAPOT, MODE_LETTERS, Contract, bid_levels
 from belote.game import BIDDING, SEATS, Action, Deal, PlayerView, action_str
 from belote.play import LAST_TRICK, POINTS
 from belote.record import RecordError, describe, load_deal, loads_all, parse, to_record
-from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult
+from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult, share
+from belote.scoring import margin as scoring_margin
 from belote.solver import NodeLimit, Position, card_values
 
 FORMAT = "belote-analysis/1"
@@ -125,8 +126,8 @@ def ending(deal: Deal, v: int, remaining: int) -> DealResult:
     tricks_left = deal.ntricks - len(deal.tricks)
     for c in (0, 1):
         seats = [s for s in range(n) if camps[s] == c]
-        for i, s in enumerate(seats):
-            won_by_seat[s] += (take[c] + (len(seats) - 1 - i)) // len(seats)
+        for s, part in zip(seats, share(take[c], len(seats)), strict=True):
+            won_by_seat[s] += part
         # Only whether a camp takes no trick, or every trick, counts: its future tricks go to one seat.
         counted = taker if c == camps[taker] else seats[0]
         if (c == camp and mine_capot) or (c != camp and theirs_capot):
@@ -140,9 +141,7 @@ def ending(deal: Deal, v: int, remaining: int) -> DealResult:
 
 def margin(deal: Deal, seat: int, points: Sequence[int]) -> float:
     """What ``seat``'s score adds less the mean of what the others add: the value of the deal for it."""
-    team = deal.rules.team(seat)
-    others = [p for i, p in enumerate(points) if i != team]
-    return points[team] - sum(others) / len(others)
+    return scoring_margin(points, deal.rules.team(seat))
 
 
 def rounded(x: float) -> int | float:

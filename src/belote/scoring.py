@@ -65,6 +65,24 @@ class DealResult:
         return out
 
 
+def share(points: int, seats: int) -> list[int]:
+    """Card points a camp takes from now on, shared evenly among its ``seats`` (an odd point to the
+    first in seat order): how the search bot and the analysis count a camp's future at three hands,
+    where each defender scores alone.
+
+    >>> share(17, 2), share(17, 1)
+    ([9, 8], [17])
+    """
+    return [(points + (seats - 1 - i)) // seats for i in range(seats)]
+
+
+def margin(points: Sequence[int], team: int) -> float:
+    """What a deal's ``points`` give ``team`` less the mean of what they give the others: the value of
+    a deal for one seat, which the search bot maximises and the analysis prices cards in."""
+    others = [p for i, p in enumerate(points) if i != team]
+    return points[team] - sum(others) / len(others)
+
+
 def round_points(points: int, five: str = "down") -> int:
     """To the nearest ten, a five going down (75 -> 70, 76 -> 80), or up (75 -> 80) as chosen."""
     return (points + (5 if five == "up" else 4)) // 10 * 10

@@ -44,7 +44,7 @@ from belote.game import NAMES, PASS, TAKE, Action, PlayerView
 from belote.knowledge import Knowledge, Plausibility
 from belote.play import LAST_TRICK, POINTS
 from belote.rules import Rules
-from belote.scoring import CAPOT_POINTS, DEAL_POINTS
+from belote.scoring import CAPOT_POINTS, DEAL_POINTS, margin, share
 from belote.solver import NodeLimit, Position, card_values, nodes, value
 from belote.variants import Tally
 from belote.variants.base import complete_hands
@@ -526,18 +526,15 @@ class _DealScore:
         for camp in (0, 1):
             seats = self.seats[camp]
             future = cards[camp] - sum(self.won_by_seat[s] for s in seats)
-            k = len(seats)
-            for i, s in enumerate(seats):
-                by_seat[s] = self.won_by_seat[s] + (future + (k - 1 - i)) // k
+            for s, part in zip(seats, share(future, len(seats)), strict=True):
+                by_seat[s] = self.won_by_seat[s] + part
             tricks_by_seat[self.counted[camp]] = tricks[camp]
         game = self.view.game
         alone = mine_capot and side == self.taker_camp
         r = self.view.score_deal(
             game.by_team(by_seat), game.by_team(tricks_by_seat), game.by_team(self.declared), holder, alone
         )
-        team = self.view.rules.team(self.me)
-        others = [p for i, p in enumerate(r.points) if i != team]
-        return r.points[team] - sum(others) / len(others)
+        return margin(r.points, self.view.rules.team(self.me))
 
 
 def _split(v: int, leader_side: int) -> tuple[list[int], tuple[bool, bool]]:
