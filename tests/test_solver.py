@@ -675,3 +675,90 @@ def test_the_c_solver_gives_the_same_values_in_several_threads_at_once() -> None
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda p: _dds.card_values(*args(p)), positions * 3))
     assert together == alone * 3
+
+
+# ----------------------------------------------------------------------------- the kept table
+def _deal_positions(variant: str, seed: int, skip: int) -> list[Position]:
+    """The positions of a deal of ``variant`` at each card from the ``skip``-th on, played by random legal cards."""
+    from belote.rules import Rules
+
+    rng = random.Random(seed)
+    rules = Rules(variant=variant)
+    while True:
+        deal = Deal.from_seed(seed, rules, dealer=seed % rules.players)
+        while deal.phase == "bidding":
+            deal.apply(rng.choice(deal.legal_actions()))
+        if deal.phase == "play":
+            break
+        seed += 1000
+    out = []
+    while deal.phase == "play":
+        if len(deal.plays) >= skip:
+            out.append(Position.from_state(deal))
+        deal.apply(rng.choice(deal.legal_actions()))
+    return out
+
+
+#: Where each game's deals are young enough to share much, and old enough to solve in milliseconds.
+KEEP_FROM = {"classic": 4, "coinche": 4, "three-handed": 0, "two-handed": 12}
+
+
+@pytest.mark.parametrize("variant", sorted(KEEP_FROM))
+def test_a_kept_table_gives_the_values_of_fresh_solves(variant: str) -> None:
+    """Positions of two deals solved in a shuffled order, each keeping the table the solves before it
+    kept: every value is the value a fresh solve gives; a position of the other deal starts the table
+    anew (its cards left may be the same set, held by other seats), and solving the same deal again
+    in order visits fewer nodes than fresh solves."""
+    first = _deal_positions(variant, 11, KEEP_FROM[variant])
+    second = _deal_positions(variant, 12, KEEP_FROM[variant])
+    fresh = {id(p): (card_values(p), value(p)) for p in first + second}
+    order = first + second + first[::3] + second[1::2]
+    random.Random(variant).shuffle(order)
+    belote.solver.forget()
+    for pos in order:
+        assert card_values(pos, keep=True) == fresh[id(pos)][0], pos
+        assert value(pos, keep=True) == fresh[id(pos)][1], pos
+    belote.solver.forget()
+    kept = fresh_nodes = 0
+    for pos in first:
+        card_values(pos, keep=True)
+        kept += belote.solver.nodes()
+        card_values(pos)
+        fresh_nodes += belote.solver.nodes()
+    assert kept < fresh_nodes
+
+
+def test_the_same_cards_left_in_other_hands_are_not_read_from_a_kept_table() -> None:
+    """Two positions with the same cards left and leader, two cards swapped between E and W: the
+    second does not join the first's table (its entries would be read for the wrong hands)."""
+    hands = [mask_of(h.split()) for h in ("JH 9H AS", "7D 8D KC", "TH 8C QS", "KS 7S AD")]
+    swapped = list(hands)
+    swapped[1], swapped[3] = mask_of(["KS", "8D", "KC"]), mask_of(["7D", "7S", "AD"])
+    a, b = Position(tuple(hands), SPADES, leader=0), Position(tuple(swapped), SPADES, leader=0)
+    assert (value(a), value(b)) == (25, 30)
+    belote.solver.forget()
+    assert value(a, keep=True) == 25
+    assert value(b, keep=True) == 30
+    assert value(a, keep=True) == 25
+
+
+def test_a_fresh_solve_visits_the_same_nodes_whatever_was_kept_before() -> None:
+    """The bots bound their solves by nodes: a solve that does not keep is the same solve after any
+    kept ones (the two tables are apart), and a run that starts with ``forget`` visits the same nodes
+    each time (an analysis stops at its limit at the same places)."""
+    positions = _deal_positions("classic", 21, 4)
+    alone = []
+    for pos in positions:
+        card_values(pos)
+        alone.append(belote.solver.nodes())
+    runs = []
+    for _ in range(2):
+        belote.solver.forget()
+        run = []
+        for pos, nodes in zip(positions, alone, strict=True):
+            card_values(pos, keep=True)
+            run.append(belote.solver.nodes())
+            card_values(pos)
+            assert belote.solver.nodes() == nodes
+        runs.append(run)
+    assert runs[0] == runs[1]

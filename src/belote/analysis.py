@@ -50,7 +50,7 @@ from belote.play import LAST_TRICK, POINTS
 from belote.record import RecordError, describe, load_deal, loads_all, parse, to_record
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult, share
 from belote.scoring import margin as scoring_margin
-from belote.solver import NodeLimit, Position, card_values
+from belote.solver import NodeLimit, Position, card_values, forget
 
 FORMAT = "belote-analysis/1"
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
@@ -149,11 +149,12 @@ def rounded(x: float) -> int | float:
     return int(x) if float(x).is_integer() else round(x, 2)
 
 
-def dd_cards(deal: Deal, limit: int | None = LIMIT) -> dict[int, tuple[int, DealResult]] | None:
-    """Each legal card of the seat to move: the solver's number and the deal's result, double dummy."""
+def dd_cards(deal: Deal, limit: int | None = LIMIT, keep: bool = False) -> dict[int, tuple[int, DealResult]] | None:
+    """Each legal card of the seat to move: the solver's number and the deal's result, double dummy.
+    ``keep``: the solver keeps its table from the position before (``belote.solver.value``)."""
     pos, remaining = _in_play(deal)
     try:
-        values = card_values(pos, limit)
+        values = card_values(pos, limit, keep)
     except NodeLimit:
         return None
     return {int(c): (v, ending(deal, v, remaining)) for c, v in values.items()}
@@ -293,6 +294,9 @@ def analyse(record: dict[str, Any], options: Options | None = None, *, view: boo
         "bids": [],
         "plays": [],
     }
+    # The positions of the play are solved one after another in one table: each finds most of the
+    # next solved (the same analysis visits the same nodes wherever it runs: the table starts anew).
+    forget()
     for action in played.actions:
         if deal.phase == BIDDING:
             out["bids"].append(_bid_entry(deal, action, bot))
@@ -321,7 +325,7 @@ def _play_entry(deal: Deal, card: int, bot: SearchBot | None, limit: int | None)
         "card": str(CARDS[card]),
         "legal": [str(CARDS[c]) for c in legal],
     }
-    dd = dd_cards(deal, limit)
+    dd = dd_cards(deal, limit, keep=True)
     if dd is None:
         entry["double_dummy"] = None
         entry["best"] = []

@@ -38,7 +38,7 @@ from belote.cards import CARDS, FULL_PACK, bits_of
 if TYPE_CHECKING:
     from belote.playstate import PlayState
 
-__all__ = ["IMPLEMENTATION", "NodeLimit", "Position", "PositionError", "card_values", "nodes", "value"]
+__all__ = ["IMPLEMENTATION", "NodeLimit", "Position", "PositionError", "card_values", "forget", "nodes", "value"]
 
 
 class PositionError(ValueError):
@@ -227,6 +227,7 @@ class _Backend(Protocol):
         camps: tuple[int, ...] | None = None,
         under: tuple[int, ...] | None = None,
         limit: int | None = None,
+        keep: bool = False,
         /,
     ) -> int | None: ...
 
@@ -242,8 +243,11 @@ class _Backend(Protocol):
         camps: tuple[int, ...] | None = None,
         under: tuple[int, ...] | None = None,
         limit: int | None = None,
+        keep: bool = False,
         /,
     ) -> dict[int, int] | None: ...
+
+    def forget(self) -> None: ...
 
     def stats(self) -> dict[str, int]: ...
 
@@ -265,7 +269,7 @@ _impl = _load()
 IMPLEMENTATION: str = getattr(_impl, "__name__", "")
 
 
-def _args(pos: Position, limit: int | None) -> tuple[Any, ...]:
+def _args(pos: Position, limit: int | None, keep: bool = False) -> tuple[Any, ...]:
     return (
         pos.hands,
         pos.mode,
@@ -277,29 +281,40 @@ def _args(pos: Position, limit: int | None) -> tuple[Any, ...]:
         pos.camps,
         pos.under,
         limit,
+        keep,
     )
 
 
-def value(pos: Position, limit: int | None = None) -> int:
+def value(pos: Position, limit: int | None = None, keep: bool = False) -> int:
     """The exact value of ``pos`` for the side to move (0 when no card is left).
 
-    Raises ``NodeLimit`` if that takes more than ``limit`` nodes.
+    Raises ``NodeLimit`` if that takes more than ``limit`` nodes. ``keep``: the solve uses the table
+    the solves before it kept, and keeps its own, as long as they are positions of one deal (a later
+    position of the same deal is then found mostly solved). The value is the same; the nodes are
+    fewer, and depend on the solves before: a bot bounded by nodes never keeps (``forget``).
     """
-    v = _impl.value(*_args(pos, limit))
+    v = _impl.value(*_args(pos, limit, keep))
     if v is None:
         raise NodeLimit(limit or 0)
     return v
 
 
-def card_values(pos: Position, limit: int | None = None) -> dict[int, int]:
+def card_values(pos: Position, limit: int | None = None, keep: bool = False) -> dict[int, int]:
     """The exact value for the side to move after each legal card of the player to move (keys are ``Card``s).
 
-    Raises ``NodeLimit`` if that takes more than ``limit`` nodes.
+    Raises ``NodeLimit`` if that takes more than ``limit`` nodes. ``keep``: as ``value``.
     """
-    vals = _impl.card_values(*_args(pos, limit))
+    vals = _impl.card_values(*_args(pos, limit, keep))
     if vals is None:
         raise NodeLimit(limit or 0)
     return {CARDS[c]: v for c, v in sorted(vals.items())}
+
+
+def forget() -> None:
+    """The next solve that keeps its table starts it anew, whatever this thread solved before: a run
+    of solves that begins with ``forget()`` visits the same nodes wherever and whenever it runs (the
+    analysis of a deal stops at a limit of nodes at the same places)."""
+    _impl.forget()
 
 
 def nodes() -> int:

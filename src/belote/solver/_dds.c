@@ -50,7 +50,8 @@ static inline int popcount(uint32_t x) {
 /* ------------------------------------------------------------------ the transposition table */
 
 /* The key of a trick boundary: the 32 cards left, the leader (2 bits), whether capot is still open
- * (1 bit). It is exact: each card stays with one seat for the whole search, so the cards held tell
+ * (1 bit), the side counted for (1 bit: the same in every node of one solve; it tells the solves
+ * that share a kept table apart, below, and is left out of the hash). It is exact: each card stays with one seat for the whole search, so the cards held tell
  * every hand; and at two hands the cards still face down are exactly those under the cards held (a
  * card under another turns up when the trick with that card is taken, and at a boundary no trick is
  * half played), so the cards held tell them too. An entry is one 64-bit word, so that a bucket of four shares a cache line with another:
@@ -58,8 +59,9 @@ static inline int popcount(uint32_t x) {
  * it), the lower and upper bounds (a value is at most 252; an upper bound of 255 is none yet) and
  * the card to try first, plus one (0: none). */
 typedef uint64_t Entry;
-#define KEY_BITS 35
-#define GEN_BITS 7
+#define KEY_BITS 36
+#define HASHED_KEY ((1ull << 35) - 1) /* the side's bit is in the tag, not in the hash */
+#define GEN_BITS 6
 #define TAG_MASK ((1ull << (KEY_BITS + GEN_BITS)) - 1)
 #define LOWER_SHIFT (KEY_BITS + GEN_BITS)
 #define UPPER_SHIFT (LOWER_SHIFT + 8)
@@ -70,11 +72,26 @@ typedef uint64_t Entry;
 #define TT_SIZE (1u << TT_BITS)
 #define BUCKET 4
 
-/* One table per thread, so that bots in several threads solve at once with the GIL released. */
-static _Thread_local Entry *table;
-static _Thread_local uint64_t generation;
+/* One table per thread, so that bots in several threads solve at once with the GIL released.
+ *
+ * Each solve starts from an empty table (a new generation), except those asked to keep theirs: they
+ * share a second table of the thread, whose entries stay true while every position solved in it is
+ * a position of one deal. An entry is keyed by the cards left, and stands for one position only if
+ * each of those cards is held by the same seat in every solve that reads it: the kept table
+ * remembers which seat held each card (kept_owner) and the rules of its solves (mode, turn, sides,
+ * cards face down), and a position that disagrees with them starts it anew. The solves of a bot
+ * never keep (the nodes a solve visits depend on what the table holds, and a bot bounded by nodes
+ * decides from them); analysing a deal position after position does. */
+static _Thread_local Entry *table, *fresh_table, *kept_table;
+static _Thread_local uint64_t generation, fresh_generation, kept_generation;
+static _Thread_local uint32_t kept_owner[4];
+static _Thread_local int kept_rules[5], kept_open;
+static _Thread_local int8_t kept_under[32];
 
 static inline uint64_t tag_of(uint64_t key) { return key | generation << KEY_BITS; }
+static inline uint64_t key_of(uint32_t cards, int leader, int capot, int side) {
+    return (uint64_t)cards | (uint64_t)leader << 32 | (uint64_t)capot << 34 | (uint64_t)side << 35;
+}
 static inline int lower_of(Entry e) { return (int)(e >> LOWER_SHIFT & 255); }
 static inline int upper_of(Entry e) { return (int)(e >> UPPER_SHIFT & 255); }
 static inline int hint_of(Entry e) { return (int)(e >> HINT_SHIFT) - 1; }
@@ -83,7 +100,7 @@ static inline Entry entry(uint64_t tag, int lower, int upper, int hint) {
 }
 
 static inline Entry *bucket_of(uint64_t key) {
-    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> (64 - TT_BITS);
+    uint64_t h = ((key & HASHED_KEY) * 0x9E3779B97F4A7C15ull) >> (64 - TT_BITS);
     return table + (h & ~(uint64_t)(BUCKET - 1));
 }
 
@@ -299,7 +316,7 @@ INLINE int etc(Search *s, int seat, int maximise, const int *moves, int n, int a
         int ours = camp(s, winner, shape) == s->side;
         uint32_t after = (rest & ~(1u << c)) | turned;
         if (tops(s, shape) >> c & 1) after |= 1u << s->under[c];
-        keys[i] = (uint64_t)after | (uint64_t)winner << 32 | (uint64_t)(s->capot && ours) << 34;
+        keys[i] = key_of(after, winner, s->capot && ours, s->side);
         __builtin_prefetch(bucket_of(keys[i]));
     }
     for (int i = 0; i < n; i++) {
@@ -455,7 +472,7 @@ INLINE int boundary_body(Search *s, int alpha, int beta, int shape) {
     if (s->capot && master != 1 - s->side) top += CAPOT_BONUS;
     if (top <= alpha) return top;
     if (low >= beta) return low;
-    uint64_t key = (uint64_t)rest | (uint64_t)s->leader << 32 | (uint64_t)s->capot << 34;
+    uint64_t key = key_of(rest, s->leader, s->capot, s->side);
     Entry *e = probe_entry(key);
     int lower = lower_of(*e) > low ? lower_of(*e) : low, upper = upper_of(*e) < top ? upper_of(*e) : top;
     if (lower >= beta) return lower;
@@ -568,24 +585,68 @@ static int read_ints(PyObject *o, int n, int lo, int hi, const char *what, int *
     return 0;
 }
 
-/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]] (as
- * alphabeta.value). */
-static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7 && nargs != 9 && nargs != 10) {
-        PyErr_SetString(PyExc_TypeError,
-                        "expected (hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]])");
+/* A new generation of the table t: every entry of earlier solves in it is now stale. */
+static void new_generation(Entry *t, uint64_t *gen) {
+    if (++*gen >> GEN_BITS) {
+        memset(t, 0, TT_SIZE * sizeof(Entry));
+        *gen = 1;
+    }
+}
+
+/* Whether the position s may read and write the kept table: the same rules as the solves before it,
+ * and no card held (or on the table) by another seat than there. It joins them if so. */
+static int joins_kept(const Search *s, const int rules[5], const uint32_t owner[4]) {
+    if (!kept_open || memcmp(rules, kept_rules, sizeof kept_rules) || memcmp(s->under, kept_under, sizeof kept_under))
+        return 0;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (i != j && owner[i] & kept_owner[j]) return 0;
+    for (int i = 0; i < 4; i++) kept_owner[i] |= owner[i];
+    return 1;
+}
+
+/* The table of the solve s, with its generation: a new generation of the thread's fresh table, or
+ * (keep) the kept table, anew unless s joins the solves kept there. */
+static int choose_table(const Search *s, int keep) {
+    Entry **t = keep ? &kept_table : &fresh_table;
+    if (*t == NULL && (*t = calloc(TT_SIZE, sizeof(Entry))) == NULL) {
+        PyErr_NoMemory();
         return -1;
     }
-    if (table == NULL) {
-        table = calloc(TT_SIZE, sizeof(Entry));
-        if (table == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
+    table = *t;
+    if (!keep) {
+        new_generation(table, &fresh_generation);
+        generation = fresh_generation;
+        return 0;
     }
+    int rules[5] = {s->mode, s->step, s->undertrump, s->players, (int)s->camp_bits};
+    uint32_t owner[4];
+    memcpy(owner, s->hands, sizeof owner);
+    for (int i = 0; i < s->ntrick; i++) owner[s->seat_at[s->leader][i]] |= 1u << s->trick[i];
+    if (!joins_kept(s, rules, owner)) {
+        new_generation(table, &kept_generation);
+        memcpy(kept_rules, rules, sizeof kept_rules);
+        memcpy(kept_under, s->under, sizeof kept_under);
+        memcpy(kept_owner, owner, sizeof kept_owner);
+        kept_open = 1;
+    }
+    generation = kept_generation;
+    return 0;
+}
+
+/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit[, keep]]]
+ * (as alphabeta.value). */
+static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7 && nargs != 9 && nargs != 10 && nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "expected (hands, mode, leader, trick, step, undertrump, tricks_won[, camps, "
+                                         "under[, limit[, keep]]])");
+        return -1;
+    }
+    int keep = 0;
+    if (nargs == 11 && (keep = PyObject_IsTrue(args[10])) < 0) return -1;
     memset(s, 0, sizeof *s);
     s->limit = LLONG_MAX;
-    if (nargs == 10 && args[9] != Py_None) {
+    if (nargs >= 10 && args[9] != Py_None) {
         s->limit = PyLong_AsLongLong(args[9]);
         if (s->limit == -1 && PyErr_Occurred()) return -1;
         if (s->limit < 0) {
@@ -701,11 +762,7 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     if (other == -1 && PyErr_Occurred()) return -1;
     /* Capot is open for the side we count for while the other side has taken no trick. */
     s->capot = other == 0;
-    /* A new generation: every entry of earlier solves is now stale. */
-    if (++generation >> GEN_BITS) {
-        memset(table, 0, TT_SIZE * sizeof(Entry));
-        generation = 1;
-    }
+    if (choose_table(s, keep) < 0) return -1;
     probes = 0;
     return 0;
 }
@@ -781,6 +838,11 @@ static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssi
     return out;
 }
 
+static PyObject *dds_forget(PyObject *module, PyObject *unused) {
+    kept_open = 0;
+    Py_RETURN_NONE;
+}
+
 static PyObject *dds_stats(PyObject *module, PyObject *unused) {
     return Py_BuildValue("{s:L,s:L,s:k}", "nodes", last_nodes, "probes", last_probes, "table_entries",
                          (unsigned long)TT_SIZE);
@@ -788,11 +850,13 @@ static PyObject *dds_stats(PyObject *module, PyObject *unused) {
 
 static PyMethodDef dds_methods[] = {
     {"value", (PyCFunction)(void (*)(void))dds_value, METH_FASTCALL,
-     "value(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]]) -> the exact value "
-     "for the side to move, or None when the search would visit more than limit nodes"},
+     "value(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit[, keep]]]) -> the exact "
+     "value for the side to move, or None when the search would visit more than limit nodes"},
     {"card_values", (PyCFunction)(void (*)(void))dds_card_values, METH_FASTCALL,
-     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit]]) -> {card: "
-     "value} for the legal cards, or None when the search would visit more than limit nodes"},
+     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit[, keep]]]) -> "
+     "{card: value} for the legal cards, or None when the search would visit more than limit nodes"},
+    {"forget", (PyCFunction)dds_forget, METH_NOARGS,
+     "forget() -> None: the next solve that keeps its table starts it anew (the thread's kept table)"},
     {"stats", (PyCFunction)dds_stats, METH_NOARGS,
      "What the last solve did: {'nodes': ..., 'probes': ..., 'table_entries': ...}"},
     {NULL},

@@ -11,6 +11,7 @@ def value(
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
     limit: int | None = None,
+    keep: bool = False,
     /,
 ) -> int | None: ...
 def card_values(
@@ -24,6 +25,8 @@ def card_values(
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
     limit: int | None = None,
+    keep: bool = False,
     /,
 ) -> dict[int, int] | None: ...
+def forget() -> None: ...
 def stats() -> dict[str, int]: ...

@@ -464,10 +464,12 @@ def value(
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
     limit: int | None = None,
+    keep: bool = False,
     /,
 ) -> int | None:
     """The exact value for the camp to move (see ``belote.solver.value``); None when the search would
-    visit more than ``limit`` nodes."""
+    visit more than ``limit`` nodes. ``keep`` is the C solver's (its table kept from one solve to the
+    next of a deal): here each solve has its own table, and the values are the same."""
     if limit is not None and limit < 0:
         raise ValueError("the limit of nodes must be 0 or more")
     s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under, limit)
@@ -491,10 +493,11 @@ def card_values(
     camps: tuple[int, ...] | None = None,
     under: tuple[int, ...] | None = None,
     limit: int | None = None,
+    keep: bool = False,
     /,
 ) -> dict[int, int] | None:
     """The exact value for the camp to move after each of its legal cards (one table for all); None
-    when the search would visit more than ``limit`` nodes."""
+    when the search would visit more than ``limit`` nodes. ``keep``: as ``value``."""
     if limit is not None and limit < 0:
         raise ValueError("the limit of nodes must be 0 or more")
     s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under, limit)
@@ -525,6 +528,10 @@ def card_values(
 
 
 _last = {"nodes": 0, "probes": 0}
+
+
+def forget() -> None:
+    """As ``_dds.forget``: nothing is kept here from one solve to the next."""
 
 
 def stats() -> dict[str, int]:
