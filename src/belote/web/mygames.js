@@ -56,6 +56,14 @@ export function secretOf(table, game = null) {
  */
 export function remember(T, U) {
   if (!U.table || !T.view || !T.game) return;
+  // A solo table's token lives only in the table page's current-table slot: kept under the table's
+  // id too (the table page's key for a seat token), so that its reviews outlive the next table.
+  try {
+    const key = `belote.token.${U.table}`;
+    if (U.token && localStorage.getItem(key) !== U.token) localStorage.setItem(key, U.token);
+  } catch {
+    // Storage refused: the review asks for the token and finds none; it says so.
+  }
   const list = loadGames();
   const i = list.findIndex((g) => g.table === U.table);
   const finished = T.deals.filter((d) => d.result).length;
