@@ -272,8 +272,7 @@ async function showDeal(index) {
     }
   }
   if (R.index !== index) return;
-  const a = R.analyses.get(index);
-  if (a) R.step = actions().length; // the deal as it ended; Home goes back to its start
+  R.step = 0; // the deal as dealt, every hand whole: → steps through it, End shows it as it ended
   draw();
   if (R.source) {
     const q = new URLSearchParams(location.search);
@@ -511,9 +510,15 @@ function drawPar(a) {
             .map(([side, p]) => (p ? rt("parContract", { side, contract: bidText(p.contract), value: signed(p.value) }) : rt("parNone", { side })))
             .join(" · ");
     } else {
-      words = Object.entries(m.par || {})
-        .map(([side, p]) => (p ? `${side}: ${rt("parTaker", { seat: seatWord(p.taker), value: signed(p.value) })}` : `${side}: ${rt("unsolved")}`))
-        .join(" · ") || rt("unsolved");
+      // For each score, its best taker and what that taker's side makes (at three and two hands a
+      // score is one player's: the side's name is the seat's, said once).
+      words =
+        Object.entries(m.par || {})
+          .map(([side, p]) => {
+            const head = p && side === p.taker ? "" : `${side}: `;
+            return p ? `${head}${rt("parTaker", { seat: seatWord(p.taker), value: signed(p.value) })}` : `${head}${rt("unsolved")}`;
+          })
+          .join(" · ") || rt("unsolved");
     }
     lines.push(`<li data-testid="par-mode" data-mode="${m.trump}"><b class="suit-${m.trump}">${esc(modeText(m.trump))}</b> ${esc(words)}</li>`);
   }
