@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from axe import assert_no_serious
 from table_fixtures import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, ServerProcess, Tab, open_tab
 
 READY_JS = """() => { const b = window.__belote; const v = b && b.view;
@@ -139,6 +140,7 @@ def test_a_solo_deal_reviewed_from_its_end_of_deal_window(
         review.keyboard.press("ArrowRight")
         expect(review.get_by_test_id("step")).to_have_attribute("data-step", str(n))
     review.screenshot(path=str(ARTIFACTS / "review-desktop.png"))
+    assert_no_serious(review, "the review of a deal")
 
     token = page.evaluate("t => localStorage.getItem(`belote.token.${t}`)", table)
     [cli] = analysed_by_the_cli(review_server, table, token, tmp_path)
@@ -199,6 +201,7 @@ def test_a_french_phone_review_of_a_dropped_file(
         page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("now")).to_contain_text("a joué")
     page.screenshot(path=str(ARTIFACTS / "review-phone-fr.png"))
+    assert_no_serious(page, "the review on a phone, in French")
     # A deal in progress is refused by the server, and the page says why in the reader's language.
     page.goto(f"{review_server.url}/review")
     page.get_by_test_id("file-input").set_input_files(str(first.with_name("two_in_progress.json")))
