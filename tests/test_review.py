@@ -155,3 +155,45 @@ def test_one_analysis_at_a_time_per_address_and_a_cap_in_all(
         worker.join(60)
     assert first[0].status_code == 200 and first[0].json()["plays"]
     assert app.state.analyses.running == {}
+
+
+def test_an_analysis_in_a_worker_process_is_the_same(finished: dict[str, Any]) -> None:
+    """In the bots' pool (a process of its own) the analysis is the one made here."""
+    from belote.server.thinking import Thinker
+    from netplay import run
+
+    async def main() -> dict[str, Any]:
+        thinker = Thinker(1)
+        try:
+            return await thinker.analyse(finished)
+        finally:
+            await thinker.close()
+
+    assert run(main()) == analyse(finished)
+
+
+def test_a_worker_that_dies_twice_answers_503_and_the_server_lives_on(
+    app: Any, client: TestClient, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record whose analysis kills its worker each time is not run in the server's own process."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    class Broken:
+        submitted = 0
+
+        def submit(self, *args: Any) -> Future[Any]:
+            Broken.submitted += 1
+            future: Future[Any] = Future()
+            future.set_exception(BrokenProcessPool("a worker died"))
+            return future
+
+        def shutdown(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+    thinker = app.state.tables.config.thinker
+    monkeypatch.setattr(thinker, "_pool", Broken())
+    monkeypatch.setattr(thinker, "_new_pool", Broken)
+    refused(client.post(URL, json=finished), 503, "server_error")
+    assert Broken.submitted == 2 and app.state.analyses.running == {}
+    assert client.get("/api/health").json()["ok"] is True

@@ -179,10 +179,22 @@ def test_a_solo_deal_reviewed_from_its_end_of_deal_window(
     review.get_by_test_id("drop-zone").dispatch_event("drop", {"dataTransfer": dropped})
     review.wait_for_function(ANALYSED_JS)
     assert shown_costs(review) == want
+    # A table the server no longer has (expired) is said so; entries are removed one by one.
+    review.evaluate(
+        """() => { const games = JSON.parse(localStorage.getItem("belote.games"));
+        games.push({table: "expiredTable0000000000", game: 1, when: 0, variant: "classic", names: {}, deals: 2});
+        localStorage.setItem("belote.games", JSON.stringify(games));
+        localStorage.setItem("belote.token.expiredTable0000000000", "an-old-token"); }"""
+    )
     review.goto(f"{review_server.url}/review")
+    expired = review.locator('[data-testid="game-entry"][data-table="expiredTable0000000000"]')
+    expect(expired.get_by_test_id("game-gone")).to_have_text("The server no longer has this table.")
+    expect(entry.get_by_test_id("game-gone")).to_be_hidden()
     entry.get_by_test_id("game-remove").click()
+    expect(review.locator('[data-testid="game-entry"]')).to_have_count(1)
+    expired.get_by_test_id("game-remove").click()
     expect(review.locator('[data-testid="game-entry"]')).to_have_count(0)
-    assert not desktop.unexpected_errors()
+    assert not desktop.unexpected_errors("status of 404")
 
 
 def test_a_french_phone_review_of_a_dropped_file(
