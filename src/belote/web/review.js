@@ -144,7 +144,7 @@ function drawGames() {
         .filter(([seat]) => seat !== g.seat)
         .map(([seat, name]) => `${name} (${rt(`seat${seat}`)})`)
         .join(", ");
-      const score = g.score ? Object.entries(g.score).map(([k, v]) => `${k} ${v}`).join(" – ") : "";
+      const score = g.score ? Object.entries(g.score).map(([k, v]) => `${(g.names || {})[k] || k} ${v}`).join(" – ") : "";
       const deal = Math.max(1, g.deals || 1);
       return (
         `<li data-testid="game-entry" data-table="${esc(g.table)}" data-game="${g.game}">` +
