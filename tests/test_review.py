@@ -197,3 +197,33 @@ def test_a_worker_that_dies_twice_answers_503_and_the_server_lives_on(
     refused(client.post(URL, json=finished), 503, "server_error")
     assert Broken.submitted == 2 and app.state.analyses.running == {}
     assert client.get("/api/health").json()["ok"] is True
+
+
+def test_a_record_with_any_key_of_a_wrong_value_is_refused_with_a_code(client: TestClient) -> None:
+    """A real record with one key (or one rule) given a value of another type: never a server error,
+    and every refusal one of the record's codes."""
+    import random
+
+    record = json.loads((Path(__file__).parent / "vectors" / "three_made.json").read_text())
+    values: list[Any] = [None, True, 5, -1, 1e308, "x", "", [], {}, [1, 2], {"a": 1}, "JH", ["JH"] * 40, "N"]
+    rng = random.Random(1)
+    seen: set[tuple[int, str | None]] = set()
+    for _ in range(80):
+        changed = json.loads(json.dumps(record))
+        key = rng.choice([*changed, "score_before", "pending"])
+        if key == "rules" and rng.random() < 0.5:
+            changed["rules"][rng.choice(["variant", "declarations", "belote", "unknown", "target"])] = rng.choice(
+                values
+            )
+        else:
+            changed[key] = rng.choice(values)
+        answer = client.post(URL, json=changed)
+        code = None if answer.status_code == 200 else answer.json()["code"]
+        assert (answer.status_code, code) in {
+            (200, None),
+            (400, "not_a_record"),
+            (400, "illegal_record"),
+            (409, "deal_not_over"),
+        }, (key, changed[key], answer.text)
+        seen.add((answer.status_code, code))
+    assert {(400, "not_a_record"), (409, "deal_not_over")} <= seen
