@@ -12,6 +12,7 @@ declaration shown after the first trick. A card event names exactly the card tha
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,3 +164,52 @@ def test_no_hidden_card_in_any_message_of_200_games(server: tuple[str, Path]) ->
             cards += check(truth, seat, msgs)
             messages += len(msgs)
     assert messages > 200 * 100 and cards > 200 * 1000  # the scan looked at real traffic
+
+
+def test_no_hidden_card_through_the_archive_or_the_analysis(tmp_path: Path) -> None:
+    """The records route gives the finished deals only, never the deal in progress (its deck holds
+    every hidden card); the analysis of a deal in progress is refused, even to a seat of the table;
+    a spectator has nothing before the match is over."""
+    from starlette.testclient import TestClient
+
+    from belote.record import to_record
+    from belote.server.app import create_app
+    from belote.server.room import check_settings, new_match
+    from belote.server.tables import ServerConfig
+    from netplay import stored_table
+
+    db = tmp_path / "review.sqlite3"
+    with TestClient(create_app(db_path=db, config=ServerConfig(pace=0.0, think_workers=0))) as client:
+        data = client.post("/api/solo", json={"strength": "easy", "speed": "fast", "deals": 3}).json()
+        url = f"/api/tables/{data['table']}/records"
+        bearer = {"Authorization": f"Bearer {data['token']}"}
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
+            while True:  # to the middle of the second deal
+                state = ws.receive_json()
+                if state["type"] != "state":
+                    continue
+                view = state["view"]
+                mine = bool(view["legal"]) and view["to_move"] == state["seat"]
+                if view["deal_number"] == 2 and view["phase"] == "play" and len(view["tricks"]) >= 2 and mine:
+                    break  # (at this seat's turn: no bot is thinking when the app stops)
+                if state["waiting"] == "continue":
+                    ws.send_json({"type": "continue"})
+                elif mine:  # take at the first chance: every deal is played, none thrown in
+                    ws.send_json({"type": "act", "action": next((a for a in view["legal"] if a != "pass"), "pass")})
+            watch = state["watch"]
+            meta, actions = stored_table(db, data["table"])
+            match = new_match(check_settings(meta["settings"]), meta["seed"])
+            for a in actions:
+                match.apply(parse_action(a))
+            current = match.deals[-1]
+            assert current.phase == "play" and len(match.deals) == 2
+            lines = client.get(url, headers=bearer).text.splitlines()
+            assert len(lines) == 1  # the first deal, finished (thrown in or played)
+            in_progress = to_record(current, match.scores_before[-1])
+            assert all(json.loads(line)["deck"] != in_progress["deck"] for line in lines)
+            refusal = client.post("/api/analyse", json=in_progress)
+            assert refusal.status_code == 409 and refusal.json()["code"] == "deal_not_over"
+            assert "deck" not in refusal.text and not any(c in refusal.text for c in in_progress["deck"])
+            spectator = client.get(url, headers={"Authorization": f"Bearer {watch}"})
+            assert spectator.status_code == 403 and spectator.json()["code"] == "match_not_over"

@@ -659,6 +659,7 @@ def test_the_http_routes_keep_their_schema(served: Server, mode: GenerationMode)
             "GET /api/health",
             "GET /api/sheets/{sheet_id}",
             "GET /metrics",
+            "GET /review",
             "GET /scores",
         ]
 

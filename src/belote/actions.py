@@ -107,6 +107,12 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "server_error": (),
     "not_saved": (),
     "store_unreachable": (),
+    # The server: the analysis of a deal (POST /api/analyse).
+    "not_a_record": (),
+    "illegal_record": (),
+    "deal_not_over": (),
+    "analysis_running": (),
+    "analyses_busy": ("max",),
 }
 
 

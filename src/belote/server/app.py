@@ -32,6 +32,8 @@ from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
 from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
 from belote.server.metrics import Gauge, Metrics
+from belote.server.review import Analyses
+from belote.server.review import routes as review_routes
 from belote.server.room import (
     RULE_SETTINGS,
     TABLE_SETTINGS,
@@ -602,6 +604,7 @@ def create_app(
         WebSocketRoute("/ws", play_socket),
     ]
     routes.extend(sheet_routes)
+    routes.extend(review_routes)  # the review page and POST /api/analyse
     routes.append(Mount("/static", StaticFiles(directory=WEB), name="static"))
 
     @contextlib.asynccontextmanager
@@ -655,4 +658,5 @@ def create_app(
     app.state.sheets = SQLiteSheets(store)
     app.state.origins = config.origins
     app.state.sockets = {}  # open websockets by address (in this process)
+    app.state.analyses = Analyses()  # the deals under analysis and the last answers (review.py)
     return app

@@ -27,12 +27,13 @@ import pickle
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from belote.bots import Bot
 from belote.bots.heuristic import HeuristicBot
 from belote.game import Action, PlayerView
 
-__all__ = ["Thinker", "default_workers"]
+__all__ = ["AnalysisLost", "Thinker", "default_workers"]
 
 log = logging.getLogger("belote.server")
 #: Tries of a decision in a pool that breaks (a new pool each time) before the heuristic bot answers.
@@ -57,6 +58,17 @@ def _decide(payload: bytes) -> Action:
     bot, view = pickle.loads(payload)
     action: Action = bot.act(view)
     return action
+
+
+def _analyse(record: dict[str, Any]) -> dict[str, Any]:
+    """In a worker: the analysis of a finished deal's record (``belote.analysis.analyse``, with the bot's view)."""
+    from belote.analysis import analyse
+
+    return analyse(record)
+
+
+class AnalysisLost(RuntimeError):
+    """An analysis whose worker died each time it was tried."""
 
 
 class Thinker:
@@ -112,6 +124,28 @@ class Thinker:
                 raise
         log.error("bot %s at seat %s: no worker could decide; the heuristic bot answers", bot.name, view.seat)
         return await asyncio.to_thread(HeuristicBot().act, view)
+
+    async def analyse(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The analysis of a finished deal's record (seconds of CPU: ``POST /api/analyse``), made in a
+        worker like a bot's decision, or in a thread of this process when there are no workers. A pool
+        that breaks is replaced and the analysis tried once more; if it breaks again, ``AnalysisLost``:
+        a record whose analysis kills its worker is not run in the server's own process."""
+        for _ in range(TRIES):
+            pool = self._pool
+            if pool is None:
+                break
+            try:
+                return await asyncio.wrap_future(pool.submit(_analyse, record))
+            except BrokenProcessPool:
+                log.warning("a worker process died during an analysis: its pool is replaced")
+                self._replace(pool)
+            except RuntimeError:  # the pool was shut down meanwhile (the server stops)
+                if self._closed:
+                    break
+                raise
+        else:
+            raise AnalysisLost("no worker could finish the analysis")
+        return await asyncio.to_thread(_analyse, record)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """A new pool for a broken one (once: the decisions that broke with it find it replaced)."""

@@ -17,6 +17,7 @@ import { historyHtml } from "./history.js";
 import { browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
 import { copyText, shareLink } from "./lobby.js";
 import { Motion } from "./motion.js";
+import { remember } from "./mygames.js";
 import { refusalText } from "./refusals.js";
 import { SEATS } from "./seats.js";
 import { DEFAULT_SETTINGS, fillSettingsForm, readSettingsForm, settingsFieldsHtml, syncSettingsForm, variantPickerHtml } from "./settings.js";
@@ -382,6 +383,7 @@ function onState(msg) {
     U.takeHint = !localStorage.getItem(TOOK_KEY);
   }
   saveTable();
+  remember(T, U); // My games (mygames.js): this table, for its reviews
   render();
 }
 

@@ -4,6 +4,7 @@
 const WORDS = {
   en: {
     title: "Belote",
+    myGamesLink: "My games: review your deals",
     newGame: "New game",
     lastTrick: "Last trick",
     close: "Close",
@@ -436,6 +437,7 @@ const WORDS = {
   },
   fr: {
     title: "Belote",
+    myGamesLink: "Mes parties : analysez vos donnes",
     newGame: "Nouvelle partie",
     lastTrick: "Dernier pli",
     close: "Fermer",

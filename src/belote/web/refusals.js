@@ -187,6 +187,11 @@ const WORDS = {
     server_error: () => "The server could not do that just now: try again.",
     not_saved: () => "The server could not save that, so nothing changed: try again.",
     store_unreachable: () => "The server cannot reach its game store for a moment: play resumes shortly.",
+    not_a_record: () => "This is not a deal record.",
+    illegal_record: () => "This deal record holds an action the rules refuse.",
+    deal_not_over: () => "The deal is not over: its review opens once it ends.",
+    analysis_running: () => "One analysis at a time: wait for the one under way.",
+    analyses_busy: () => "The server is busy analysing other deals: try again in a few seconds.",
   },
   fr: {
     illegal_action: () => "Ce n'est pas permis.",
@@ -285,6 +290,11 @@ const WORDS = {
     server_error: () => "Le serveur n'a pas pu le faire tout de suite : réessayez.",
     not_saved: () => "Le serveur n'a pas pu l'enregistrer, rien n'a changé : réessayez.",
     store_unreachable: () => "Le serveur ne peut pas joindre son stockage pour le moment : la partie reprend bientôt.",
+    not_a_record: () => "Ce n'est pas un enregistrement de donne.",
+    illegal_record: () => "Cet enregistrement de donne contient une action que les règles refusent.",
+    deal_not_over: () => "La donne n'est pas finie : son analyse s'ouvre à la fin.",
+    analysis_running: () => "Une analyse à la fois : attendez la fin de celle en cours.",
+    analyses_busy: () => "Le serveur analyse déjà d'autres donnes : réessayez dans quelques secondes.",
   },
 };
 

@@ -7,6 +7,7 @@ import { bidHtml, bidPanelHtml, contractHtml, lowestLevel } from "./coinche.js";
 import { esc, setHtml } from "./dom.js";
 import { colon, getLang, t } from "./i18n.js";
 import { lobbySeatsHtml, tableLinks } from "./lobby.js";
+import { reviewLinkHtml } from "./mygames.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES } from "./games.js";
 import { seatAt, SEATS, screenPos } from "./seats.js";
@@ -523,6 +524,7 @@ function panelHtml(c, deal) {
     s.deals ? t("targetDeals", { n: Math.min(deal.number, s.deals), m: s.deals }) : t("target", { n: s.target }),
   )}</p>`;
   html += matchSheetHtml(T, deal);
+  html += reviewLinkHtml(T, U, deal); // the deal's review (review.js), once it is finished
   html += `<div class="panel-buttons">${panelButtonsHtml(c)}</div>`;
   return html;
 }
