@@ -27,10 +27,12 @@ import pickle
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from belote.bots import Bot
 from belote.bots.heuristic import HeuristicBot
 from belote.game import Action, PlayerView
+from belote.hints import hint
 
 __all__ = ["Thinker", "default_workers"]
 
@@ -57,6 +59,12 @@ def _decide(payload: bytes) -> Action:
     bot, view = pickle.loads(payload)
     action: Action = bot.act(view)
     return action
+
+
+def _hint(payload: bytes) -> dict[str, Any]:
+    """In a worker: the bot's hint for the view (``belote.hints``)."""
+    bot, view = pickle.loads(payload)
+    return hint(view, bot)
 
 
 class Thinker:
@@ -112,6 +120,29 @@ class Thinker:
                 raise
         log.error("bot %s at seat %s: no worker could decide; the heuristic bot answers", bot.name, view.seat)
         return await asyncio.to_thread(HeuristicBot().act, view)
+
+    async def hint(self, bot: Bot, view: PlayerView) -> dict[str, Any]:
+        """The bot's hint for the view (``belote.hints.hint``), worked out off the event loop like a
+        decision: a broken pool is replaced and tried once more, then the heuristic bot's card answers."""
+        if self._pool is None:
+            return await asyncio.to_thread(hint, view, bot)
+        payload = pickle.dumps((bot, view))
+        for _ in range(TRIES):
+            pool = self._pool
+            if pool is None:
+                break
+            try:
+                answer: dict[str, Any] = await asyncio.wrap_future(pool.submit(_hint, payload))
+                return answer
+            except BrokenProcessPool:
+                log.warning("a hint's worker process died: its pool is replaced")
+                self._replace(pool)
+            except RuntimeError:  # the pool was shut down meanwhile (the server stops)
+                if self._closed:
+                    break
+                raise
+        log.error("a hint at seat %s: no worker could work it out; the heuristic bot answers", view.seat)
+        return await asyncio.to_thread(hint, view, HeuristicBot())
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """A new pool for a broken one (once: the decisions that broke with it find it replaced)."""
