@@ -10,9 +10,9 @@ no problem. So the routes split it:
 ``GET  /api/problems/{id}``     the position as its player sees it: ``{"id", "game", "seat", "view"}``
                                 (the seat's ``PlayerView``: its own hand, the table, the contract, the score)
 ``POST /api/problems/{id}``     an answer ``{"card": "JH"}``: ``{"id", "card", "right", "answer",
-                                "cards", "bot", "deal", "index", "seat", "game"}``: now every card's
-                                double-dummy value and cost, the search bot's view-only means, and the
-                                deal record up to the position (all hands), for the page to show why
+                                "cards", "bot", "deal", "index", "seat", "game", "hands"}``: now every
+                                card's double-dummy value and cost, the search bot's view-only means,
+                                the deal record up to the position and every hand there, to show why
 
 A refused request answers ``{"error", "code", "args"}`` (docs/protocol.md): an unknown problem 404
 ``no_such_problem``; a card the seat may not play 400 ``not_a_legal_card``; a body that is not a JSON
@@ -32,6 +32,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
+from belote.game import SEATS
+from belote.record import load_deal
 from belote.server.wire import BadRequest, parse_json, read_body
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -93,7 +95,14 @@ def judge(problem: dict[str, Any], card: Any) -> dict[str, Any]:
             cards=legal,
         )
     keys = ("id", "game", "seat", "answer", "cards", "bot", "deal", "index")
-    return {"card": text, "right": text == problem["answer"], **{k: problem[k] for k in keys}}
+    return {"card": text, "right": text == problem["answer"], **{k: problem[k] for k in keys}, "hands": hands(problem)}
+
+
+def hands(problem: dict[str, Any]) -> dict[str, list[str]]:
+    """Every seat's hand at the position (the deal record replayed), for the page to show after the answer."""
+    deal, _, error = load_deal(problem["deal"])
+    assert error is None, error  # a problem's record is the engine's own
+    return {SEATS[s]: sorted(str(c) for c in deal.hand(s)) for s in range(deal.players)}
 
 
 async def answer(request: Request) -> Response:

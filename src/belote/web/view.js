@@ -9,6 +9,7 @@ import { colon, getLang, t } from "./i18n.js";
 import { lobbySeatsHtml, tableLinks } from "./lobby.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES } from "./games.js";
+import { hintsUsedHtml } from "./hints.js";
 import { seatAt, SEATS, screenPos } from "./seats.js";
 import { fillSettingsForm } from "./settings.js";
 import {
@@ -523,6 +524,7 @@ function panelHtml(c, deal) {
     s.deals ? t("targetDeals", { n: Math.min(deal.number, s.deals), m: s.deals }) : t("target", { n: s.target }),
   )}</p>`;
   html += matchSheetHtml(T, deal);
+  if (v.match_over) html += hintsUsedHtml(T);
   html += `<div class="panel-buttons">${panelButtonsHtml(c)}</div>`;
   return html;
 }
