@@ -79,7 +79,7 @@ export function drawHint(el, T, U) {
   const key = positionKey(T.view);
   const answer = on && H.answer && H.answer.key === key ? H.answer.msg : null;
   const waiting = on && H.asked === key;
-  el.hintBtn.hidden = !on;
+  el.hintBtn.hidden = !on || Boolean(answer); // the answer's panel takes the button's place
   el.hintBtn.disabled = waiting || Boolean(answer);
   el.hintBtn.classList.toggle("busy", waiting);
   el.hintBtn.textContent = t(waiting ? "hintThinking" : "hintBtn");
