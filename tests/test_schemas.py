@@ -547,6 +547,7 @@ def _recorded_state() -> dict[str, Any]:
         "timer": None,
         "invite": None,
         "watch": "w",
+        "hints": {"S": 1},
     }
 
 
@@ -554,6 +555,8 @@ BROKEN_STATES: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
     ("a key missing", lambda m: m.pop("players")),
     ("a key too many", lambda m: m.__setitem__("hands", {})),
     ("no such seat", lambda m: m.__setitem__("seat", "X")),
+    ("a hint count of a seat that is none", lambda m: m["hints"].__setitem__("X", 1)),
+    ("a hint count of nothing", lambda m: m["hints"].__setitem__("S", 0)),
     ("no such card in hand", lambda m: m["view"]["hand"].__setitem__(0, "1H")),
     ("a card twice in hand", lambda m: m["view"]["hand"].__setitem__(1, m["view"]["hand"][0])),
     ("another's hand", lambda m: m["view"].__setitem__("hands", {})),
