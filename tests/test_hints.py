@@ -225,3 +225,31 @@ def test_the_seats_are_named_in_the_hint_count() -> None:
     room = at_my_turn(solo_room(4))
     room, _ = reduce(room, Hint(2))
     assert room.meta.to_json()["hints"] == {SEATS[2]: 1}
+
+
+# ----------------------------------------------------------------- in the bot workers
+def test_a_hint_in_a_worker_is_the_hint_here_and_a_dead_worker_costs_none(tmp_path: Path) -> None:
+    """``Thinker.hint`` in a process: the same answer as here; a worker that dies is replaced and the
+    hint tried again; when no worker survives, the heuristic bot's card answers."""
+    from netplay import run
+    from test_thinking import DyingBot
+
+    view = play_position(5).view(2)
+    bot = SearchBot(11, think=0.5)
+    marker = tmp_path / "died-once"
+    thinker = Thinker(1)
+
+    async def ask() -> list[dict[str, Any]]:
+        try:
+            return [
+                await thinker.hint(bot, view),
+                await thinker.hint(DyingBot(str(marker)), view),
+                await thinker.hint(DyingBot(), view),
+            ]
+        finally:
+            await thinker.close()
+
+    there, retried, fallback = run(ask())
+    assert there == hint(view, bot)
+    assert marker.exists() and retried["action"] == str(CARDS[view.legal[-1]])
+    assert fallback == hint(view, HeuristicBot())
