@@ -90,7 +90,11 @@ export function drawHint(el, T, U) {
     el.hintPanel.dataset.key = "";
     return;
   }
-  const selector = answer.phase === "play" ? `[data-testid="hand-card"][data-card="${answer.action}"]` : `[data-bid="${answer.action}"]`;
+  // A card of the hand, or at two hands one face up on the player's side of the table.
+  const selector =
+    answer.phase === "play"
+      ? `[data-testid="hand-card"][data-card="${answer.action}"], [data-testid="table-card"][data-seat="${T.seat}"][data-card="${answer.action}"]`
+      : `[data-bid="${answer.action}"]`;
   const target = document.querySelector(selector);
   if (target) target.classList.add("hinted");
   const drawn = `${key}|${getLang()}|${answer.action}`;

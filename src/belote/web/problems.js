@@ -63,11 +63,15 @@ function showError(text) {
   el.error.hidden = !text;
 }
 
+/** The server's JSON answer; a failed request (no network, a server away) answers as a refusal would. */
 async function getJson(url, body) {
   const options = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const res = await fetch(url, options);
-  const data = await res.json();
-  return { ok: res.ok, data };
+  try {
+    const res = await fetch(url, options);
+    return { ok: res.ok, data: await res.json() };
+  } catch {
+    return { ok: false, data: { code: "server_error", args: {}, error: "the server could not be reached: try again" } };
+  }
 }
 
 function refused(data) {
