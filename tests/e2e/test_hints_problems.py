@@ -23,6 +23,7 @@ from belote.server.room import rules_of
 from belote.server.store import SQLiteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from axe import assert_no_serious
 from table_fixtures import DESKTOP, PHONE
 
 READY_JS = """() => { const b = window.__belote; const v = b && b.view;
@@ -100,6 +101,7 @@ def test_a_hint_names_a_legal_card_and_is_counted_in_the_match_summary(
     ]
     expect(button).to_be_hidden()  # one hint a position: the answer takes the button's place
     page.screenshot(path=str(artifacts / "table-hint-phone.png"))
+    assert_no_serious(page, "the table with a hint", include=".status")
     while not state["view"]["match_over"]:
         act(page, state)
         state = ready(page)
@@ -150,4 +152,5 @@ def test_a_problem_answered_right_then_one_answered_wrong(open_tab: Any, base_ur
     expect(page.get_by_test_id("problem-other")).to_have_count(3)
     expect(page.get_by_test_id("problems-score")).to_have_text("1 réussis sur 2")
     page.screenshot(path=str(artifacts / "problems-wrong-phone-fr.png"), full_page=True)
+    assert_no_serious(page, "the problems page, answered")
     assert not tab.unexpected_errors()
