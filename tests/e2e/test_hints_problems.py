@@ -5,26 +5,27 @@ a card the server's own replay of the table holds legal, marks it in the hand, a
 the end-of-match window; with hints off there is no button. The problems page: a problem answered
 right, then one answered wrong, each with the server's verdict and the analysis.
 
-The table runs on the in-process server of tests/e2e/conftest.py (its store is read for the replay).
+The table runs on a ``belote serve`` process whose bots act at once (``--pace 0``), its store read for
+the replay; the problems page on the in-process server of tests/e2e/conftest.py.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
-from belote.game import Match, action_str, parse_action
+from belote.game import action_str
 from belote.server.problems import problem_set
-from belote.server.room import rules_of
-from belote.server.store import SQLiteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from axe import assert_no_serious
-from table_fixtures import DESKTOP, PHONE
+from table_fixtures import DESKTOP, PHONE, ServerProcess
 
 READY_JS = """() => { const b = window.__belote; const v = b && b.view;
   return !!v && b.connected && (b.waiting === 'continue' || v.match_over || v.to_move === b.seat); }"""
@@ -65,23 +66,22 @@ def act(page: Any, state: dict[str, Any]) -> None:
     page.wait_for_function("n => window.__belote.last > n", arg=state["last"])
 
 
-def server_legal(store: SQLiteStore, table_id: str) -> set[str]:
-    """The legal actions of the table as the store has it, replayed by the engine."""
-    loaded = store.load_table(table_id)
-    assert loaded is not None
-    meta, actions = loaded
-    match = Match(rules_of(meta["settings"]), seed=int(meta["seed"]), first_dealer=int(meta["seed"]) % 4)
-    for a in actions:
-        match.apply(parse_action(a))
-    return {action_str(a) for a in match.legal_actions()}
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """``belote serve`` whose bots act at once, thinking in threads: a whole deal in a few seconds."""
+    folder = tmp_path_factory.mktemp("hints")
+    server = ServerProcess(folder / "belote.sqlite3", folder / "server.log", "--pace", "0", "--think-workers", "0")
+    server.start()
+    yield server
+    server.stop()
 
 
 def test_a_hint_names_a_legal_card_and_is_counted_in_the_match_summary(
-    open_tab: Any, base_url: str, store: SQLiteStore, artifacts: Path
+    open_tab: Any, quick_server: ServerProcess, artifacts: Path
 ) -> None:
     tab = open_tab(**PHONE)
     page = tab.page
-    open_solo(page, base_url, hints=True)
+    open_solo(page, quick_server.url, hints=True)
     state = ready(page)
     while state["waiting"] or state["view"]["phase"] != "play" or len(state["view"]["legal"]) < 2:
         act(page, state)
@@ -93,7 +93,8 @@ def test_a_hint_names_a_legal_card_and_is_counted_in_the_match_summary(
     expect(action).to_be_visible(timeout=30_000)
     card = action.get_attribute("data-action")
     table = page.evaluate("() => window.__belote.table")
-    assert card in server_legal(store, table) and card in state["view"]["legal"]
+    _, match = quick_server.replay(table)  # the table as the server's store has it
+    assert card in {action_str(a) for a in match.legal_actions()} and card in state["view"]["legal"]
     expect(page.locator(f'[data-testid="hand-card"][data-card="{card}"]')).to_have_class(re.compile(r"\bhinted\b"))
     values = page.get_by_test_id("hint-value")
     assert 1 <= values.count() <= 3 and card in [
