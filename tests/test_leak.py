@@ -195,6 +195,9 @@ def test_a_hint_names_no_card_of_another_hand(tmp_path: Path, variant: str) -> N
                 view = msg["view"]
                 if view["match_over"]:
                     break
+                if msg["waiting"] == "continue":  # a deal thrown in: its score read, the next one dealt
+                    ws.send_json({"type": "continue"})
+                    continue
                 if view["to_move"] != "S" or msg["waiting"]:
                     continue
                 ws.send_json({"type": "hint"})
