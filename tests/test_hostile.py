@@ -66,6 +66,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "settings": ("settings",),
     "start": ("x",),
     "new_game": ("settings",),
+    "hint": ("x",),
     "nope": ("x",),
 }
 SETTING_NAMES = [spec.name for spec in OPTIONS] + [spec.name for spec in TABLE_SETTINGS]

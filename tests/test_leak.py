@@ -213,3 +213,76 @@ def test_no_hidden_card_through_the_archive_or_the_analysis(tmp_path: Path) -> N
             assert "deck" not in refusal.text and not any(c in refusal.text for c in in_progress["deck"])
             spectator = client.get(url, headers={"Authorization": f"Bearer {watch}"})
             assert spectator.status_code == 403 and spectator.json()["code"] == "match_not_over"
+
+
+# ----------------------------------------------------------------- hints and training problems
+def seen_by(view: dict[str, Any]) -> set[str]:
+    """The cards a view may name: the seat's own, and those on the table for everybody."""
+    public = ("trick", "tricks", "turned", "declarations", "belote", "table")
+    return set(view["hand"]) | set(view["legal"]) | {c for k in public for c in cards_in(view.get(k))}
+
+
+@pytest.mark.parametrize("variant", ["classic", "coinche"])
+def test_a_hint_names_no_card_of_another_hand(tmp_path: Path, variant: str) -> None:
+    """A whole deal at a solo table with hints on, a hint at each of South's turns: every card a hint
+    names is South's, never one of the cards the others hold then (the store's replay says which)."""
+    from starlette.testclient import TestClient
+
+    from belote.server.app import create_app
+    from belote.server.tables import ServerConfig
+
+    config = ServerConfig(pace=0.0, think_workers=0, turn_timer=600)
+    with TestClient(create_app(db_path=tmp_path / "h.sqlite3", config=config)) as client:
+        settings = {"variant": variant, "strength": "easy", "speed": "fast", "deals": 1, "hints": True}
+        t = client.post("/api/solo", json=settings).json()
+        hints = 0
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": t["table"], "token": t["token"]})
+            while True:
+                msg = ws.receive_json()
+                if msg["type"] != "state" or msg["view"] is None:
+                    continue
+                view = msg["view"]
+                if view["match_over"]:
+                    break
+                if msg["waiting"] == "continue":  # a deal thrown in: its score read, the next one dealt
+                    ws.send_json({"type": "continue"})
+                    continue
+                if view["to_move"] != "S" or msg["waiting"]:
+                    continue
+                ws.send_json({"type": "hint"})
+                while (answer := ws.receive_json())["type"] != "hint":
+                    assert answer["type"] == "state", answer
+                meta, actions = stored_table(tmp_path / "h.sqlite3", t["table"])
+                seed = int(meta["seed"])
+                truth = Match(rules_of(meta["settings"]), seed=seed, first_dealer=seed % 4)
+                for a in actions:
+                    truth.apply(parse_action(a))
+                others = {str(c) for s in range(4) if s != 2 for c in truth.deal.hand(s)}
+                named = set(cards_in(answer))
+                assert named <= seen_by(view) and not named & (others - seen_by(view)), (named, view["hand"])
+                hints += 1
+                ws.send_json({"type": "act", "action": view["legal"][0]})
+    assert hints >= 8  # the bidding, and South's eight cards
+
+
+def test_a_problem_shows_no_answer_and_no_other_hand_before_it_is_answered() -> None:
+    """Every problem of the set as the page gets it: the seat's view alone; no card held by another
+    seat at the position (the record replayed) unless the table shows it to everybody."""
+    from starlette.testclient import TestClient
+
+    from belote.record import load_deal
+    from belote.server.app import create_app
+    from belote.server.problems import problem_set
+
+    with TestClient(create_app(db_path=":memory:")) as client:
+        for pid, problem in problem_set().items():
+            shown = client.get(f"/api/problems/{pid}").json()
+            assert set(shown) == {"id", "game", "seat", "view"}, pid
+            deal, _, error = load_deal(problem["deal"])
+            assert error is None
+            me = SEATS.index(problem["seat"])
+            hidden = {str(c) for s in range(deal.players) if s != me for c in deal.hand(s)} - seen_by(shown["view"])
+            assert not set(cards_in(shown)) & hidden, pid
+            if deal.players != 2:  # at two hands the engine's hand holds the seat's table cards too
+                assert sorted(shown["view"]["hand"]) == sorted(str(c) for c in deal.hand(me)), pid

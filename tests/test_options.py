@@ -180,7 +180,7 @@ def test_api_games_answers_the_games_and_the_specs(client: TestClient) -> None:
     assert surcoinche["choices"] == [3, 4] and surcoinche["default"] == 4 and surcoinche["games"] == ["coinche"]
     deals = next(o for o in answer["options"] if o["name"] == "deals")
     assert deals["min"] == 1 and deals["max"] == 100 and deals["nullable"] is True and deals["default"] is None
-    assert [s["name"] for s in answer["table_settings"]] == ["strength", "speed", "lang", "turn_timer"]
+    assert [s["name"] for s in answer["table_settings"]] == ["strength", "speed", "hints", "lang", "turn_timer"]
     assert all(set(s) - {"choices", "min", "max"} == common for s in answer["table_settings"])
 
 

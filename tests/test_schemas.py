@@ -406,11 +406,13 @@ async def private_game(base: str, url: str, variant: str, seed: int) -> list[Rec
 
 async def solo_game(base: str, url: str, variant: str, seed: int) -> list[Recorder]:
     """A solo table against the bots: a refused card, the deal played, a new game of another game."""
-    solo = post(base, "/api/solo", {"variant": variant, **FAST})
+    solo = post(base, "/api/solo", {"variant": variant, **FAST, "hints": True})
     person = Recorder(url, solo["table"], solo["token"], seed=seed)
     state = await person.connect()
     while state["view"]["to_move"] != state["seat"]:
         state = await person.next_state()
+    await person.send({"type": "hint"})  # the search bot's bid, from the person's view
+    assert (await person.receive("hint"))["action"] in state["view"]["legal"]
     # The bots wait for the person: a card while bidding is refused, or a bid once the play began.
     view = state["view"]
     wrong = view["hand"][0] if view["phase"] == "bidding" else "pass"
@@ -545,6 +547,7 @@ def _recorded_state() -> dict[str, Any]:
         "timer": None,
         "invite": None,
         "watch": "w",
+        "hints": {"S": 1},
     }
 
 
@@ -552,6 +555,8 @@ BROKEN_STATES: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
     ("a key missing", lambda m: m.pop("players")),
     ("a key too many", lambda m: m.__setitem__("hands", {})),
     ("no such seat", lambda m: m.__setitem__("seat", "X")),
+    ("a hint count of a seat that is none", lambda m: m["hints"].__setitem__("X", 1)),
+    ("a hint count of nothing", lambda m: m["hints"].__setitem__("S", 0)),
     ("no such card in hand", lambda m: m["view"]["hand"].__setitem__(0, "1H")),
     ("a card twice in hand", lambda m: m["view"]["hand"].__setitem__(1, m["view"]["hand"][0])),
     ("another's hand", lambda m: m["view"].__setitem__("hands", {})),
@@ -657,8 +662,10 @@ def test_the_http_routes_keep_their_schema(served: Server, mode: GenerationMode)
             "GET /",
             "GET /api/games",
             "GET /api/health",
+            "GET /api/problems",
             "GET /api/sheets/{sheet_id}",
             "GET /metrics",
+            "GET /problems",
             "GET /review",
             "GET /scores",
         ]

@@ -82,6 +82,13 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "waiting_for_others": ("seats",),
     "match_not_over": (),
     "online_one_match": (),
+    # The server: hints at a solo table (server/hints.py).
+    "hints_solo_only": (),
+    "hints_off": (),
+    "hint_busy": (),
+    # The server: training problems (server/problems.py).
+    "no_such_problem": ("id",),
+    "not_a_legal_card": ("card", "cards"),
     # The server: chat.
     "read_only": (),
     "bad_chat": ("max",),

@@ -27,11 +27,13 @@ from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
 from belote.rules import OPTIONS
+from belote.server import hints
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
 from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
 from belote.server.metrics import Gauge, Metrics
+from belote.server.problems import routes as problem_routes
 from belote.server.review import Analyses
 from belote.server.review import routes as review_routes
 from belote.server.room import (
@@ -537,6 +539,8 @@ class Connection:
             await self.send({"type": "left", "table": table.id})
         elif kind == "new_game":
             await self.new_game(table, seat, msg)
+        elif kind == "hint":
+            await hints.ask(table, client, seat)
 
     async def new_game(self, table: Table, seat: int, msg: dict[str, Any]) -> None:
         kind = table.meta.kind
@@ -552,6 +556,7 @@ class Connection:
 
 
 SEATED = {"act", "continue", "back", "chat", "react", "seat", "bot_seat", "settings", "start", "leave", "new_game"}
+SEATED |= {"hint"}  # server/hints.py
 
 
 async def play_socket(ws: WebSocket) -> None:
@@ -605,6 +610,7 @@ def create_app(
     ]
     routes.extend(sheet_routes)
     routes.extend(review_routes)  # the review page and POST /api/analyse
+    routes.extend(problem_routes)
     routes.append(Mount("/static", StaticFiles(directory=WEB), name="static"))
 
     @contextlib.asynccontextmanager

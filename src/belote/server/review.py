@@ -41,7 +41,7 @@ from starlette.routing import Route
 from belote.actions import Refusal
 from belote.record import RecordError, load_deal, to_record
 from belote.server.limits import TooMany
-from belote.server.thinking import AnalysisLost, Thinker
+from belote.server.thinking import Thinker, WorkersLost
 from belote.server.wire import BadRequest, parse_json, read_body
 
 __all__ = ["CACHE", "MAX_BODY", "Analyses", "routes"]
@@ -137,7 +137,7 @@ async def analyse_route(request: Request) -> Response:
     analyses.running[who] = analyses.running.get(who, 0) + 1
     try:
         result = await thinker.analyse(record)
-    except AnalysisLost:
+    except WorkersLost:
         log.error("an analysis lost its worker twice")
         lost = BadRequest("the server could not analyse that deal just now: try again", "server_error", 503)
         return _refused(request, lost)

@@ -53,6 +53,8 @@ TABLE_SETTINGS: tuple[OptionSpec, ...] = (
                help="How well the bots play.", choices=tuple(STRENGTHS)),
     OptionSpec("speed", "choice", default="normal", label="settingsSpeed", group="bots",
                help="How long the bots wait before they play.", choices=tuple(SPEEDS)),
+    OptionSpec("hints", "bool", default=False, label="settingsHints", group="bots",
+               help="At a solo table: whether the person may ask the search bot for a hint (counted)."),
     OptionSpec("lang", "choice", default="en", label="settingsLang", group="table",
                help="The language of the page.", choices=("en", "fr")),
     OptionSpec("turn_timer", "int", default=30, label="settingsTimer", group="table",
@@ -279,6 +281,8 @@ class Meta:
     continued: int = 0  # deals whose score everybody has read (the next deal waits for it)
     acks: list[int] = field(default_factory=list)  # seats that have read the last score
     standin: list[int] = field(default_factory=list)  # seats a bot plays for an absent person
+    #: Hints each seat asked for in this match (``Hint``): kept here, so a reload still counts them.
+    hints: dict[int, int] = field(default_factory=dict)
     version: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -295,6 +299,7 @@ class Meta:
             "continued": self.continued,
             "acks": self.acks,
             "standin": self.standin,
+            "hints": {SEATS[s]: n for s, n in sorted(self.hints.items())},
             "version": self.version,
         }
 
@@ -313,6 +318,7 @@ class Meta:
             continued=int(data.get("continued", -1)),
             acks=list(data.get("acks", [])),
             standin=list(data.get("standin", [])),
+            hints={SEATS.index(k): int(n) for k, n in (data.get("hints") or {}).items()},
             version=int(data.get("version", 0)),
         )
 
@@ -320,7 +326,12 @@ class Meta:
         """A meta that changes apart from this one."""
         seats = {s: replace(seat, bot_options=dict(seat.bot_options)) for s, seat in self.seats.items()}
         return replace(
-            self, settings=dict(self.settings), seats=seats, acks=list(self.acks), standin=list(self.standin)
+            self,
+            settings=dict(self.settings),
+            seats=seats,
+            acks=list(self.acks),
+            standin=list(self.standin),
+            hints=dict(self.hints),
         )
 
     def people(self) -> list[int]:
@@ -549,6 +560,14 @@ class Start:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """The person of ``seat`` asks for a hint: counted for the match (the answer is worked out by the
+    table's driver, from the seat's view, once the room has taken the request)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Say:
     """A chat line from ``seat`` (None: a spectator): ``text``, or one of the ``REACTIONS``; ``at``
     is the time in unix milliseconds."""
@@ -559,7 +578,9 @@ class Say:
     at: int
 
 
-Message = Act | BotPlay | Back | StandIn | Resume | NewGame | Sit | SeatBot | Move | Leave | Configure | Start | Say
+Message = (
+    Act | BotPlay | Back | StandIn | Resume | NewGame | Sit | SeatBot | Move | Leave | Configure | Start | Hint | Say
+)
 
 
 # ----------------------------------------------------------------- events
@@ -698,6 +719,10 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
             m.fit(settings)
             m.settings = settings
             return True
+        case Hint(seat):
+            check_hint(room, seat)
+            m.hints[seat] = m.hints.get(seat, 0) + 1
+            return True
         case Start(seat):
             _require_host(m, seat)
             if m.status != "lobby":
@@ -707,6 +732,23 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
             room.match = new_match(m.settings, m.seed)
             return True
     raise TypeError(f"not a message of the room: {message!r}")
+
+
+def check_hint(room: Room, seat: int) -> None:
+    """Refuses a hint but to the person of a solo table whose setting ``hints`` is on, at their turn:
+    a hint is the search bot's advice against bots, never help against other people."""
+    if room.meta.kind != "solo":
+        raise IllegalAction("hints are given only at a table against bots", "hints_solo_only")
+    if not room.meta.settings.get("hints"):
+        raise IllegalAction("hints are off at this table: turn them on in the settings", "hints_off")
+    _person(room.meta, seat)
+    match = _playing(room)
+    turn = match.to_move
+    if turn != seat:
+        who = "nobody" if turn is None else SEATS[turn]
+        raise IllegalAction(
+            f"a hint is for your turn: it is {who}'s", "not_your_turn", seat=who, phase=match.deal.phase
+        )
 
 
 def _playing(room: Room) -> Match:
@@ -776,7 +818,7 @@ def _new_game(room: Room, settings: dict[str, Any], seed: int) -> None:
     for seat in m.seats.values():
         if seat.bot is not None:
             seat.bot, seat.bot_options = bot, dict(options)
-    m.continued, m.acks, m.standin = 0, [], []
+    m.continued, m.acks, m.standin, m.hints = 0, [], [], {}
     room.match = new_match(m.settings, m.seed)
 
 

@@ -124,6 +124,7 @@ class Client:
     last: int = -1  # the number of the last event sent
     token: str | None = None  # a person's seat token: their seat follows it when seats change
     address: str = ""  # where the socket comes from: the limits count by it
+    hint: asyncio.Task[None] | None = None  # the hint being worked out for this client (server/hints.py)
 
 
 class Stale(Exception):
@@ -594,6 +595,7 @@ class Table:
             "settings": meta.settings,
             "players": self.players(),
             "timer": self.timer(),
+            "hints": {SEATS[s]: n for s, n in sorted(meta.hints.items())},  # hints asked in the match
         }
         made: dict[tuple[int | None, int], tuple[str, int]] = {}
         out: list[str] = []

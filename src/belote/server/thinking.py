@@ -20,22 +20,27 @@ use it to stay light; the solver itself releases the lock while it searches).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import pickle
 import signal
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from belote.bots import Bot
 from belote.bots.heuristic import HeuristicBot
 from belote.game import Action, PlayerView
+from belote.hints import hint
 
-__all__ = ["AnalysisLost", "Thinker", "default_workers"]
+__all__ = ["Thinker", "WorkersLost", "default_workers"]
 
 log = logging.getLogger("belote.server")
+T = TypeVar("T")
+R = TypeVar("R")
 #: Tries of a decision in a pool that breaks (a new pool each time) before the heuristic bot answers.
 TRIES = 2
 
@@ -67,8 +72,14 @@ def _analyse(record: dict[str, Any]) -> dict[str, Any]:
     return analyse(record)
 
 
-class AnalysisLost(RuntimeError):
-    """An analysis whose worker died each time it was tried."""
+def _hint(payload: bytes) -> dict[str, Any]:
+    """In a worker: the bot's hint for the view (``belote.hints``)."""
+    bot, view = pickle.loads(payload)
+    return hint(view, bot)
+
+
+class WorkersLost(RuntimeError):
+    """A task whose worker process died each time it was tried."""
 
 
 class Thinker:
@@ -100,6 +111,25 @@ class Thinker:
         """Whether decisions go to worker processes (else threads of this process)."""
         return self._pool is not None
 
+    async def _in_worker(self, fn: Callable[[T], R], arg: T, what: str) -> R | None:
+        """``fn(arg)`` in a worker process; None when there is no pool to run it (no workers, or the
+        server stops). A pool that breaks is replaced and the task tried again, ``TRIES`` times in
+        all; then ``WorkersLost`` (a task that kills every worker it meets)."""
+        for _ in range(TRIES):
+            pool = self._pool
+            if pool is None:
+                return None
+            try:
+                return await asyncio.wrap_future(pool.submit(fn, arg))
+            except BrokenProcessPool:
+                log.warning("a worker process died during %s: its pool is replaced", what)
+                self._replace(pool)
+            except RuntimeError:  # the pool was shut down meanwhile (the server stops)
+                if self._closed:
+                    return None
+                raise
+        raise WorkersLost(f"no worker could finish {what}")
+
     async def act(self, bot: Bot, view: PlayerView) -> Action:
         """The bot's action for the view, decided off the event loop."""
         if self._pool is None:
@@ -109,43 +139,34 @@ class Thinker:
         except (pickle.PicklingError, TypeError, AttributeError):
             # A bot made of what cannot leave this process (a test's, say) thinks in a thread here.
             return await asyncio.to_thread(bot.act, view)
-        for _ in range(TRIES):
-            pool = self._pool
-            if pool is None:
-                break
-            try:
-                return await asyncio.wrap_future(pool.submit(_decide, payload))
-            except BrokenProcessPool:
-                log.warning("a bot's worker process died: its pool is replaced")
-                self._replace(pool)
-            except RuntimeError:  # the pool was shut down meanwhile (the server stops)
-                if self._closed:
-                    break
-                raise
+        with contextlib.suppress(WorkersLost):
+            action = await self._in_worker(_decide, payload, "a bot's decision")
+            if action is not None:
+                return action
         log.error("bot %s at seat %s: no worker could decide; the heuristic bot answers", bot.name, view.seat)
         return await asyncio.to_thread(HeuristicBot().act, view)
 
     async def analyse(self, record: dict[str, Any]) -> dict[str, Any]:
         """The analysis of a finished deal's record (seconds of CPU: ``POST /api/analyse``), made in a
         worker like a bot's decision, or in a thread of this process when there are no workers. A pool
-        that breaks is replaced and the analysis tried once more; if it breaks again, ``AnalysisLost``:
+        that breaks is replaced and the analysis tried once more; if it breaks again, ``WorkersLost``:
         a record whose analysis kills its worker is not run in the server's own process."""
-        for _ in range(TRIES):
-            pool = self._pool
-            if pool is None:
-                break
-            try:
-                return await asyncio.wrap_future(pool.submit(_analyse, record))
-            except BrokenProcessPool:
-                log.warning("a worker process died during an analysis: its pool is replaced")
-                self._replace(pool)
-            except RuntimeError:  # the pool was shut down meanwhile (the server stops)
-                if self._closed:
-                    break
-                raise
-        else:
-            raise AnalysisLost("no worker could finish the analysis")
-        return await asyncio.to_thread(_analyse, record)
+        answer = await self._in_worker(_analyse, record, "an analysis")
+        if answer is None:
+            return await asyncio.to_thread(_analyse, record)
+        return answer
+
+    async def hint(self, bot: Bot, view: PlayerView) -> dict[str, Any]:
+        """The bot's hint for the view (``belote.hints.hint``), worked out off the event loop like a
+        decision: a broken pool is replaced and tried once more, then the heuristic bot's card answers."""
+        if self._pool is None:
+            return await asyncio.to_thread(hint, view, bot)
+        with contextlib.suppress(WorkersLost):
+            answer = await self._in_worker(_hint, pickle.dumps((bot, view)), "a hint")
+            if answer is not None:
+                return answer
+        log.error("a hint at seat %s: no worker could work it out; the heuristic bot answers", view.seat)
+        return await asyncio.to_thread(hint, view, HeuristicBot())
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """A new pool for a broken one (once: the decisions that broke with it find it replaced)."""

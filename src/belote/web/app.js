@@ -9,6 +9,7 @@
 // controller: it hands messages to the reducer, clicks and keys to the socket, and asks the views
 // to draw.
 
+import { askHint, drawHint, hintRefused, onHint } from "./hints.js";
 import { Chat, REACTIONS } from "./chat.js";
 import { Connection } from "./connection.js";
 import { $, esc, setHtml } from "./dom.js";
@@ -53,6 +54,8 @@ for (const box of document.querySelectorAll("[data-fields]")) {
 
 const el = {
   app: $("#app"),
+  hintBtn: $('[data-testid="hint-button"]'), // hints.js
+  hintPanel: $('[data-testid="hint-panel"]'),
   scoreboard: $('[data-testid="scoreboard"]'),
   scores: $('[data-testid="scores"]'),
   target: $('[data-testid="target"]'),
@@ -298,6 +301,10 @@ function onMessage(msg) {
     case "left":
       onLeft(msg);
       break;
+    case "hint":
+      onHint(T, msg);
+      render();
+      break;
     default:
       break;
   }
@@ -313,6 +320,7 @@ const PASSING = new Set(["server_error", "slow_down", "flooding", "store_unreach
 
 function onError(msg) {
   U.sending = null;
+  hintRefused();
   if (!U.table && U.queueName) {
     // The queue refused us (a bad name): back to the home screen, with the reason.
     leaveQueue(false);
@@ -945,6 +953,7 @@ function renderHistory() {
 function render() {
   U.elsewhere = !U.table && (Boolean(U.queueName) || el.sitDialog.open);
   drawTable(el, T, U);
+  drawHint(el, T, U);
   renderHistory();
   tick();
 }
@@ -980,6 +989,10 @@ el.hand.addEventListener("click", (ev) => {
   if (!card) return;
   if (myTurn(T, "play", U.connected)) act(card.dataset.card);
   else if (!U.connected && U.table) showError(t("offlineAct"));
+});
+
+el.hintBtn.addEventListener("click", () => {
+  if (askHint(T, U, (m) => conn.send(m))) render();
 });
 
 el.bids.addEventListener("click", (ev) => {
@@ -1154,6 +1167,8 @@ document.addEventListener("keydown", (ev) => {
     else openLastTrick();
   } else if (ev.key === "h" || ev.key === "H") {
     if (T.view) openHistory("deal");
+  } else if (ev.key === "?") {
+    if (askHint(T, U, (m) => conn.send(m))) render();
   } else if ((ev.key === "Enter" || ev.key === " ") && T.waiting === "continue" && !el.panel.hidden) {
     if (ev.target.closest && ev.target.closest("[data-action]")) return; // the button handles it
     ev.preventDefault();

@@ -10,6 +10,7 @@ import { lobbySeatsHtml, tableLinks } from "./lobby.js";
 import { reviewLinkHtml } from "./mygames.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES } from "./games.js";
+import { hintsUsedHtml } from "./hints.js";
 import { seatAt, SEATS, screenPos } from "./seats.js";
 import { fillSettingsForm } from "./settings.js";
 import {
@@ -525,6 +526,7 @@ function panelHtml(c, deal) {
   )}</p>`;
   html += matchSheetHtml(T, deal);
   html += reviewLinkHtml(T, U, deal); // the deal's review (review.js), once it is finished
+  if (v.match_over) html += hintsUsedHtml(T);
   html += `<div class="panel-buttons">${panelButtonsHtml(c)}</div>`;
   return html;
 }

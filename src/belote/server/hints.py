@@ -1,0 +1,53 @@
+"""Hints at a solo table: the search bot's card (or bid) for the person's seat, from their view alone.
+
+A ``hint`` message goes through the room first (``room.Hint``): the room refuses it but at a solo
+table with the setting ``hints`` on, at the person's turn, and counts it in the table's meta, so the
+count is stored with the table and survives a reload. The answer is then worked out in the bot
+workers (``Thinker.hint``) from ``Match.view(seat)``, the very view the seat is sent, never from the
+match's hidden hands, while the socket stays free (the person may play meanwhile). It is sent to the
+asking client alone, and only if the table has not moved on: a hint for a position gone by is dropped.
+One hint at a time per client: another asked meanwhile is refused (``hint_busy``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from belote.bots import Bot, make_bot
+from belote.game import SEATS, IllegalAction, PlayerView, Refusal
+from belote.server.room import Hint
+from belote.server.tables import Client, Table
+
+log = logging.getLogger("belote.server")
+
+#: The hint's search bot thinks as the table's *normal* bots do (about a second a card on one core).
+HINT_BOT = ("search", {"think": 1.0})
+
+
+async def ask(table: Table, client: Client, seat: int) -> None:
+    """Take a hint request: refused (changing nothing) by the room's rules or while one is being
+    worked out for this client; else counted, and its answer sent later by a task of its own."""
+    if client.hint is not None and not client.hint.done():
+        raise IllegalAction("a hint is already being worked out for you: it comes in a moment", "hint_busy")
+    await table.mutate(Hint(seat))
+    match = table.match
+    assert match is not None  # the room refuses a hint without a match
+    view = match.view(seat)
+    name, options = HINT_BOT
+    bot = make_bot(name, seed=table.meta.seed * 7 + seat, **options)
+    client.hint = asyncio.ensure_future(_answer(table, client, bot, view, table.n_actions))
+
+
+async def _answer(table: Table, client: Client, bot: Bot, view: PlayerView, at: int) -> None:
+    assert view.seat is not None
+    try:
+        answer = await table.config.thinker.hint(bot, view)
+    except Exception:  # a hint must never stop the table: say the server could not
+        log.exception("a hint failed at %s", SEATS[view.seat])
+        failed = Refusal("the hint could not be worked out: try again", "server_error")
+        await client.send({"type": "error", **failed.to_json()})
+        return
+    if table.n_actions != at or client not in table.clients:
+        return  # the table moved on (or the client left): the hint is for a position gone by
+    await client.send({"type": "hint", "table": table.id, "seat": SEATS[view.seat], "at": at, **answer})
