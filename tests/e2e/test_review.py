@@ -8,7 +8,6 @@ A three-handed match of one deal keeps it short (its analysis takes a fraction o
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import urllib.request
@@ -21,7 +20,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from axe import assert_no_serious
-from table_fixtures import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, ServerProcess, Tab, open_tab
+from table_fixtures import ARTIFACTS, DESKTOP, PHONE, ServerProcess, Tab, open_tab
 
 READY_JS = """() => { const b = window.__belote; const v = b && b.view;
   return !!v && b.connected && (b.waiting === 'continue' || v.match_over || v.to_move === b.seat); }"""
@@ -38,27 +37,9 @@ def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
 
 
 @pytest.fixture(scope="module")
-def review_browser(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """The session's Chromium when there is one (one sync Playwright per process), else our own."""
-    try:
-        yield request.getfixturevalue("browser")
-        return
-    except pytest.FixtureLookupError:
-        pass
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's package chromium (./scripts/test does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def desktop(review_browser: Any) -> Iterator[Tab]:
+def desktop(browser: Any) -> Iterator[Tab]:
     """One desktop browser context through the module: the table page keeps My games in its storage."""
-    tab = open_tab(review_browser, **DESKTOP)
+    tab = open_tab(browser, **DESKTOP)
     yield tab
     tab.context.close()
 
@@ -197,11 +178,9 @@ def test_a_solo_deal_reviewed_from_its_end_of_deal_window(
     assert not desktop.unexpected_errors("status of 404")
 
 
-def test_a_french_phone_review_of_a_dropped_file(
-    review_browser: Any, review_server: ServerProcess, tmp_path: Path
-) -> None:
+def test_a_french_phone_review_of_a_dropped_file(browser: Any, review_server: ServerProcess, tmp_path: Path) -> None:
     first = Path(__file__).resolve().parents[1] / "vectors" / "three_made.json"
-    tab = open_tab(review_browser, **PHONE, locale="fr-FR")
+    tab = open_tab(browser, **PHONE, locale="fr-FR")
     page = tab.page
     page.goto(f"{review_server.url}/review")
     expect(page.get_by_test_id("my-games")).to_contain_text("Aucune partie")

@@ -7,7 +7,6 @@ restart, N for a new game; then a phone-sized tab and a French one.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Iterator
@@ -22,8 +21,6 @@ from belote.game import IllegalAction, parse_action
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from table_fixtures import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     ServerProcess,
@@ -55,28 +52,9 @@ def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
 
 
 @pytest.fixture(scope="module")
-def table_browser(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """Chromium. One sync Playwright may run at a time in a process: share the session's ``browser``
-    (tests/e2e/conftest.py, launched the same way) when there is one, else launch our own."""
-    try:
-        yield request.getfixturevalue("browser")
-        return
-    except pytest.FixtureLookupError:
-        pass
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's package chromium (./scripts/test does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def desktop(table_browser: Any, table_server: ServerProcess) -> Iterator[Tab]:
+def desktop(browser: Any, table_server: ServerProcess) -> Iterator[Tab]:
     """One desktop tab kept through the module's tests: they follow one another at the same table."""
-    tab = open_tab(table_browser, **DESKTOP)
+    tab = open_tab(browser, **DESKTOP)
     yield tab
     tab.context.close()
 
@@ -355,8 +333,8 @@ def test_n_starts_a_new_game_after_a_confirm(desktop: Tab, table_server: ServerP
     assert not desktop.unexpected_errors(*RECONNECTING)
 
 
-def test_a_phone_held_upright(table_browser: Any, table_server: ServerProcess, table_artifacts: Path) -> None:
-    tab = open_tab(table_browser, **PHONE)
+def test_a_phone_held_upright(browser: Any, table_server: ServerProcess, table_artifacts: Path) -> None:
+    tab = open_tab(browser, **PHONE)
     page = tab.page
     try:
         start_game(page, table_server.url, tap=True)
@@ -394,8 +372,8 @@ def test_a_phone_held_upright(table_browser: Any, table_server: ServerProcess, t
         tab.context.close()
 
 
-def test_french_words(table_browser: Any, table_server: ServerProcess) -> None:
-    tab = open_tab(table_browser, **DESKTOP)
+def test_french_words(browser: Any, table_server: ServerProcess) -> None:
+    tab = open_tab(browser, **DESKTOP)
     page = tab.page
     try:
         start_game(page, table_server.url, lang="fr")
@@ -414,8 +392,8 @@ def test_french_words(table_browser: Any, table_server: ServerProcess) -> None:
         tab.context.close()
 
 
-def test_a_table_the_server_no_longer_has_starts_afresh(table_browser: Any, table_server: ServerProcess) -> None:
-    tab = open_tab(table_browser, **DESKTOP)
+def test_a_table_the_server_no_longer_has_starts_afresh(browser: Any, table_server: ServerProcess) -> None:
+    tab = open_tab(browser, **DESKTOP)
     page = tab.page
     try:
         page.goto(table_server.url)

@@ -15,7 +15,7 @@ import { Connection } from "./connection.js";
 import { $, esc, setHtml } from "./dom.js";
 import { GAMES, gameOf } from "./games.js";
 import { historyHtml } from "./history.js";
-import { browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
+import { SETTINGS_KEY, browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
 import { copyText, shareLink } from "./lobby.js";
 import { Motion } from "./motion.js";
 import { remember } from "./mygames.js";
@@ -28,7 +28,6 @@ import { drawTable, spectating, tableSettings, trickCardHtml, TURNED_UP_MS } fro
 import { wordsFor } from "./words.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
-const SETTINGS_KEY = "belote.settings"; // the solo settings and the page's language
 const NAME_KEY = "belote.name";
 const CREATE_KEY = "belote.create"; // the rules last chosen for a private table
 const ONLINE_KEY = "belote.online"; // the game last chosen for Play online

@@ -995,6 +995,32 @@ export function browserLang() {
   return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
 }
 
+/** Where the table page keeps its settings, the language among them: the other pages follow it. */
+export const SETTINGS_KEY = "belote.settings";
+
+/** A page's language: ?lang= in its address, else the table page's, else the browser's. */
+export function pageLang() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked === "en" || asked === "fr") return asked;
+  try {
+    const lang = (JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}).lang;
+    if (lang === "en" || lang === "fr") return lang;
+  } catch {
+    // No settings kept (or storage refused): the browser's language.
+  }
+  return browserLang();
+}
+
+/** Keeps a language chosen on a page for every page (the table's settings); for this visit only if storage is refused. */
+export function keepPageLang(lang) {
+  try {
+    const settings = JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {};
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...settings, lang }));
+  } catch {
+    // Storage refused: the choice lasts for this page.
+  }
+}
+
 /**
  * Every element with data-i18n="key" gets its text in the current language (or, for a key without
  * words, its data-i18n-else: a number such as 160 is its own word).

@@ -8,11 +8,10 @@ import { cardFace, cardText, sortHand } from "./cards.js";
 import { contractHtml, modeHtml, modeWord } from "./coinche.js";
 import { esc } from "./dom.js";
 import { gameOf, GAMES } from "./games.js";
-import { browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
+import { getLang, keepPageLang, pageLang, setLang, t, translatePage } from "./i18n.js";
 import { refusalText } from "./refusals.js";
 import { screenPos } from "./seats.js";
 
-const SETTINGS_KEY = "belote.settings"; // the table page's settings: their language is this page's too
 const $ = (sel) => document.querySelector(sel);
 const el = {
   game: $('[data-testid="problems-game"]'),
@@ -35,18 +34,6 @@ const el = {
 
 /** The page's state: the set, the game chosen, the problem shown and its answer, the tally. */
 const P = { list: [], game: "all", id: null, problem: null, answer: null, sending: false, right: 0, done: 0 };
-
-function savedLang() {
-  const asked = new URLSearchParams(location.search).get("lang");
-  if (asked === "en" || asked === "fr") return asked;
-  try {
-    const lang = (JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}).lang;
-    if (lang === "en" || lang === "fr") return lang;
-  } catch {
-    /* no saved settings */
-  }
-  return browserLang();
-}
 
 function applyLang(lang) {
   setLang(lang);
@@ -288,12 +275,7 @@ el.game.addEventListener("change", () => {
 });
 el.lang.addEventListener("click", () => {
   const lang = getLang() === "fr" ? "en" : "fr";
-  try {
-    const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {};
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...saved, lang }));
-  } catch {
-    /* the language holds for this visit */
-  }
+  keepPageLang(lang);
   applyLang(lang);
   drawGamePick();
   draw();
@@ -316,7 +298,7 @@ window.__problems = {
 };
 
 async function boot() {
-  applyLang(savedLang());
+  applyLang(pageLang());
   const { ok, data } = await getJson("/api/problems");
   if (!ok) {
     showError(refused(data));

@@ -12,13 +12,12 @@
 
 import { cardFace, cardText, sortHand } from "./cards.js";
 import { $, esc } from "./dom.js";
-import { browserLang, getLang, setLang } from "./i18n.js";
+import { getLang, keepPageLang, pageLang, setLang } from "./i18n.js";
 import { forget, latestGame, loadGames, reviewUrl, secretOf } from "./mygames.js";
 import { refusalText } from "./refusals.js";
 import { rt } from "./review-words.js";
 import { screenPos } from "./seats.js";
 
-const SETTINGS_KEY = "belote.settings"; // the table page's settings, whose lang the review follows
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣", NT: "SA", AT: "TA" };
 const GAME_NAMES = {
   en: { classic: "Classic Belote", coinche: "Coinche", "three-handed": "Three-handed Belote", "two-handed": "Two-handed Belote" },
@@ -67,27 +66,6 @@ window.__review = {
 };
 
 // ---------------------------------------------------------------------- language
-function chooseLanguage() {
-  const asked = new URLSearchParams(location.search).get("lang");
-  if (asked === "en" || asked === "fr") return asked;
-  try {
-    const lang = (JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}).lang;
-    if (lang === "en" || lang === "fr") return lang;
-  } catch {
-    // No settings kept: the browser's language.
-  }
-  return browserLang();
-}
-
-function keepLanguage(lang) {
-  try {
-    const settings = JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {};
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...settings, lang }));
-  } catch {
-    // Storage refused: the choice lasts for this page.
-  }
-}
-
 function applyLanguage() {
   document.title = rt("title");
   for (const node of document.querySelectorAll("[data-r]")) node.textContent = rt(node.dataset.r);
@@ -596,7 +574,7 @@ document.addEventListener("click", (e) => {
 el.lang.addEventListener("click", () => {
   const lang = getLang() === "en" ? "fr" : "en";
   setLang(lang);
-  keepLanguage(lang);
+  keepPageLang(lang);
   applyLanguage();
 });
 
@@ -618,7 +596,7 @@ el.drop.addEventListener("drop", (e) => {
 });
 
 // ---------------------------------------------------------------------- start
-setLang(chooseLanguage());
+setLang(pageLang());
 applyLanguage();
 const query = new URLSearchParams(location.search);
 if (query.get("table")) {
