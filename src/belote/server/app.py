@@ -51,7 +51,15 @@ from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteSheets, SQLiteStore, default_path
 from belote.server.tables import Client, ServerConfig, Table, TableManager, dumps
 from belote.server.thinking import Thinker
-from belote.server.wire import BadRequest, foreign_origin, origin_allowed, parse_json, read_body, same_secret
+from belote.server.wire import (
+    BadRequest,
+    foreign_origin,
+    origin_allowed,
+    parse_json,
+    read_body,
+    refused,
+    same_secret,
+)
 from belote.sheet import LIMITS as SHEET_LIMITS
 from belote.sheet import sheet_rule_keys
 from belote.variants import VARIANTS
@@ -178,14 +186,6 @@ async def _json_object(request: Request, what: str) -> dict[str, Any]:
     return data
 
 
-def _refused(request: Request, e: Refusal, status: int = 400, **more: Any) -> Response:
-    """``{"error": words, "code", "args"}`` (docs/protocol.md), and ``more`` keys where a route adds some;
-    counted in ``/metrics`` by its code."""
-    request.app.state.metrics.refusals.inc(code=e.code)
-    body = {"error": str(e), "code": e.code, "args": e.details, **more}
-    return JSONResponse(body, status_code=getattr(e, "status", status))
-
-
 NO_SUCH_TABLE = "no such table, or the invitation is wrong"
 
 
@@ -227,7 +227,7 @@ async def create_solo(request: Request) -> Response:
         settings = check_settings(await _json_body(request), manager.defaults())
         await _may_open_a_table(request)
     except Refusal as e:
-        return _refused(request, e)
+        return refused(request, e)
     table, token, seat = await manager.create_solo(settings)
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[seat], "watch": table.meta.watch})
 
@@ -242,7 +242,7 @@ async def create_private(request: Request) -> Response:
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
         await _may_open_a_table(request)
     except Refusal as e:
-        return _refused(request, e)
+        return refused(request, e)
     table, token = await manager.create_private(name, seat, settings)
     return JSONResponse(
         {"table": table.id, "token": token, "seat": SEATS[seat], "invite": table.meta.invite, "watch": table.meta.watch}
@@ -254,7 +254,7 @@ async def invitation(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     found = await manager.invitation(request.path_params["table"], request.query_params.get("invite"))
     if found is None:
-        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     return JSONResponse(found)
 
 
@@ -267,11 +267,11 @@ async def sit(request: Request) -> Response:
     except IllegalAction as e:  # (the invitation is right) the seat is taken, the table full or started: watch
         table = manager.tables.get(request.path_params["table"])
         watch = table.meta.watch if table is not None else None
-        return _refused(request, e, 409, watch=watch)
+        return refused(request, e, 409, watch=watch)
     except Refusal as e:
-        return _refused(request, e)
+        return refused(request, e)
     if seated is None:
-        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[taken]})
 
@@ -286,14 +286,14 @@ async def records(request: Request) -> Response:
     scheme, _, secret = request.headers.get("authorization", "").partition(" ")
     table = await manager.get(request.path_params["table"])
     if table is None or scheme.lower() != "bearer" or not secret:
-        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     seated = table.seat_of_token(secret) is not None
     if not seated and not same_secret(table.meta.watch, secret):
-        return _refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
+        return refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     match = table.match
     if not seated and (match is None or not match.over):
         refusal = IllegalAction("the match is not over: a spectator has its deals when it ends", "match_not_over")
-        return _refused(request, refusal, 403)
+        return refused(request, refusal, 403)
     lines = "".join(record_dumps(r) + "\n" for r in ([] if match is None else match_records(match)))
     name = f"belote-{table.id[:8]}-game{table.meta.game + 1}.jsonl"
     headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
@@ -555,8 +555,20 @@ class Connection:
         await table.new_game(settings)
 
 
-SEATED = {"act", "continue", "back", "chat", "react", "seat", "bot_seat", "settings", "start", "leave", "new_game"}
-SEATED |= {"hint"}  # server/hints.py
+SEATED = {
+    "act",
+    "continue",
+    "back",
+    "chat",
+    "react",
+    "seat",
+    "bot_seat",
+    "settings",
+    "start",
+    "leave",
+    "new_game",
+    "hint",
+}
 
 
 async def play_socket(ws: WebSocket) -> None:

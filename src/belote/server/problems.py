@@ -32,9 +32,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
+from belote.cards import CardError, parse_card
 from belote.game import SEATS
 from belote.record import load_deal
-from belote.server.wire import BadRequest, parse_json, read_body
+from belote.server.wire import BadRequest, parse_json, read_body, refused
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: An answer is a card: a few bytes of JSON.
@@ -57,10 +58,6 @@ def _problem(request: Request) -> dict[str, Any]:
     return found
 
 
-def _refused(e: Refusal) -> Response:
-    return JSONResponse({"error": str(e), "code": e.code, "args": e.details}, status_code=getattr(e, "status", 400))
-
-
 async def page(request: Request) -> Response:
     return FileResponse(WEB / "problems.html")
 
@@ -78,14 +75,17 @@ async def show(request: Request) -> Response:
     try:
         return JSONResponse(position(_problem(request)))
     except Refusal as e:
-        return _refused(e)
+        return refused(request, e)
 
 
 def judge(problem: dict[str, Any], card: Any) -> dict[str, Any]:
     """The verdict on ``card`` (text such as ``JH``), with the whole analysis; refused (changing
     nothing) for anything but a card the seat may play."""
     legal: list[str] = problem["view"]["legal"]
-    text = card.strip().upper().replace("10", "T") if isinstance(card, str) else None
+    try:
+        text: str | None = str(parse_card(card))
+    except CardError:
+        text = None
     if text not in legal:
         shown = card[:16] if isinstance(card, str) else json.dumps(card)[:16]
         raise BadRequest(
@@ -114,7 +114,7 @@ async def answer(request: Request) -> Response:
             raise BadRequest('an answer is an object: {"card": "JH"}', "bad_request")
         return JSONResponse(judge(problem, data.get("card")))
     except Refusal as e:
-        return _refused(e)
+        return refused(request, e)
 
 
 routes = [

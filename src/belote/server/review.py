@@ -35,14 +35,14 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
 from belote.record import RecordError, load_deal, to_record
 from belote.server.limits import TooMany
 from belote.server.thinking import Thinker, WorkersLost
-from belote.server.wire import BadRequest, parse_json, read_body
+from belote.server.wire import BadRequest, parse_json, read_body, refused
 
 __all__ = ["CACHE", "MAX_BODY", "Analyses", "routes"]
 
@@ -105,13 +105,6 @@ def checked_record(data: Any) -> tuple[str, dict[str, Any]]:
     return key, data
 
 
-def _refused(request: Request, e: Refusal, headers: dict[str, str] | None = None) -> Response:
-    """``{"error", "code", "args"}`` as every route refuses (docs/protocol.md), counted by its code."""
-    request.app.state.metrics.refusals.inc(code=e.code)
-    body = {"error": str(e), "code": e.code, "args": e.details}
-    return JSONResponse(body, status_code=getattr(e, "status", 400), headers=headers)
-
-
 async def analyse_route(request: Request) -> Response:
     """``POST /api/analyse``: a finished deal's record in, its analysis (``belote-analysis/1``) out."""
     analyses: Analyses = request.app.state.analyses
@@ -120,27 +113,27 @@ async def analyse_route(request: Request) -> Response:
         body = await read_body(request, MAX_BODY)
         key, record = checked_record(parse_json(body, MAX_BODY) if body.strip() else None)
     except Refusal as e:
-        return _refused(request, e)
+        return refused(request, e)
     found = analyses.cached(key)
     if found is not None:
         return Response(found, media_type="application/json")
     who = request.client.host if request.client is not None else ""
     if analyses.running.get(who):
         busy = TooMany("one analysis at a time from one address: wait for the one under way", "analysis_running")
-        return _refused(request, busy, {"Retry-After": str(RETRY_AFTER)})
+        return refused(request, busy, headers={"Retry-After": str(RETRY_AFTER)})
     cap = Analyses.cap(thinker)
     if sum(analyses.running.values()) >= cap:
         full = BadRequest(
             f"the server is at its limit of {cap} analyses at once: try again shortly", "analyses_busy", 503, max=cap
         )
-        return _refused(request, full, {"Retry-After": str(RETRY_AFTER)})
+        return refused(request, full, headers={"Retry-After": str(RETRY_AFTER)})
     analyses.running[who] = analyses.running.get(who, 0) + 1
     try:
         result = await thinker.analyse(record)
     except WorkersLost:
         log.error("an analysis lost its worker twice")
         lost = BadRequest("the server could not analyse that deal just now: try again", "server_error", 503)
-        return _refused(request, lost)
+        return refused(request, lost)
     finally:
         analyses.running[who] -= 1
         if not analyses.running[who]:

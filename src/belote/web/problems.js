@@ -6,13 +6,12 @@
 
 import { cardFace, cardText, sortHand } from "./cards.js";
 import { contractHtml, modeHtml, modeWord } from "./coinche.js";
-import { esc } from "./dom.js";
+import { $, esc } from "./dom.js";
 import { gameOf, GAMES } from "./games.js";
 import { getLang, keepPageLang, pageLang, setLang, t, translatePage } from "./i18n.js";
 import { refusalText } from "./refusals.js";
 import { screenPos } from "./seats.js";
 
-const $ = (sel) => document.querySelector(sel);
 const el = {
   game: $('[data-testid="problems-game"]'),
   progress: $('[data-testid="problems-progress"]'),

@@ -11,6 +11,7 @@
 // page draws only what the analysis says: it computes no score of its own.
 
 import { cardFace, cardText, sortHand } from "./cards.js";
+import { parseBid } from "./coinche.js";
 import { $, esc } from "./dom.js";
 import { getLang, keepPageLang, pageLang, setLang } from "./i18n.js";
 import { forget, latestGame, loadGames, reviewUrl, secretOf } from "./mygames.js";
@@ -92,9 +93,8 @@ function bidText(bid) {
     const fr = { pass: "passe", take: "prend", coinche: "coinche", surcoinche: "surcoinche" };
     return getLang() === "fr" ? fr[bid] : bid;
   }
-  const m = /^(\d+|capot|generale)?(S|H|D|C|NT|AT)$/.exec(bid);
-  if (!m) return bid;
-  return `${m[1] || ""}${modeText(m[2])}`;
+  const c = parseBid(bid);
+  return c ? `${c.level}${modeText(c.mode)}` : modeText(bid); // a second-round trump: "H"
 }
 
 function showError(error) {
