@@ -12,15 +12,29 @@ import pytest
 
 import schemacheck
 from belote import schemas
-from belote.analysis import AnalysisError, Options, analyse, best_cards, read_records, text_report, view_entry
+from belote.analysis import (
+    PAR_BUDGET,
+    PAR_BUDGET_TWO_HANDS,
+    AnalysisError,
+    Options,
+    analyse,
+    best_cards,
+    par,
+    par_budget_for,
+    read_records,
+    text_report,
+    view_entry,
+)
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.search import SearchBot
 from belote.cards import cards_of, parse_card
 from belote.cli import main
+from belote.contracts import MODE_LETTERS
 from belote.game import PLAY, SEATS, TAKE, Deal
 from belote.knowledge import Knowledge
-from belote.record import load_deal, replay, to_record
+from belote.record import load_deal, parse, replay, to_record
 from belote.rules import Rules
+from belote.solver import Position, card_values, forget, nodes, value
 
 VECTORS = Path(__file__).parent / "vectors"
 DOCS = Path(__file__).parent.parent / "docs"
@@ -305,3 +319,71 @@ def test_the_bots_evaluation_names_the_card_it_plays() -> None:
                 compared += means is not None
             deal.apply(bots[deal.to_move].act(view))
         assert compared == 3
+
+
+# ----------------------------------------------------------------------------- the par solved first, kept
+def heuristic_record(seed: int, variant: str) -> dict[str, Any]:
+    """A deal of ``variant`` played to its end by heuristic bots (the next seed where one is thrown in)."""
+    rules = Rules(variant=variant)
+    while True:
+        deal = Deal.from_seed(seed, rules, dealer=seed % rules.players)
+        bots = [HeuristicBot(seed * 7 + s) for s in range(rules.players)]
+        while deal.phase != "done":
+            deal.apply(bots[deal.to_move].act(deal.view(deal.to_move)))
+        if deal.taker is not None:
+            return to_record(deal)
+        seed += 1000
+
+
+def fresh_deal(record: dict[str, Any]) -> Deal:
+    """The deal of a record before its bidding."""
+    rules, dealer, deck, _bids, _plays, _score, pending = parse(record)
+    return Deal(rules, dealer, deck, pending)
+
+
+@pytest.mark.parametrize("variant", ["classic", "coinche", "three-handed"])
+def test_the_kept_par_and_play_have_the_values_of_fresh_solves(variant: str) -> None:
+    """The deal as played is solved for the par in the table the play's positions then share: every
+    number is what a fresh solve of each gives."""
+    record = heuristic_record(3, variant)
+    out = analyse(record, EXACT)
+    assert out["par"] == par(fresh_deal(record), budget=None)
+    deal = load_deal({**record, "plays": []})[0]
+    for entry in out["plays"]:
+        values = card_values(Position.from_state(deal))
+        assert {str(c): v for c, v in values.items()} == {c: d["card_points"] for c, d in entry["double_dummy"].items()}
+        deal.apply(parse_card(entry["card"]))
+    assert deal.result == load_deal(record)[0].result
+
+
+def test_the_played_deal_is_solved_apart_from_the_pars_budget() -> None:
+    """At two hands the par cannot be whole: the deal as it was played is solved as the first position
+    of its play is, whatever the par's budget; the other trumps and takers share that budget."""
+    record = heuristic_record(5, "two-handed")
+    played = load_deal(record)[0]
+    fresh = fresh_deal(record)
+    assert played.taker is not None
+    contract = (played.taker, played.mode)
+
+    def solved(out: dict[str, Any]) -> list[tuple[str, str]]:
+        return [(m["trump"], t["taker"]) for m in out["modes"] for t in m["takers"] if t["solved"]]
+
+    assert solved(par(fresh, 0, contract)) == [(MODE_LETTERS[played.mode], SEATS[played.taker])]
+    assert solved(par(fresh, 0)) == []
+    # Past its own limit, the deal as played is unsolved too (each run of kept solves starts anew, as
+    # an analysis does: the table kept from the solves above would make it cheaper).
+    value(Position.from_state(fresh.taken(*contract)))
+    needed = nodes()
+    forget()
+    assert solved(par(fresh, 0, contract, limit=needed - 1)) == []
+    forget()
+    assert solved(par(fresh, 0, contract, limit=needed)) == [(MODE_LETTERS[played.mode], SEATS[played.taker])]
+    assert par_budget_for(played.rules) == PAR_BUDGET_TWO_HANDS < PAR_BUDGET == par_budget_for(Rules())
+
+
+def test_coinche_solves_the_mode_played_apart_from_the_pars_budget() -> None:
+    record = heuristic_record(3, "coinche")
+    played = load_deal(record)[0]
+    assert played.taker is not None
+    out = par(fresh_deal(record), 0, (played.taker, played.mode))
+    assert [m["trump"] for m in out["modes"] if m["solved"]] == [MODE_LETTERS[played.mode]]

@@ -48,6 +48,7 @@ from belote.contracts import CAPOT, MODE_LETTERS, Contract, bid_levels
 from belote.game import BIDDING, SEATS, Action, Deal, PlayerView, action_str
 from belote.play import LAST_TRICK, POINTS
 from belote.record import RecordError, describe, load_deal, loads_all, parse, to_record
+from belote.rules import Rules
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult, share
 from belote.scoring import margin as scoring_margin
 from belote.solver import NodeLimit, Position, card_values, forget
@@ -59,9 +60,13 @@ CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
 #: that position's values are then null rather than seconds long.
 LIMIT = 10_000_000
 #: Solver nodes the par of one deal may spend in all (its solves one after another, each stopped
-#: past what is left): a deal of four or three hands needs a few million; at two hands a trump that
-#: suits neither player may need tens of millions, and its par is then left unsolved.
+#: past what is left): a deal of four or three hands needs a few million.
 PAR_BUDGET = 10_000_000
+#: The par's nodes at two hands, where its eight deals of sixteen tricks need 15 to 35 million in all
+#: (3 to 5 s): it could never be whole within the analysis's 3 s. The deal as played is solved apart,
+#: as the first position of its play (``par``); the other trumps and takers while these nodes last
+#: (about half a second of them), the rest marked unsolved.
+PAR_BUDGET_TWO_HANDS = 4_000_000
 #: How many of a player's costliest cards the summary lists.
 MISTAKES = 3
 
@@ -77,13 +82,19 @@ class AnalysisError(ValueError):
 @dataclass(frozen=True)
 class Options:
     """How the analysis is made: the bot's seed and thinking, whether to ask it at all, the node limits
-    (``limit`` for each position of the play, ``par_budget`` for the whole par)."""
+    (``limit`` for each position of the play, ``par_budget`` for the whole par; None: the game's,
+    ``par_budget_for``)."""
 
     seed: int = 0
     think: float = 1.0
     view: bool = True
     limit: int = LIMIT
-    par_budget: int = PAR_BUDGET
+    par_budget: int | None = None
+
+
+def par_budget_for(rules: Rules) -> int:
+    """The par's nodes for a game: ``PAR_BUDGET``, or ``PAR_BUDGET_TWO_HANDS`` at two hands."""
+    return PAR_BUDGET_TWO_HANDS if rules.players == 2 else PAR_BUDGET
 
 
 # ----------------------------------------------------------------------------- double dummy
@@ -167,40 +178,56 @@ def best_cards(deal: Deal, limit: int | None = None) -> list[int]:
     return sorted(int(c) for c, v in values.items() if v == top)
 
 
-def _whole_deal(deal: Deal, budget: NodeBudget) -> tuple[int, DealResult] | None:
-    """A deal at its first lead solved: the leader's camp's number and the deal's result (None past the budget)."""
+def _whole_deal(deal: Deal, budget: NodeBudget, keep: bool = False) -> tuple[int, DealResult] | None:
+    """A deal at its first lead solved: the leader's camp's number and the deal's result (None past the
+    budget). ``keep``: in the solver's kept table (``belote.solver.value``)."""
     pos, remaining = _in_play(deal)
-    v = budget.value(pos) if budget.open else None
+    v = budget.value(pos, keep) if budget.open else None
     if v is None:
         return None
     return v, ending(deal, v, remaining)
 
 
 # ----------------------------------------------------------------------------- the par of the bidding
-def par(fresh: Deal, budget: int | None = PAR_BUDGET) -> dict[str, Any]:
+def par(
+    fresh: Deal, budget: int | None = PAR_BUDGET, played: tuple[int, int] | None = None, limit: int | None = LIMIT
+) -> dict[str, Any]:
     """The double-dummy par of a deal before its bidding (``fresh`` has no bid yet), in at most
-    ``budget`` solver nodes (None: no bound); what it cannot solve within them is marked unsolved."""
+    ``budget`` solver nodes (None: no bound); what it cannot solve within them is marked unsolved.
+
+    ``played``: the taker and trump mode the deal was played with. That deal is the first lead of the
+    play the analysis goes on with: it is solved first, as a position of the play is (at most
+    ``limit`` nodes, outside the budget), in the solver's kept table, where the positions of its play
+    then find it solved. The other trumps and takers, different deals, share the budget, each in a
+    fresh table. The values are the same either way.
+    """
     nodes = NodeBudget(budget)
+    first = NodeBudget(limit)
     if fresh.variant.contracts:
-        return _par_contracts(fresh, nodes)
-    return _par_turned(fresh, nodes)
+        return _par_contracts(fresh, nodes, None if played is None else (played[1], first))
+    return _par_turned(fresh, nodes, None if played is None else (played, first))
 
 
 def _team_points(deal: Deal, points: Sequence[int]) -> dict[str, int]:
     return dict(zip(deal.rules.team_names, points, strict=True))
 
 
-def _par_turned(fresh: Deal, budget: NodeBudget) -> dict[str, Any]:
-    """Each trump with each seat as taker; for each side (or player), the best of its seats' takes."""
+def _par_turned(fresh: Deal, budget: NodeBudget, played: tuple[tuple[int, int], NodeBudget] | None) -> dict[str, Any]:
+    """Each trump with each seat as taker; for each side (or player), the best of its seats' takes.
+    ``played``: the taker and trump played, and its own budget (``par``)."""
     rules = fresh.rules
     names = rules.team_names
+    first = {}
+    if played is not None:
+        (taker, mode), limit = played
+        first[taker, mode] = _whole_deal(fresh.taken(taker, mode), limit, keep=True)
     modes: list[dict[str, Any]] = []
     for mode in range(4):
         takers: list[dict[str, Any]] = []
         best: dict[str, dict[str, Any]] = {}
         for seat in range(fresh.players):
             deal = fresh.taken(seat, mode)
-            solved = _whole_deal(deal, budget)
+            solved = first[seat, mode] if (seat, mode) in first else _whole_deal(deal, budget)
             if solved is None:
                 takers.append({"taker": SEATS[seat], "solved": False})
                 continue
@@ -227,19 +254,24 @@ def _par_turned(fresh: Deal, budget: NodeBudget) -> dict[str, Any]:
     return {"kind": "takers", "modes": modes}
 
 
-def _par_contracts(fresh: Deal, budget: NodeBudget) -> dict[str, Any]:
+def _par_contracts(fresh: Deal, budget: NodeBudget, played: tuple[int, NodeBudget] | None) -> dict[str, Any]:
     """Coinche: each mode solved once (every card is dealt before the auction), then for each side the
-    highest contract it makes in that mode, not coinched, and what that contract scores."""
+    highest contract it makes in that mode, not coinched, and what that contract scores. ``played``:
+    the mode of the contract played, and its own budget (``par``)."""
     rules = fresh.rules
     names = rules.team_names
     modes = range(6) if rules.no_trump_all_trump else range(4)
     levels = bid_levels(rules.coinche_max_bid, rules.generale)
+    leader = fresh.order[0]
+
+    def solved(mode: int, nodes: NodeBudget, keep: bool = False) -> tuple[int | None, int]:
+        pos, remaining = _in_play(fresh.taken(leader, mode, Contract(levels[0], mode, leader)))
+        return (nodes.value(pos, keep) if nodes.open else None), remaining
+
+    first = {} if played is None else {played[0]: solved(played[0], played[1], keep=True)}
     out: list[dict[str, Any]] = []
     for mode in modes:
-        leader = fresh.order[0]
-        probe = fresh.taken(leader, mode, Contract(levels[0], mode, leader))
-        pos, remaining = _in_play(probe)
-        v = budget.value(pos) if budget.open else None
+        v, remaining = first[mode] if mode in first else solved(mode, budget)
         if v is None:
             out.append({"trump": MODE_LETTERS[mode], "solved": False})
             continue
@@ -284,19 +316,23 @@ def analyse(record: dict[str, Any], options: Options | None = None, *, view: boo
         raise AnalysisError(f"{where} {error['action']}: {error['message']}", "illegal_record")
     bot = SearchBot(opts.seed, think=opts.think) if opts.view else None
     deal = Deal(rules, dealer, deck, pending)
+    # The deal as played is solved at its first lead for the par, then position after position of
+    # its play, all in one table: each finds most of the next solved (the same analysis visits the
+    # same nodes wherever it runs: the table starts anew).
+    forget()
+    contract = None if played.taker is None or played.mode is None else (played.taker, played.mode)
     out: dict[str, Any] = {
         "format": FORMAT,
         "game": rules.variant,
         "record": to_record(played, score_before),
         "complete": played.phase == "done",
         "summary": describe(played, score_before),
-        "par": par(deal.copy(), opts.par_budget),
+        "par": par(
+            deal.copy(), par_budget_for(rules) if opts.par_budget is None else opts.par_budget, contract, opts.limit
+        ),
         "bids": [],
         "plays": [],
     }
-    # The positions of the play are solved one after another in one table: each finds most of the
-    # next solved (the same analysis visits the same nodes wherever it runs: the table starts anew).
-    forget()
     for action in played.actions:
         if deal.phase == BIDDING:
             out["bids"].append(_bid_entry(deal, action, bot))
@@ -449,6 +485,8 @@ def dumps(analysis: dict[str, Any]) -> str:
 __all__ = [
     "FORMAT",
     "LIMIT",
+    "PAR_BUDGET",
+    "PAR_BUDGET_TWO_HANDS",
     "AnalysisError",
     "Options",
     "analyse",
@@ -457,6 +495,7 @@ __all__ = [
     "ending",
     "margin",
     "par",
+    "par_budget_for",
     "read_records",
     "rounded",
     "text_report",

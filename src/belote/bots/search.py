@@ -94,10 +94,10 @@ class NodeBudget:
             return self.cap
         return max(0, self.left if self.cap is None else min(self.cap, self.left))
 
-    def value(self, pos: Position) -> int | None:
-        """``belote.solver.value``, or None past the limit."""
+    def value(self, pos: Position, keep: bool = False) -> int | None:
+        """``belote.solver.value``, or None past the limit (``keep``: as there; a bot never keeps)."""
         try:
-            return value(pos, self.limit)
+            return value(pos, self.limit, keep)
         except NodeLimit:
             return None
         finally:
