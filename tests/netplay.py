@@ -52,11 +52,34 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return result[0]
 
 
+#: The ports free_port gives a pytest-xdist worker: a range of its own (gw0 from 20000, gw1 from
+#: 22000...), below the kernel's ephemeral ports. A port is free when it is picked, and taken only
+#: when the server started with it binds it: were the workers to let the kernel choose, another one
+#: could be given the same port in between. One process alone lets the kernel choose.
+PORTS_PER_WORKER = 2000
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_worker_ports = (
+    iter(range(20000 + PORTS_PER_WORKER * int(_WORKER[2:]), 20000 + PORTS_PER_WORKER * (int(_WORKER[2:]) + 1)))
+    if _WORKER.startswith("gw")
+    else None
+)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A port no server listens on, for a server about to start (``PORTS_PER_WORKER``)."""
+    if _worker_ports is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port: int = s.getsockname()[1]
+            return port
+    for port in _worker_ports:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:  # taken by something else on the machine
+                continue
+            return port
+    raise RuntimeError(f"worker {_WORKER} used its {PORTS_PER_WORKER} ports")
 
 
 @contextmanager
