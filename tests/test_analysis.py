@@ -322,17 +322,9 @@ def test_the_bots_evaluation_names_the_card_it_plays() -> None:
 
 
 # ----------------------------------------------------------------------------- the par solved first, kept
-def heuristic_record(seed: int, variant: str) -> dict[str, Any]:
-    """A deal of ``variant`` played to its end by heuristic bots (the next seed where one is thrown in)."""
-    rules = Rules(variant=variant)
-    while True:
-        deal = Deal.from_seed(seed, rules, dealer=seed % rules.players)
-        bots = [HeuristicBot(seed * 7 + s) for s in range(rules.players)]
-        while deal.phase != "done":
-            deal.apply(bots[deal.to_move].act(deal.view(deal.to_move)))
-        if deal.taker is not None:
-            return to_record(deal)
-        seed += 1000
+def vector(name: str) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads((VECTORS / f"{name}.json").read_text())
+    return record
 
 
 def fresh_deal(record: dict[str, Any]) -> Deal:
@@ -341,11 +333,11 @@ def fresh_deal(record: dict[str, Any]) -> Deal:
     return Deal(rules, dealer, deck, pending)
 
 
-@pytest.mark.parametrize("variant", ["classic", "coinche", "three-handed"])
-def test_the_kept_par_and_play_have_the_values_of_fresh_solves(variant: str) -> None:
+@pytest.mark.parametrize("name", ["worked_deal_2", "coinche_surcoinche", "coinche_no_trump_made", "three_made"])
+def test_the_kept_par_and_play_have_the_values_of_fresh_solves(name: str) -> None:
     """The deal as played is solved for the par in the table the play's positions then share: every
     number is what a fresh solve of each gives."""
-    record = heuristic_record(3, variant)
+    record = vector(name)
     out = analyse(record, EXACT)
     assert out["par"] == par(fresh_deal(record), budget=None)
     deal = load_deal({**record, "plays": []})[0]
@@ -359,7 +351,7 @@ def test_the_kept_par_and_play_have_the_values_of_fresh_solves(variant: str) -> 
 def test_the_played_deal_is_solved_apart_from_the_pars_budget() -> None:
     """At two hands the par cannot be whole: the deal as it was played is solved as the first position
     of its play is, whatever the par's budget; the other trumps and takers share that budget."""
-    record = heuristic_record(5, "two-handed")
+    record = vector("two_made_belote")
     played = load_deal(record)[0]
     fresh = fresh_deal(record)
     assert played.taker is not None
@@ -382,7 +374,7 @@ def test_the_played_deal_is_solved_apart_from_the_pars_budget() -> None:
 
 
 def test_coinche_solves_the_mode_played_apart_from_the_pars_budget() -> None:
-    record = heuristic_record(3, "coinche")
+    record = vector("coinche_all_trump_coinched")
     played = load_deal(record)[0]
     assert played.taker is not None
     out = par(fresh_deal(record), 0, (played.taker, played.mode))
