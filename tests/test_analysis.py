@@ -290,7 +290,7 @@ def test_belote_analyse_exit_statuses(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_seats_of_the_summary_are_the_games() -> None:
-    out = analyse(json.loads((VECTORS / "three_made.json").read_text()), EXACT)
+    out = analyse(vector("three_made"), EXACT)
     assert list(out["players"]) == list(SEATS[:3])
 
 

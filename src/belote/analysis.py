@@ -201,33 +201,29 @@ def par(
     then find it solved. The other trumps and takers, different deals, share the budget, each in a
     fresh table. The values are the same either way.
     """
-    nodes = NodeBudget(budget)
-    first = NodeBudget(limit)
+    nodes, first = NodeBudget(budget), NodeBudget(limit)
     if fresh.variant.contracts:
-        return _par_contracts(fresh, nodes, None if played is None else (played[1], first))
-    return _par_turned(fresh, nodes, None if played is None else (played, first))
+        return _par_contracts(fresh, nodes, None if played is None else played[1], first)
+    return _par_turned(fresh, nodes, played, first)
 
 
 def _team_points(deal: Deal, points: Sequence[int]) -> dict[str, int]:
     return dict(zip(deal.rules.team_names, points, strict=True))
 
 
-def _par_turned(fresh: Deal, budget: NodeBudget, played: tuple[tuple[int, int], NodeBudget] | None) -> dict[str, Any]:
+def _par_turned(fresh: Deal, budget: NodeBudget, played: tuple[int, int] | None, first: NodeBudget) -> dict[str, Any]:
     """Each trump with each seat as taker; for each side (or player), the best of its seats' takes.
-    ``played``: the taker and trump played, and its own budget (``par``)."""
+    ``played``: the taker and trump played, solved first within ``first`` (``par``)."""
     rules = fresh.rules
     names = rules.team_names
-    first = {}
-    if played is not None:
-        (taker, mode), limit = played
-        first[taker, mode] = _whole_deal(fresh.taken(taker, mode), limit, keep=True)
+    solved_first = {} if played is None else {played: _whole_deal(fresh.taken(*played), first, keep=True)}
     modes: list[dict[str, Any]] = []
     for mode in range(4):
         takers: list[dict[str, Any]] = []
         best: dict[str, dict[str, Any]] = {}
         for seat in range(fresh.players):
             deal = fresh.taken(seat, mode)
-            solved = first[seat, mode] if (seat, mode) in first else _whole_deal(deal, budget)
+            solved = solved_first[seat, mode] if (seat, mode) in solved_first else _whole_deal(deal, budget)
             if solved is None:
                 takers.append({"taker": SEATS[seat], "solved": False})
                 continue
@@ -254,10 +250,10 @@ def _par_turned(fresh: Deal, budget: NodeBudget, played: tuple[tuple[int, int], 
     return {"kind": "takers", "modes": modes}
 
 
-def _par_contracts(fresh: Deal, budget: NodeBudget, played: tuple[int, NodeBudget] | None) -> dict[str, Any]:
+def _par_contracts(fresh: Deal, budget: NodeBudget, played: int | None, first: NodeBudget) -> dict[str, Any]:
     """Coinche: each mode solved once (every card is dealt before the auction), then for each side the
     highest contract it makes in that mode, not coinched, and what that contract scores. ``played``:
-    the mode of the contract played, and its own budget (``par``)."""
+    the mode of the contract played, solved first within ``first`` (``par``)."""
     rules = fresh.rules
     names = rules.team_names
     modes = range(6) if rules.no_trump_all_trump else range(4)
@@ -268,10 +264,10 @@ def _par_contracts(fresh: Deal, budget: NodeBudget, played: tuple[int, NodeBudge
         pos, remaining = _in_play(fresh.taken(leader, mode, Contract(levels[0], mode, leader)))
         return (nodes.value(pos, keep) if nodes.open else None), remaining
 
-    first = {} if played is None else {played[0]: solved(played[0], played[1], keep=True)}
+    solved_first = {} if played is None else {played: solved(played, first, keep=True)}
     out: list[dict[str, Any]] = []
     for mode in modes:
-        v, remaining = first[mode] if mode in first else solved(mode, budget)
+        v, remaining = solved_first[mode] if mode in solved_first else solved(mode, budget)
         if v is None:
             out.append({"trump": MODE_LETTERS[mode], "solved": False})
             continue
@@ -320,7 +316,7 @@ def analyse(record: dict[str, Any], options: Options | None = None, *, view: boo
     # its play, all in one table: each finds most of the next solved (the same analysis visits the
     # same nodes wherever it runs: the table starts anew).
     forget()
-    contract = None if played.taker is None or played.mode is None else (played.taker, played.mode)
+    contract = None if played.taker is None else (played.taker, played.mode)
     out: dict[str, Any] = {
         "format": FORMAT,
         "game": rules.variant,
