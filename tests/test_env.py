@@ -10,6 +10,8 @@ import re
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -26,6 +28,17 @@ from belote.cards import mask_of
 from belote.env import ACTIONS, FIELDS, OBS_SIZE, action_mask, encode, env, field, parallel_env, raw_env
 from belote.env.single import BeloteSingleEnv
 from belote.rules import Rules
+
+
+@contextmanager
+def env_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Every warning raised inside, recorded. What earlier tests left for the garbage collector is
+    collected first: a socket found unclosed while recording would be counted as the env's."""
+    gc.collect()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield caught
+
 
 GAMES = ["classic", "coinche", "three-handed", "two-handed"]
 #: Rule options that change what an observation holds: the direction of play, no declarations,
@@ -79,8 +92,7 @@ def test_docs_env_md_tells_every_field_where_it_is() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_api_test(game: str) -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with env_warnings() as caught:
         api_test(env(game=game, episode="match"), num_cycles=1000)
     assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS
 
@@ -112,11 +124,7 @@ def test_gymnasium_check_env(game: str) -> None:
     """Through the registered id, so that check_env also makes it in each render mode; check_env
     steps with actions drawn without the mask, hence ``illegal="random"``."""
     made = gym.make("belote/Belote-v0", game=game, illegal="random", render_mode="ansi")
-    # What earlier tests left for the garbage collector is collected now, not while the warnings of
-    # check_env are being recorded (a socket found unclosed there would be counted as the env's).
-    gc.collect()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with env_warnings() as caught:
         check_env(made.unwrapped)
     assert [str(w.message) for w in caught] == []
 
