@@ -139,6 +139,7 @@ def test_the_games_registry() -> None:
     assert list(VARIANTS) == ["classic", "coinche", "three-handed", "two-handed"]
     assert find_variant("two-handed").describe() == {
         "name": "two-handed",
+        "title": "the two-handed game",
         "players": 2,
         "seats": ["N", "E"],
         "teams": ["N", "E"],
@@ -151,6 +152,7 @@ def test_the_games_registry() -> None:
         "table_cards": 10,
         "out_of_play": 0,
         "declarations": False,
+        "sheet_entry": "sides",
     }
     assert find_variant("coinche").contracts and not find_variant("classic").contracts
     assert find_variant("three-handed").order(dealer=2, step=2) == (1, 0, 2)

@@ -185,10 +185,21 @@ class Variant:
         return tuple(out)
 
     # ----------------------------------------------------------------- descriptions
+    @property
+    def sheet_entry(self) -> str:
+        """What a score sheet enters of one deal of this game (``belote.sheet``): ``contract`` (the
+        contract, and the bidders' card points) where the auction names contracts; ``sides`` (the
+        takers, and one side's card points) where two scores are kept; ``players`` (the taker, and each
+        player's card points) where each of more than two players keeps a score."""
+        if self.contracts:
+            return "contract"
+        return "sides" if self.teams == 2 else "players"
+
     def describe(self) -> dict[str, Any]:
         """The game's facts for programs and pages (``GET /api/games``)."""
         return {
             "name": self.name,
+            "title": self.title,
             "players": self.players,
             "seats": list(self.seats),
             "teams": list(self.team_names),
@@ -201,6 +212,7 @@ class Variant:
             "table_cards": self.table_cards,
             "out_of_play": self.out_of_play,
             "declarations": self.has_declarations,
+            "sheet_entry": self.sheet_entry,
         }
 
     def __repr__(self) -> str:
