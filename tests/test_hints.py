@@ -21,6 +21,7 @@ from belote.server.app import create_app
 from belote.server.room import (
     DEFAULT_SETTINGS,
     Hint,
+    Hinted,
     Meta,
     NewGame,
     Room,
@@ -73,9 +74,9 @@ def test_the_room_gives_hints_only_to_the_person_of_a_solo_table_with_hints_on_a
     room, events = reduce(room, Hint(2))
     room, _ = reduce(room, Hint(2))
     assert room.meta.hints == {2: 2}
-    assert events == [Write(room.n_actions, (), True, False)]  # only the meta is written: the count
+    assert events == [Write(room.n_actions, (), True, False), Hinted(2)]  # only the meta is written: the count
     assert Meta.from_json(room.meta.to_json()).hints == {2: 2}  # as the store keeps it
-    room, _ = reduce(room, NewGame(dict(room.meta.settings), 9))
+    room, _ = reduce(room, NewGame(2, dict(room.meta.settings), 9))
     assert room.meta.hints == {}  # counted per match
 
 

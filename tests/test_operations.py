@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from belote.game import parse_action
 from belote.server.app import create_app
 from belote.server.hub import local_hub
 from belote.server.logs import JsonFormatter, TableField
 from belote.server.metrics import Metrics
 from belote.server.redis_hub import RedisLink, RedisTables
-from belote.server.room import DEFAULT_SETTINGS, Meta, Seat, bot_seat
+from belote.server.room import DEFAULT_SETTINGS, Act, Meta, Seat, bot_seat
 from belote.server.store import SQLiteStore
 from belote.server.tables import Client, ServerConfig, Table, TableManager
 from netplay import Player, State, free_port, post, redis_server, run, serve_in_thread
@@ -265,7 +266,9 @@ def test_a_solo_tables_bots_wait_while_its_person_is_away(tmp_path: Path) -> Non
                 break
         table.clients.remove(me)
         await table.presence()
-        await table.act(2, state["view"]["legal"][0])  # a last action before going (a page closing)
+        await table.mutate(
+            Act(2, parse_action(state["view"]["legal"][0]))
+        )  # a last action before going (a page closing)
         assert table.match.to_move != 2 and table.next_job() is None  # a bot's turn: it waits
         played = table.match.action_count
         table.clients.append(me)
@@ -418,7 +421,7 @@ def test_what_a_tables_driver_logs_names_the_table(tmp_path: Path) -> None:
         store = SQLiteStore(tmp_path / "log.sqlite3")
         hub = local_hub(store)
         table = Table("T1", solo_meta(0), hub, ServerConfig(pace=0.0))
-        table._bot = lambda seat: Broken()  # type: ignore[assignment,method-assign,return-value]
+        table.driver._bot = lambda seat: Broken()  # type: ignore[assignment,method-assign,return-value]
         await hub.store.commit("T1", table.meta.to_json(), True, 0, [], False)
         states: asyncio.Queue[str] = asyncio.Queue()
 

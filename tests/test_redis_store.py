@@ -27,12 +27,12 @@ import redis.asyncio as aioredis
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 
-from belote.game import Refusal, action_str
+from belote.game import Refusal, action_str, parse_action
 from belote.server.app import create_app
 from belote.server.hub import StoreLost
 from belote.server.matchmaking import Matchmaker
 from belote.server.redis_hub import RedisBus, RedisLink, RedisSheets, RedisTables, redis_hub
-from belote.server.room import check_settings
+from belote.server.room import Act, Start, check_settings
 from belote.server.store import SQLiteStore
 from belote.server.tables import Client, ServerConfig, Table, TableManager
 from netplay import (
@@ -157,16 +157,16 @@ def test_a_table_whose_change_finds_the_store_empty_writes_itself_back_whole(tmp
             table, _ = await manager.create_private("Host", 2, settings)
             for name in ("Nina", "Emil", "Wes"):
                 await manager.sit(table.id, table.meta.invite, name, None)
-            await table.start_game(2)
+            await table.mutate(Start(2))
             for _ in range(6):
                 match = table.match
                 assert match is not None and match.to_move is not None
-                await table.act(match.to_move, action_str(match.legal_actions()[-1]))
+                await table.mutate(Act(match.to_move, match.legal_actions()[-1]))
             r.flushall()  # as a Redis restarted without persistence
             for _ in range(3):
                 match = table.match
                 assert match is not None and match.to_move is not None
-                await table.act(match.to_move, action_str(match.legal_actions()[-1]))
+                await table.mutate(Act(match.to_move, match.legal_actions()[-1]))
             assert table.match is not None
             played = [action_str(a) for a in table.match.actions]
             await manager.close()
@@ -221,7 +221,7 @@ def test_a_replica_that_catches_up_tells_its_clients_and_wakes_its_driver(tmp_pa
             await a.sit(on_a.id, on_a.meta.invite, "Nina", "N")
             on_a.meta.seed = 5  # a game that always goes the same way (start writes the meta whole)
             on_a.clients.append(client(2, "A"))
-            await on_a.start_game(2)
+            await on_a.mutate(Start(2))
             await a_person_to_move("A")
             on_b = await b.get(on_a.id)
             assert on_b is not None and not on_b.driving  # A holds the lease
@@ -230,7 +230,7 @@ def test_a_replica_that_catches_up_tells_its_clients_and_wakes_its_driver(tmp_pa
 
             # B takes the lease over (A's has gone) after a person's action and the bots' answers on A.
             assert on_a.match is not None and on_a.match.to_move is not None
-            await on_a.act(on_a.match.to_move, first_legal(on_a))
+            await on_a.mutate(Act(on_a.match.to_move, parse_action(first_legal(on_a))))
             on_a_now = await a_person_to_move("A")
             await on_a.stop()
             r.delete(f"belote:t:{on_a.id}:lease")
@@ -242,16 +242,16 @@ def test_a_replica_that_catches_up_tells_its_clients_and_wakes_its_driver(tmp_pa
             # A person's action on A, then one on B that the sync under B's lock finds stale: refused.
             assert on_b.match is not None and on_b.match.to_move is not None
             person, action = on_b.match.to_move, first_legal(on_b)
-            await on_a.act(person, action)
+            await on_a.mutate(Act(person, parse_action(action)))
             with pytest.raises(Refusal):
-                await on_b.act(person, action)
+                await on_b.mutate(Act(person, parse_action(action)))
             on_b_now = await a_person_to_move("B")  # told, and B's driver woke: its bots answered
             seen.append((on_b_now["view"]["to_move"], on_b_now["last"], len(on_b.match.events()) - 1))
 
             # Redis restarts empty after a person's action on A: A writes the table back, B catches up.
             await on_a.sync()
             assert on_a.match is not None and on_a.match.to_move is not None
-            await on_a.act(on_a.match.to_move, first_legal(on_a))
+            await on_a.mutate(Act(on_a.match.to_move, parse_action(first_legal(on_a))))
             r.flushall()
             for manager in (a, b):
                 await manager._on_note("", {"kind": "store_lost"})
@@ -307,7 +307,7 @@ def test_who_is_at_a_table_is_told_again_when_the_notes_come_back(
             seen = [await the_persons_turn()]
             await on_a.stop()
             await on_a.take_over()  # its question is lost: B hears no notes
-            await on_b.act(seat, first_legal(on_b))
+            await on_b.mutate(Act(seat, parse_action(first_legal(on_b))))
             await b._on_note("", {"kind": "resync"})  # B's notes are back
             seen.append(await the_persons_turn())  # A heard of B's person again: its bots answered
             for manager in (a, b):

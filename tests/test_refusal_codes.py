@@ -559,7 +559,7 @@ def test_a_failing_store_is_refused_with_a_code(client: TestClient, monkeypatch:
     async def broken(self: Table, *args: Any, **kwargs: Any) -> None:
         raise OSError("the disk is gone")
 
-    monkeypatch.setattr(Table, "chat", broken)
+    monkeypatch.setattr(Table, "_say", broken)  # a chat line the store cannot keep
     t = private(client)
     with client.websocket_connect("/ws") as ws:
         join(ws, t["table"], t["token"])

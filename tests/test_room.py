@@ -26,10 +26,13 @@ from belote.server.room import (
     Configure,
     Job,
     Leave,
+    Left,
     Message,
     Meta,
     Move,
     NewGame,
+    React,
+    Reply,
     Resume,
     Room,
     Said,
@@ -127,8 +130,8 @@ def test_a_table_full_a_seat_moved_a_seat_left() -> None:
     assert sorted(room.meta.seats) == [0, 1, 2, 3]
     assert refused(room, Sit("d", "D", None)) == "table_full"
     assert refused(room, Leave(3)) == "host_stays"
-    room, _ = reduce(room, Leave(1))
-    assert sorted(room.meta.seats) == [0, 2, 3]
+    room, events = reduce(room, Leave(1))
+    assert sorted(room.meta.seats) == [0, 2, 3] and events[1:] == [Left(1), Reply({"type": "left"})]
 
 
 def test_the_host_sets_the_rules_and_the_seats_fit_the_game() -> None:
@@ -150,14 +153,15 @@ def test_the_host_seats_an_outside_bot_in_a_free_seat() -> None:
     room, _ = reduce(room, Sit("t-n", "Nina", None))  # North
     assert refused(room, SeatBot(0, "b-1", "Robo", None)) == "not_host"
     room, events = reduce(room, SeatBot(2, "b-1", "Robo", 3))
-    assert events[1:] == [Seated(3)] and room.meta.version == 2
+    bot_token = Reply({"type": "bot_token", "seat": "W", "token": "b-1"})
+    assert events[1:] == [Seated(3), bot_token] and room.meta.version == 2
     robo = room.meta.seats[3]
     assert (robo.token, robo.name, robo.bot, robo.outside) == ("b-1", "Robo", None, True)
     assert room.seat_of_token("b-1") == 3 and room.meta.people() == [2, 0, 3] and room.meta.readers() == [2, 0]
     assert Meta.from_json(room.meta.to_json()).seats[3] == robo  # kept in the store as it is
     assert refused(room, SeatBot(2, "b-2", "Robi", 3)) == "seat_taken"
     room, events = reduce(room, SeatBot(2, "b-2", "Robi", None))  # the first free seat: East
-    assert events[1:] == [Seated(1)]
+    assert events[1:] == [Seated(1), Reply({"type": "bot_token", "seat": "E", "token": "b-2"})]
     assert refused(room, SeatBot(2, "b-3", "Rob", None)) == "table_full"
     room, _ = reduce(room, Leave(1))  # an outside bot gives its seat up like a person
     started, _ = reduce(room, Start(2))
@@ -193,7 +197,7 @@ def test_an_action_is_written_from_its_number_and_a_new_game_resets_the_log() ->
     assert refused(room, Act(2, parse_action("pass"))) == "not_your_turn"
     room, events = reduce(room, BotPlay(1, parse_action("pass")))
     assert events == [Write(0, ("pass",), False, False)] and room.meta.version == 0
-    again, events = reduce(room, NewGame(check_settings({**QUICK, "variant": "two-handed"}), 99))
+    again, events = reduce(room, NewGame(2, check_settings({**QUICK, "variant": "two-handed"}), 99))
     assert events == [Write(0, (), True, True)]
     assert again.meta.game == 1 and again.meta.seed == 99 and again.meta.version == 1
     assert {s: seat.bot for s, seat in again.meta.seats.items()} == {0: None, 1: "heuristic"}  # the person: North
@@ -244,17 +248,16 @@ def test_what_a_table_waits_for() -> None:
 # ----------------------------------------------------------------- chat
 def test_a_chat_line_is_checked_and_made_by_the_room() -> None:
     room = full_table()
-    same, events = reduce(room, Say(1, "  bien   joué ", None, 1234))
+    same, events = reduce(room, Say(1, "  bien   joué ", 1234))
     line = {"type": "chat", "seat": "E", "name": "Emil", "text": "bien joué", "reaction": None, "at": 1234}
     assert same is room and events == [Said(line)]
-    assert reduce(room, Say(1, "ignored", "bravo", 5))[1] == [
-        Said({**line, "text": None, "reaction": "bravo", "at": 5})
-    ]
-    assert refused(room, Say(None, "hello", None, 0)) == "read_only"
-    assert refused(room, Say(1, "x\u202ey", None, 0)) == "chat_control_characters"
-    assert refused(room, Say(1, "x" * 201, None, 0)) == "chat_too_long"
-    assert refused(room, Say(1, "   ", None, 0)) == "bad_chat"
-    assert refused(room, Say(1, None, "boo", 0)) == "bad_reaction"
+    assert reduce(room, React(1, "bravo", 5))[1] == [Said({**line, "text": None, "reaction": "bravo", "at": 5})]
+    assert refused(room, Say(None, "hello", 0)) == "read_only"
+    assert refused(room, React(None, "bravo", 0)) == "read_only"
+    assert refused(room, Say(1, "x\u202ey", 0)) == "chat_control_characters"
+    assert refused(room, Say(1, "x" * 201, 0)) == "chat_too_long"
+    assert refused(room, Say(1, "   ", 0)) == "bad_chat"
+    assert refused(room, React(1, "boo", 0)) == "bad_reaction"
 
 
 # ----------------------------------------------------------------- any sequence
@@ -310,7 +313,7 @@ def random_message(room: Room, rng: random.Random) -> Message:
         Leave(seat),
         Configure(seat, check_settings({**QUICK, "variant": rng.choice(["classic", "two-handed"])})),
         Start(seat),
-        NewGame(check_settings({**QUICK, "variant": rng.choice(["classic", "coinche"])}), rng.randrange(1000)),
+        NewGame(seat, check_settings({**QUICK, "variant": rng.choice(["classic", "coinche"])}), rng.randrange(1000)),
     ]
     if match is not None and match.to_move is not None and rng.random() < 0.2:
         return BotPlay(match.to_move, match.legal_actions()[0])

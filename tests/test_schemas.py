@@ -44,7 +44,7 @@ from belote.actions import REFUSALS, action_str
 from belote.game import SEATS
 from belote.record import RULE_KEYS, to_record
 from belote.rules import Rules
-from belote.server.app import SEATED
+from belote.server import messages
 from belote.server.room import DEFAULT_SETTINGS, REACTIONS, new_match
 from belote.variants import VARIANTS
 from netplay import Player, Server, match_over, post, run
@@ -142,7 +142,9 @@ def test_the_lists_in_the_schemas_are_the_codes() -> None:
     assert sorted(schemas.load("deal-record")["properties"]["rules"]["properties"]) == sorted(RULE_KEYS)
     assert common["variant"]["enum"] == list(VARIANTS)
     assert common["reaction"]["enum"] == list(REACTIONS)
-    assert {"join", "queue", "leave_queue"} | SEATED == CLIENT_TYPES
+    # The client messages are the table of client messages, each with the keys its fields read.
+    assert schemas.load("client-message") == messages.schema()
+    assert [cls.wire for cls in messages.CLIENT_MESSAGES] == sorted(CLIENT_TYPES, key=list(messages.BY_WIRE).index)
 
 
 def test_the_server_serves_the_schemas(served: Server) -> None:

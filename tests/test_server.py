@@ -200,7 +200,7 @@ def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> No
     import asyncio
 
     from belote.server.hub import local_hub
-    from belote.server.room import check_settings
+    from belote.server.room import Start, check_settings
     from belote.server.tables import ServerConfig, TableManager
     from netplay import run
 
@@ -209,14 +209,14 @@ def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> No
         table, _ = await manager.create_private("Host", 2, check_settings({}, manager.defaults()))
         for name in ("Nina", "Emil", "Wes"):
             await manager.sit(table.id, table.meta.invite, name, None)
-        await table.start_game(2)
-        while not table._wake._waiters:  # type: ignore[attr-defined]  # the driver waits out the turn timer
+        await table.mutate(Start(2))
+        while not table.driver._wake._waiters:  # type: ignore[attr-defined]  # the driver waits out the turn timer
             await asyncio.sleep(0)
         table.wake()
         stopping = asyncio.ensure_future(table.stop())
         done, _ = await asyncio.wait({stopping}, timeout=10)  # fails rather than hangs
         if not done:
-            driver = table._driver
+            driver = table.driver._task
             assert driver is not None
             driver.cancel()  # a second cancel gets through, so the test ends
             await stopping

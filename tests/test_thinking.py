@@ -19,7 +19,7 @@ from belote.bots.heuristic import HeuristicBot
 from belote.cli import build_parser
 from belote.game import Action, Match, PlayerView
 from belote.rules import PRESETS
-from belote.server import tables
+from belote.server import room
 from belote.server.app import create_app
 from belote.server.tables import ServerConfig
 from belote.server.thinking import Thinker, default_workers
@@ -161,8 +161,8 @@ def gated(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     with SyncManager() as manager:
         inside, gate = (threading.Event(), threading.Event()) if not workers else (manager.Event(), manager.Event())
         monkeypatch.setitem(belote.bots._REGISTRY, "gate", lambda **_: GateBot(inside, gate))
-        monkeypatch.setitem(tables.STRENGTHS, "easy", ("gate", {}))
-        monkeypatch.setitem(tables.STRENGTHS, "strong", ("heuristic", {}))
+        monkeypatch.setitem(room.STRENGTHS, "easy", ("gate", {}))
+        monkeypatch.setitem(room.STRENGTHS, "strong", ("heuristic", {}))
         yield workers, inside, gate
         gate.set()
 

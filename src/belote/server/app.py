@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -27,11 +27,12 @@ from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
 from belote.rules import OPTIONS
-from belote.server import hints
+from belote.server import messages
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
-from belote.server.matchmaking import Matchmaker, check_seating, waiting_by_game
+from belote.server.matchmaking import Matchmaker, waiting_by_game
+from belote.server.messages import Join, LeaveQueue, Queue
 from belote.server.metrics import Gauge, Metrics
 from belote.server.problems import routes as problem_routes
 from belote.server.review import Analyses
@@ -39,6 +40,10 @@ from belote.server.review import routes as review_routes
 from belote.server.room import (
     RULE_SETTINGS,
     TABLE_SETTINGS,
+    Act,
+    Back,
+    Left,
+    Message,
     check_name,
     check_settings,
     parse_seat,
@@ -53,6 +58,7 @@ from belote.server.tables import Client, ServerConfig, Table, TableManager, dump
 from belote.server.thinking import Thinker
 from belote.server.wire import (
     BadRequest,
+    ClientMessage,
     foreign_origin,
     origin_allowed,
     parse_json,
@@ -427,7 +433,7 @@ class Connection:
                 continue
             try:
                 with about(None if self.table is None else self.table.id):
-                    await self.handle(msg["type"], msg)
+                    message = await self.handle(msg)
             except Refusal as e:
                 await self.refuse(e)
             except Exception as e:  # the store or Redis failed: say so, keep the connection
@@ -440,7 +446,7 @@ class Connection:
                 self.metrics.errors.inc(where="socket")
                 await self.refuse(Refusal("the server could not do that just now: try again", "server_error"))
             else:
-                if msg["type"] == "act":  # answered: its state is on its way to every client
+                if isinstance(message, Act):  # answered: its state is on its way to every client
                     self.metrics.action_seconds.observe(time.perf_counter() - arrived)
 
     async def leave_table(self) -> None:
@@ -451,124 +457,60 @@ class Connection:
             if client.seat is not None:
                 await table.presence()
 
-    async def handle(self, kind: str, msg: dict[str, Any]) -> None:
-        if kind == "join":
-            await self.join(msg)
-        elif kind == "queue":
-            name = check_name(msg.get("name"))
-            variant = check_settings({"variant": msg.get("variant", "classic")})["variant"]
-            seating = check_seating(msg.get("seating"))
-            await self.leave_table()
-            if self.entry is not None:
-                await self.matchmaker.leave(self.entry)
-            self.entry = await self.matchmaker.join(name, self.send, variant, seating)
-        elif kind == "leave_queue":
-            if self.entry is not None:
-                await self.matchmaker.leave(self.entry)
-                self.entry = None
-        elif kind not in SEATED:
-            raise IllegalAction(f"unknown message type {kind!r}", "unknown_type", type=kind)
-        elif self.table is None or self.client is None:
-            raise IllegalAction("join a table first", "not_joined")
-        elif self.client.seat is None:
-            raise IllegalAction("a spectator cannot play or talk: this view is read-only", "read_only")
-        else:
-            await self.seated(self.table, self.client, self.client.seat, kind, msg)
+    async def handle(self, data: dict[str, Any]) -> ClientMessage:
+        """A message of the client, parsed by the table of client messages: the socket's own (join a
+        table, the queue) done here, a person's told to their table; the message, once done."""
+        seat = None if self.client is None else self.client.seat
+        message = messages.parse(data, self.table is not None, seat)
+        match message:
+            case Join():
+                await self.join(message)
+            case Queue(name, variant, seating):
+                await self.leave_table()
+                if self.entry is not None:
+                    await self.matchmaker.leave(self.entry)
+                self.entry = await self.matchmaker.join(name, self.send, variant, seating)
+            case LeaveQueue():
+                if self.entry is not None:
+                    await self.matchmaker.leave(self.entry)
+                    self.entry = None
+            case _:
+                assert self.table is not None and self.client is not None  # a seated message (messages.parse)
+                table = self.table
+                events = await table.tell(self.client, cast(Message, message))
+                if any(isinstance(e, Left) for e in events):
+                    await self.leave_table()
+        return message
 
-    async def join(self, msg: dict[str, Any]) -> None:
-        table_id, token, watch = msg.get("table"), msg.get("token"), msg.get("watch")
-        found = await self.manager.get(table_id) if isinstance(table_id, str) and len(table_id) < 64 else None
+    async def join(self, msg: Join) -> None:
+        found = await self.manager.get(msg.table) if msg.table is not None else None
         seat: int | None = None
-        if found is not None and isinstance(token, str):
-            seat = found.seat_of_token(token)
+        if found is not None and msg.token is not None:
+            seat = found.seat_of_token(msg.token)
             allowed = seat is not None
-        elif found is not None and isinstance(watch, str):
-            allowed = same_secret(found.meta.watch, watch)
+        elif found is not None and msg.watch is not None:
+            allowed = same_secret(found.meta.watch, msg.watch)
         else:
             allowed = False
         if found is None or not allowed:
             raise IllegalAction("no such table, or this seat is not yours: start a new game", "no_such_table")
-        since = msg.get("since", -1)
-        if not isinstance(since, int) or isinstance(since, bool) or since < -1:
-            since = -1
         if self.entry is not None:
             await self.matchmaker.leave(self.entry)
             self.entry = None
         await self.leave_table()
         events = 0 if found.match is None else len(found.match.events())
-        person = token if seat is not None else None
-        self.table, self.client = (
-            found,
-            Client(seat, self.send, min(since, events - 1), token=person, address=self.address),
-        )
+        person = msg.token if seat is not None else None
+        since = min(msg.since, events - 1)
+        client = Client(seat, self.send, since, token=person, address=self.address, epoch=found.replica.epoch)
+        self.table, self.client = found, client
         found.clients.append(self.client)
         if seat is not None:
             await found.presence()  # a solo table's bots go on when their person is back
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and seat in found.meta.standin:
-            await found.back(seat)  # sends everybody the table without the stand-in mark
+            await found.mutate(Back(seat))  # sends everybody the table without the stand-in mark
         await found.send_state(self.client)
-
-    async def seated(self, table: Table, client: Client, seat: int, kind: str, msg: dict[str, Any]) -> None:
-        if kind == "act":
-            await table.act(seat, msg.get("action"))
-        elif kind == "continue":
-            await table.resume(seat)
-        elif kind == "back":
-            await table.back(seat)
-        elif kind == "chat":
-            await table.chat(client, text=msg.get("text"))
-        elif kind == "react":
-            await table.chat(client, reaction=msg.get("reaction"))
-        elif kind == "seat":
-            client.seat = await table.move(seat, parse_seat(msg.get("seat"), table.meta.players))
-            await table.send_state(client)
-        elif kind == "bot_seat":
-            asked = msg.get("seat")
-            to = None if asked is None else parse_seat(asked, table.meta.players)
-            token, at = await table.seat_bot(seat, check_name(msg.get("name")), to)
-            await self.send({"type": "bot_token", "table": table.id, "seat": SEATS[at], "token": token})
-        elif kind == "settings":
-            await table.configure(seat, check_settings(msg.get("settings"), table.meta.settings))
-        elif kind == "start":
-            await table.start_game(seat)
-        elif kind == "leave":
-            await table.leave(seat)
-            await self.leave_table()
-            await self.send({"type": "left", "table": table.id})
-        elif kind == "new_game":
-            await self.new_game(table, seat, msg)
-        elif kind == "hint":
-            await hints.ask(table, client, seat)
-
-    async def new_game(self, table: Table, seat: int, msg: dict[str, Any]) -> None:
-        kind = table.meta.kind
-        if kind == "online":
-            raise IllegalAction("an online table plays one match: press Play online for another", "online_one_match")
-        if kind == "private":
-            if table.meta.host != seat:
-                raise IllegalAction("only the host of a private table can do that", "not_host")
-            if table.match is not None and not table.match.over:
-                raise IllegalAction("the match is not over: a new one starts when it ends", "match_not_over")
-        settings = check_settings(msg.get("settings", table.meta.settings), table.meta.settings)
-        await table.new_game(settings)
-
-
-SEATED = {
-    "act",
-    "continue",
-    "back",
-    "chat",
-    "react",
-    "seat",
-    "bot_seat",
-    "settings",
-    "start",
-    "leave",
-    "new_game",
-    "hint",
-}
 
 
 async def play_socket(ws: WebSocket) -> None:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from belote.bots import Bot, make_bot
-from belote.game import SEATS, IllegalAction, PlayerView, Refusal
-from belote.server.room import Hint
-from belote.server.tables import Client, Table
+from belote.game import SEATS, PlayerView, Refusal
+
+if TYPE_CHECKING:
+    from belote.server.tables import Client, Table
 
 log = logging.getLogger("belote.server")
 
@@ -25,18 +27,15 @@ log = logging.getLogger("belote.server")
 HINT_BOT = ("search", {"think": 1.0})
 
 
-async def ask(table: Table, client: Client, seat: int) -> None:
-    """Take a hint request: refused (changing nothing) by the room's rules or while one is being
-    worked out for this client; else counted, and its answer sent later by a task of its own."""
-    if client.hint is not None and not client.hint.done():
-        raise IllegalAction("a hint is already being worked out for you: it comes in a moment", "hint_busy")
-    await table.mutate(Hint(seat))
+def answer(table: Table, client: Client, seat: int) -> asyncio.Future[None]:
+    """The answer to the hint the room just took from ``seat`` (``room.Hinted``), worked out by a task
+    of its own from the seat's view and sent to ``client`` alone."""
     match = table.match
     assert match is not None  # the room refuses a hint without a match
     view = match.view(seat)
     name, options = HINT_BOT
     bot = make_bot(name, seed=table.meta.seed * 7 + seat, **options)
-    client.hint = asyncio.ensure_future(_answer(table, client, bot, view, table.n_actions))
+    return asyncio.ensure_future(_answer(table, client, bot, view, table.n_actions))
 
 
 async def _answer(table: Table, client: Client, bot: Bot, view: PlayerView, at: int) -> None:

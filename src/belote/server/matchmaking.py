@@ -24,8 +24,9 @@ from typing import Any
 
 from belote.game import SEATS
 from belote.server.hub import OUTAGE, Hub, Note
-from belote.server.room import SEATINGS, SettingsError, new_token
+from belote.server.room import SEATINGS, SettingsError
 from belote.server.tables import Send, TableManager
+from belote.server.wire import new_token
 from belote.variants import VARIANTS, find_variant
 
 log = logging.getLogger("belote.matchmaking")

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import random
 import re
-import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from belote.game import SEATS, Action, IllegalAction, Match, Refusal, action_str
+from belote.game import SEATS, Action, IllegalAction, Match, Refusal, action_str, parse_action
 from belote.rules import OPTIONS, OptionSpec, Rules
-from belote.server.wire import has_refused_characters, same_secret
+from belote.server.wire import ClientMessage, given, has_refused_characters, key, new_token, same_secret
 
 #: The seat given to a person who names none (a solo table's person, a private table's host, a guest):
 #: South first, then North, East, West; at two hands, where only N and E exist, North.
@@ -157,11 +156,21 @@ def check_name(name: Any) -> str:
 
 def parse_seat(value: Any, players: int = 4) -> int:
     """A seat letter; at two and three hands only the seats of the game (N E S, N E) exist."""
-    if not isinstance(value, str) or len(value) != 1 or value not in SEATS:
-        raise IllegalAction("a seat is N, E, S or W", "bad_seat")
-    seat = SEATS.index(value)
+    seat = seat_letter(value)
     check_seat(seat, players)
     return seat
+
+
+def seat_letter(value: Any) -> int:
+    """The seat of a letter N, E, S or W (whether the table's game has it is the room's to say)."""
+    if not isinstance(value, str) or len(value) != 1 or value not in SEATS:
+        raise IllegalAction("a seat is N, E, S or W", "bad_seat")
+    return SEATS.index(value)
+
+
+def any_seat_letter(value: Any) -> int | None:
+    """A seat letter, or None (any seat)."""
+    return None if value is None else seat_letter(value)
 
 
 def check_seat(seat: int, players: int) -> None:
@@ -176,11 +185,6 @@ def check_seat(seat: int, players: int) -> None:
 
 #: What a table id (``new_token``) looks like; anything else names no table and is not looked up.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def new_token() -> str:
-    """128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
 
 
 @dataclass
@@ -464,12 +468,50 @@ class Job(NamedTuple):
 
 
 # ----------------------------------------------------------------- messages
+# A person's messages are client messages (``belote.server.wire.ClientMessage``): each declares its
+# wire name, the protocol's words for it and where each field comes from, and the table of client
+# messages (``belote.server.messages``) parses the socket's JSON into them. The driver's (``BotPlay``,
+# ``StandIn``, ``Resume(None)``) and the HTTP routes' (``Sit``) are made by the server itself.
+SEAT = {"$ref": "common.json#/$defs/seat"}
+NAME = {"$ref": "common.json#/$defs/name"}
+SETTINGS = {"$ref": "common.json#/$defs/settings"}
+#: The longest action a client may send: the longest bid (``capotNT``, ``surcoinche``) and then some.
+MAX_ACTION = 12
+
+
+def read_action(text: Any) -> Action:
+    """A card or a bid as a client sends it; refused when it is not text, or names neither."""
+    if not isinstance(text, str) or len(text) > MAX_ACTION:
+        raise IllegalAction(
+            "an action is a card such as JH, or pass, take, a suit letter, "
+            "or in Coinche a contract such as 110H, coinche or surcoinche",
+            "not_an_action",
+            text=text[:16] if isinstance(text, str) else repr(text)[:16],
+        )
+    return parse_action(text)
+
+
+def as_sent(value: Any) -> Any:
+    """A value the room checks itself (settings, a chat line): taken as it comes."""
+    return value
+
+
 @dataclass(frozen=True)
-class Act:
+class Act(ClientMessage):
     """A person plays ``action`` (a bid or a card) from ``seat``; acting is also reading the score."""
 
-    seat: int
-    action: Action
+    wire = "act"
+    about = "Play a card or bid."
+    seat: int = given("seat")
+    action: Action = key(
+        read_action,
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_ACTION,
+            "description": "A card (JH, TH, 10h) or a bid (pass, take, a suit letter, 110H, coinche...)",
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -481,10 +523,12 @@ class BotPlay:
 
 
 @dataclass(frozen=True)
-class Back:
+class Back(ClientMessage):
     """The person of ``seat`` is here again: no bot plays for them from now on."""
 
-    seat: int
+    wire = "back"
+    about = "Take the seat back from the bot that played for you."
+    seat: int = given("seat")
 
 
 @dataclass(frozen=True)
@@ -495,18 +539,23 @@ class StandIn:
 
 
 @dataclass(frozen=True)
-class Resume:
+class Resume(ClientMessage):
     """``seat`` has read the deal's score (None: the time to read it ran out for everybody)."""
 
-    seat: int | None
+    wire = "continue"
+    about = "The deal's score has been read."
+    seat: int | None = given("seat")
 
 
 @dataclass(frozen=True)
-class NewGame:
-    """A new match at a playing table, of ``settings``, dealt from ``seed``."""
+class NewGame(ClientMessage):
+    """``seat`` asks for a new match at a playing table, of ``settings`` (None: the table's), dealt from ``seed``."""
 
-    settings: dict[str, Any]
-    seed: int
+    wire = "new_game"
+    about = "Solo: a new match; private table, host, once the match is over: a new match at the same seats."
+    seat: int = given("seat")
+    settings: Any = key(as_sent, SETTINGS, required=False)
+    seed: int = given("seed")
 
 
 @dataclass(frozen=True)
@@ -519,68 +568,115 @@ class Sit:
 
 
 @dataclass(frozen=True)
-class SeatBot:
+class SeatBot(ClientMessage):
     """The host (``seat``) gives the free seat ``to`` (None: the first free one) to an outside bot
     called ``name``, which joins with the new seat ``token`` like a person."""
 
-    seat: int
-    token: str
-    name: str
-    to: int | None
+    wire = "bot_seat"
+    about = (
+        "Lobby of a private table, host only: give a free seat (the first free one when none is named) to an "
+        "outside bot called name; answered by bot_token."
+    )
+    seat: int = given("seat")
+    token: str = given("token")
+    name: str = key(check_name, NAME)
+    to: int | None = key(any_seat_letter, SEAT, name="seat", required=False)
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(ClientMessage):
     """A person moves from ``seat`` to the free seat ``to`` in the lobby."""
 
-    seat: int
-    to: int
+    wire = "seat"
+    about = "Lobby: move to a free seat."
+    seat: int = given("seat")
+    to: int = key(seat_letter, SEAT, name="seat")
 
 
 @dataclass(frozen=True)
-class Leave:
+class Leave(ClientMessage):
     """A person gives up their seat in the lobby (their token opens nothing any more)."""
 
-    seat: int
+    wire = "leave"
+    about = "Lobby, not the host: give the seat up."
+    seat: int = given("seat")
 
 
 @dataclass(frozen=True)
-class Configure:
-    """The host sets the rules of the game in the lobby."""
+class Configure(ClientMessage):
+    """The host sets the rules of the game in the lobby (``settings`` as sent: the room checks them)."""
 
-    seat: int
-    settings: dict[str, Any]
+    wire = "settings"
+    about = "Lobby, host only: the table's settings."
+    seat: int = given("seat")
+    settings: Any = key(as_sent, SETTINGS)
 
 
 @dataclass(frozen=True)
-class Start:
+class Start(ClientMessage):
     """The host starts the game: bots take the free seats."""
 
-    seat: int
+    wire = "start"
+    about = "Lobby, host only: start the match."
+    seat: int = given("seat")
 
 
 @dataclass(frozen=True)
-class Hint:
+class Hint(ClientMessage):
     """The person of ``seat`` asks for a hint: counted for the match (the answer is worked out by the
     table's driver, from the seat's view, once the room has taken the request)."""
 
-    seat: int
+    wire = "hint"
+    about = (
+        "Solo table with the setting hints on, at the person's turn: ask for the search bot's card or bid from the "
+        "seat's view (answered by hint; counted in the state's hints)."
+    )
+    seat: int = given("seat")
 
 
 @dataclass(frozen=True)
-class Say:
-    """A chat line from ``seat`` (None: a spectator): ``text``, or one of the ``REACTIONS``; ``at``
-    is the time in unix milliseconds."""
+class Say(ClientMessage):
+    """A chat line of ``text`` from ``seat`` (None: a spectator); ``at`` is the time in unix milliseconds."""
 
-    seat: int | None
-    text: Any
-    reaction: Any
-    at: int
+    wire = "chat"
+    about = "A line of table chat."
+    seat: int | None = given("seat")
+    text: Any = key(as_sent, {"type": "string", "minLength": 1, "maxLength": CHAT_MAX})
+    at: int = given("now")
+
+
+@dataclass(frozen=True)
+class React(ClientMessage):
+    """One of the ``REACTIONS`` from ``seat``, at ``at`` (unix milliseconds): a chat line without text."""
+
+    wire = "react"
+    about = "A quick reaction."
+    seat: int | None = given("seat")
+    reaction: Any = key(as_sent, {"$ref": "common.json#/$defs/reaction"})
+    at: int = given("now")
 
 
 Message = (
-    Act | BotPlay | Back | StandIn | Resume | NewGame | Sit | SeatBot | Move | Leave | Configure | Start | Hint | Say
+    Act
+    | BotPlay
+    | Back
+    | StandIn
+    | Resume
+    | NewGame
+    | Sit
+    | SeatBot
+    | Move
+    | Leave
+    | Configure
+    | Start
+    | Hint
+    | Say
+    | React
 )
+#: The messages a person sends from their socket, in the order the protocol lists them.
+PERSON_MESSAGES: tuple[type[ClientMessage], ...] = (
+    Move, Configure, Start, Leave, Back, Say, React, Act, Resume, NewGame, SeatBot, Hint
+)  # fmt: skip
 
 
 # ----------------------------------------------------------------- events
@@ -597,7 +693,7 @@ class Write:
 
 @dataclass(frozen=True)
 class Seated:
-    """The seat a person took (``Sit``) or moved to (``Move``)."""
+    """The seat a person took (``Sit``) or moved to (``Move``), or an outside bot was given (``SeatBot``)."""
 
     seat: int
 
@@ -609,7 +705,28 @@ class Said:
     line: dict[str, Any]
 
 
-Event = Write | Seated | Said
+@dataclass(frozen=True)
+class Reply:
+    """A message for the sender alone (the table's id is added by its driver): ``bot_token``, ``left``."""
+
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Left:
+    """The person of ``seat`` left the table (``Leave``): their socket no longer watches it."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Hinted:
+    """The room took ``seat``'s hint request: its answer is to be worked out, for the asking socket alone."""
+
+    seat: int
+
+
+Event = Write | Seated | Said | Reply | Left | Hinted
 
 
 def reduce(room: Room, message: Message, in_place: bool = False) -> tuple[Room, list[Event]]:
@@ -622,7 +739,7 @@ def reduce(room: Room, message: Message, in_place: bool = False) -> tuple[Room, 
     every room that lives until the table's next action would reach Python's oldest generation and
     die there, and its full collections would pause every table (tests/test_room.py holds both
     ways to the same rooms and events)."""
-    if isinstance(message, Say):
+    if isinstance(message, Say | React):
         return room, [Said(_chat_line(room, message))]
     game, start = room.meta.game, room.n_actions
     new = room if in_place else room.copy()
@@ -682,19 +799,22 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
             if seat is None or not room.unread():
                 m.continued, m.acks = len(room.match.deals) - 1, []
             return True
-        case NewGame(settings, seed):
-            _new_game(room, settings, seed)
+        case NewGame(seat, settings, seed):
+            _new_game(room, seat, settings, seed)
             return True
         case Sit(token, name, seat):
             events.append(Seated(_sit(m, token, name, seat)))
             return True
         case SeatBot(seat, token, name, to):
+            if to is not None:
+                check_seat(to, m.players)
             _require_host(m, seat)
             at = _sit(m, token, name, to, "bot_seat")
             m.seats[at].outside = True
-            events.append(Seated(at))
+            events += [Seated(at), Reply({"type": "bot_token", "seat": SEATS[at], "token": token})]
             return True
         case Move(seat, to):
+            check_seat(to, m.players)
             _in_lobby(m, "seats can change only in the lobby", "seat")
             _person(m, seat)
             check_seat(to, m.players)
@@ -711,8 +831,10 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
                 raise IllegalAction("the host stays in the lobby: the table is theirs", "host_stays")
             _person(m, seat)
             del m.seats[seat]
+            events += [Left(seat), Reply({"type": "left"})]
             return True
-        case Configure(seat, settings):
+        case Configure(seat, sent):
+            settings = check_settings(sent, m.settings)
             _require_host(m, seat)
             if m.status != "lobby":
                 raise IllegalAction("the rules are set before the game starts", "game_started", request="settings")
@@ -722,6 +844,7 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
         case Hint(seat):
             check_hint(room, seat)
             m.hints[seat] = m.hints.get(seat, 0) + 1
+            events.append(Hinted(seat))
             return True
         case Start(seat):
             _require_host(m, seat)
@@ -801,13 +924,23 @@ def _sit(m: Meta, token: str, name: str, seat: int | None, request: str = "sit")
     return seat
 
 
-def _new_game(room: Room, settings: dict[str, Any], seed: int) -> None:
+def _new_game(room: Room, seat: int, sent: Any, seed: int) -> None:
+    """A new match of the settings sent (None: the table's), refused at an online table (it plays one
+    match), and at a private one but to its host once the match is over."""
     m = room.meta
+    if m.kind == "online":
+        raise IllegalAction("an online table plays one match: press Play online for another", "online_one_match")
+    if m.kind == "private":
+        if m.host != seat:
+            raise IllegalAction("only the host of a private table can do that", "not_host")
+        if room.match is not None and not room.match.over:
+            raise IllegalAction("the match is not over: a new one starts when it ends", "match_not_over")
+    settings = check_settings(sent, m.settings)
     if m.status == "lobby":  # a private table's match begins with the host's start, never before
         raise IllegalAction("the game has not started: the host starts it from the lobby", "not_started")
     players = rules_of(settings).players
     if m.kind == "solo" and players != m.players:  # the person takes the solo seat of the new game
-        (person,) = (seat for seat in m.seats.values() if seat.bot is None)
+        (person,) = (sitting for sitting in m.seats.values() if sitting.bot is None)
         m.seats = {person_seat(players): person}
     m.fit(settings)
     m.seed = seed
@@ -815,23 +948,22 @@ def _new_game(room: Room, settings: dict[str, Any], seed: int) -> None:
     m.game += 1
     m.settings = settings
     bot, options = STRENGTHS[settings["strength"]]
-    for seat in m.seats.values():
-        if seat.bot is not None:
-            seat.bot, seat.bot_options = bot, dict(options)
+    for sitting in m.seats.values():
+        if sitting.bot is not None:
+            sitting.bot, sitting.bot_options = bot, dict(options)
     m.continued, m.acks, m.standin, m.hints = 0, [], [], {}
     room.match = new_match(m.settings, m.seed)
 
 
-def _chat_line(room: Room, say: Say) -> dict[str, Any]:
-    """The chat line a ``Say`` makes, refused for a spectator, an unknown reaction, and text that is
-    empty, too long, or holds control or bidi-override characters."""
+def _chat_line(room: Room, say: Say | React) -> dict[str, Any]:
+    """The chat line a ``Say`` or a ``React`` makes, refused for a spectator, an unknown reaction, and
+    text that is empty, too long, or holds control or bidi-override characters."""
     if say.seat is None:
         raise IllegalAction("a spectator cannot talk at the table", "read_only")
-    text = say.text
-    if say.reaction is not None:
-        if say.reaction not in REACTIONS:
+    text, reaction = (None, say.reaction) if isinstance(say, React) else (say.text, None)
+    if isinstance(say, React):
+        if reaction not in REACTIONS:
             raise IllegalAction(f"the reactions are: {', '.join(REACTIONS)}", "bad_reaction", reactions=list(REACTIONS))
-        text = None
     else:
         if not isinstance(text, str) or not text.strip():
             raise IllegalAction(f"a chat line is text of 1 to {CHAT_MAX} characters", "bad_chat", max=CHAT_MAX)
@@ -845,6 +977,6 @@ def _chat_line(room: Room, say: Say) -> dict[str, Any]:
         "seat": SEATS[say.seat],
         "name": room.meta.seats[say.seat].name,
         "text": text,
-        "reaction": say.reaction,
+        "reaction": reaction,
         "at": say.at,
     }

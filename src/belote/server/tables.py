@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import json
 import logging
 import secrets
@@ -29,50 +28,38 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.bots import Bot, make_bot
-from belote.game import SEATS, Action, IllegalAction, Match, Refusal, action_str, parse_action
-from belote.server.hub import OUTAGE, Hub, Note, StoreLost
+from belote.game import SEATS, IllegalAction, Match
+from belote.server import hints
+from belote.server.driver import Driver
+from belote.server.hub import OUTAGE, Hub, Note
 from belote.server.limits import Window
-from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
+from belote.server.replica import Replica
 from belote.server.room import (
     DEFAULT_SETTINGS,
-    STRENGTHS,
     TABLE_ID,
-    Act,
-    Back,
-    BotPlay,
-    Configure,
     Event,
+    Hint,
+    Hinted,
     Job,
-    Leave,
     Message,
     Meta,
-    Move,
-    NewGame,
-    Resume,
+    Reply,
     Room,
     Said,
-    Say,
     Seat,
-    SeatBot,
     Seated,
     Sit,
-    StandIn,
-    Start,
     Write,
     check_settings,
     fill_with_bots,
-    new_match,
-    new_token,
     online_seats,
     parse_seat,
     person_seat,
-    reduce,
     rules_of,
 )
 from belote.server.thinking import Thinker
-from belote.server.wire import same_secret
+from belote.server.wire import new_token, same_secret
 
 log = logging.getLogger("belote.tables")
 
@@ -124,16 +111,13 @@ class Client:
     last: int = -1  # the number of the last event sent
     token: str | None = None  # a person's seat token: their seat follows it when seats change
     address: str = ""  # where the socket comes from: the limits count by it
-    hint: asyncio.Task[None] | None = None  # the hint being worked out for this client (server/hints.py)
-
-
-class Stale(Exception):
-    """The table moved on while a bot was thinking: its answer is dropped."""
+    hint: asyncio.Future[None] | None = None  # the hint being worked out for this client (server/hints.py)
+    epoch: int = 0  # the room's epoch its events were sent from (``Replica.epoch``)
 
 
 class Table:
-    """One table as this process drives it: its room (a replica, in a shared hub), the store, the
-    clients watching it, and the driver of its bots and timers."""
+    """One table as this process holds it: its replica (the room and the store), its driver (bots,
+    timers, presence), and the clients watching it, each sent its own view."""
 
     def __init__(
         self,
@@ -146,73 +130,43 @@ class Table:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.id = table_id
-        self.room = Room(meta, new_match(meta.settings, meta.seed) if meta.status == "playing" else None)
         self.hub = hub
         self.config = config
+        self.metrics = metrics or Metrics()
+        self.replica = Replica(table_id, meta, hub, self._defaults)
+        self.driver = Driver(self.replica, self.mutate, self._seated_here, config.thinker, config.pace, self.metrics)
         self.clients: list[Client] = []
-        self._bots: dict[int, Bot] = {}
         self.chat_window = Window(*CHAT_RATE)  # by seat
         self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
-        self._wake = asyncio.Event()
-        self._driver: asyncio.Task[None] | None = None
-        self._thought: tuple[int, int, asyncio.Future[Action]] | None = None  # a bot deciding: revision, seat
-        self.revision = 0  # bumped by every change of the room: a bot's answer is for one revision
-        self._position: tuple[int, int, int, int] = (-1, -1, -1, -1)
-        self.turn_started = time.monotonic()
-        self.closed = False
-        self.metrics = metrics or Metrics()
         self.clock = clock
         self.used = clock()  # when somebody last asked for the table or it changed (unix seconds)
-        self.remote: dict[str, set[int]] = {}  # in a shared hub: the seats with a socket in each other process
-        self._note_position()
 
     # ----------------------------------------------------------------- the room
     @property
+    def room(self) -> Room:
+        return self.replica.room
+
+    @property
     def meta(self) -> Meta:
-        return self.room.meta
+        return self.replica.room.meta
 
     @property
     def match(self) -> Match | None:
-        return self.room.match
+        return self.replica.room.match
 
     @property
     def active(self) -> bool:
-        return self.room.active
-
-    @property
-    def shared(self) -> bool:
-        return self.room.shared
+        return self.replica.room.active
 
     @property
     def n_actions(self) -> int:
-        return self.room.n_actions
-
-    def deal_just_ended(self) -> bool:
-        return self.room.deal_just_ended()
-
-    @property
-    def waiting_continue(self) -> bool:
-        return self.room.waiting_continue
+        return self.replica.room.n_actions
 
     def seat_of_token(self, token: str) -> int | None:
-        return self.room.seat_of_token(token)
+        return self.replica.room.seat_of_token(token)
 
-    def _replay(self, actions: list[str], meta: Meta | None = None) -> None:
-        """The room of ``meta`` (the table's own by default) with the match replayed from ``actions``."""
-        meta = meta or self.meta
-        match = new_match(meta.settings, meta.seed)
-        for a in actions:
-            match.apply(parse_action(a))
-        self.room = Room(meta, match)
-        self._bots = {}
-        self.revision += 1
-
-    def _note_position(self) -> None:
-        """Start the turn clock when the table has moved on."""
-        position = (self.meta.game, self.n_actions, self.meta.continued, len(self.meta.standin))
-        if position != self._position:
-            self._position = position
-            self.turn_started = time.monotonic()
+    def _defaults(self) -> dict[str, Any]:
+        return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
     def _seat_clients(self) -> None:
         """A person's clients follow their seat token: a move in the lobby, a solo game of another size."""
@@ -220,182 +174,70 @@ class Table:
             if c.token is not None:
                 c.seat = self.seat_of_token(c.token)
 
-    def _restart_clients(self) -> None:
-        """A new match, or a replica replayed from the store: every client starts its history again."""
-        for c in self.clients:
-            c.last = -1
-
     # ----------------------------------------------------------------- changes
     async def sync(self) -> bool:
-        """Catch up with what other processes wrote; True when anything changed."""
-        if not self.hub.shared:
+        """Catch up with what other processes wrote (``Replica.sync``); True when anything changed."""
+        if not await self.replica.sync():
             return False
-        while True:
-            room, revision = self.room, self.revision
-            snap = await self.hub.store.snapshot(self.id, room.meta.game, room.n_actions)
-            # A change made here meanwhile (outside the lock this sync may run without) moved the
-            # replica past where it read from: read again from where it is now, or its own actions come twice.
-            if self.revision == revision:
-                break
-        if snap is None:
-            return False
-        data, actions, full = snap
-        changed = bool(actions) or full or data.get("version", 0) != room.meta.version
-        if not changed:
-            return False
-        meta = Meta.from_json(data, self._defaults())
-        self.revision += 1
-        if meta.status != "playing":
-            self.room = Room(meta, None)
-        elif full or room.match is None:
-            self._replay(actions, meta)
-            if full:  # a new match
-                self._restart_clients()
-        else:
-            match = room.match.copy()
-            try:
-                for a in actions:
-                    match.apply(parse_action(a))
-                self.room = Room(meta, match)
-            except Refusal:  # this replica went another way than the store (Redis lost a change): start over
-                log.warning("table %s: the stored log is not this replica's; replayed from the store", self.id[:6])
-                loaded = await self.hub.store.load(self.id)
-                self._replay([] if loaded is None else loaded[1], meta)
-                self._restart_clients()
         self._seat_clients()
-        self._note_position()
+        self.driver.note_position()
         return True
 
-    def _defaults(self) -> dict[str, Any]:
-        return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
+    async def restore(self) -> bool:
+        """The store was found empty: write the table back, or catch up with who did (``Replica.restore``)."""
+        if not await self.replica.restore():
+            return False
+        self._seat_clients()
+        self.driver.note_position()
+        return True
+
+    async def _caught_up(self) -> None:
+        self._seat_clients()
+        self.driver.note_position()
+        await self.broadcast()
+        self.wake()
+
+    def _written(self, write: Write) -> None:
+        if write.meta:
+            self._seat_clients()
 
     async def mutate(self, message: Message, expected: int | None = None) -> list[Event]:
-        """Reduce ``message`` under the table's lock, write the change, then tell the other processes
+        """Reduce ``message`` and write the change (``Replica.change``), then tell the other processes
         and the clients; the room's events. Raises the room's ``Refusal``, changing nothing; ``Stale``
-        when the table is no longer at revision ``expected`` (a bot's answer to a position gone by).
-        The room is reduced in place (``room.reduce``): a change the store refuses is taken back."""
-        async with self.hub.leases.lock(self.id):
-            # What another process wrote is told now, whatever becomes of the change (refused, or a
-            # bot's answer gone stale): this sync is the only one to see it, the note of it finds
-            # nothing new here later.
-            if await self.sync():
-                await self.broadcast()
-                self.wake()
-            if expected is not None and self.revision != expected:
-                raise Stale
-            # What to take the change back to, should the store refuse it: the meta as text (a string
-            # is no work for the garbage collector, where the dicts of a meta kept across the awaits
-            # below reached its oldest generation at every action) and the match's length.
-            before = (json.dumps(self.room.meta.to_json()), self.room.match, self.n_actions)
-            room, events = reduce(self.room, message, in_place=True)
-            write = next((e for e in events if isinstance(e, Write)), None)
-            if write is None:
-                return events
-            self.revision += 1
-            meta = room.meta.to_json() if write.meta else None
-            try:
-                try:
-                    store = self.hub.store
-                    await store.commit(self.id, meta, room.active, write.start, list(write.actions), write.reset)
-                except StoreLost:  # Redis came back empty: this process still holds the whole table
-                    if not await self._write_back(room):
-                        raise
-            except Exception:  # nobody hears of a change the store did not keep
-                log.exception("the store did not keep a change; it is taken back", extra={"table": self.id})
-                self._take_back(*before)
-                raise Refusal("the server could not save that, so nothing changed: try again", "not_saved") from None
-            if write.reset:
-                self._bots = {}
-                self._restart_clients()
-            if write.meta:
-                self._seat_clients()
+        when the table is no longer at revision ``expected`` (a bot's answer to a position gone by)."""
+        events, write = await self.replica.change(message, expected, self._caught_up, self._written)
+        if write is None:
+            return events
         self.used = self.clock()
         if write.actions:
             self.metrics.actions.inc(len(write.actions), kind=self.meta.kind)
-        self._note_position()
+        self.driver.note_position()
         await self.hub.bus.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
-        self._wake.set()
+        self.wake()
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
         return events
 
-    def _take_back(self, meta: str, match: Match | None, actions: int) -> None:
-        """The room as it was before a change: ``meta`` (its JSON text), and ``match`` (the one it had:
-        a new game made another) back to its first ``actions`` actions."""
-        if match is not None:
-            while match.action_count > actions:
-                match.undo()
-        self.room = Room(Meta.from_json(json.loads(meta), self._defaults()), match)
-        self._bots = {}
-        self._seat_clients()
-        self.revision += 1
-
-    async def _write_back(self, room: Room) -> bool:
-        """Write ``room`` whole (meta and every action from the first), under the table's lock: the store
-        lost it, and appending would leave a log that no longer starts at the beginning. False when
-        the store holds a history that is not a beginning of this one (another process wrote it)."""
-        actions = [] if room.match is None else [action_str(a) for a in room.match.actions]
-        written = await self.hub.store.write_back(self.id, room.meta.to_json(), room.active, actions)
-        if written:
-            log.warning("table %s: the store had lost it (Redis restarted empty?); written back whole", self.id[:6])
-        return written
-
-    async def restore(self) -> bool:
-        """The store was found empty (``store_lost``): write the table back, unless a process holding
-        a replica further on did first; then catch up with it. True when the table changed here."""
-        async with self.hub.leases.lock(self.id):
-            return not await self._write_back(self.room) and await self.sync()
-
-    async def act(self, seat: int, text: Any) -> None:
-        """A person's action; raises IllegalAction (with the rule) and changes nothing when refused."""
-        if not isinstance(text, str) or len(text) > 12:
-            raise IllegalAction(
-                "an action is a card such as JH, or pass, take, a suit letter, "
-                "or in Coinche a contract such as 110H, coinche or surcoinche",
-                "not_an_action",
-                text=text[:16] if isinstance(text, str) else repr(text)[:16],
-            )
-        await self.mutate(Act(seat, parse_action(text)))
-
-    async def back(self, seat: int) -> None:
-        """The person is here again: no bot plays for them from now on."""
-        if seat in self.meta.standin or self.hub.shared:
-            await self.mutate(Back(seat))
-
-    async def resume(self, seat: int | None) -> None:
-        """``seat`` has read the deal's score; the next deal starts when every person has."""
-        await self.mutate(Resume(seat))
-
-    async def new_game(self, settings: dict[str, Any]) -> None:
-        await self.mutate(NewGame(settings, secrets.randbelow(2**31)))
-
-    async def sit(self, token: str, name: str, seat: int | None) -> int:
-        """Seat a person at a private table's lobby; the seat they took."""
-        return _seated(await self.mutate(Sit(token, name, seat)))
-
-    async def seat_bot(self, host: int, name: str, to: int | None) -> tuple[str, int]:
-        """The host gives a free lobby seat to an outside bot: its new seat token, and the seat."""
-        token = new_token()
-        return token, _seated(await self.mutate(SeatBot(host, token, name, to)))
-
-    async def move(self, seat: int, to: int) -> int:
-        return _seated(await self.mutate(Move(seat, to)))
-
-    async def leave(self, seat: int) -> None:
-        """A person gives up their seat in the lobby (their token opens nothing any more)."""
-        await self.mutate(Leave(seat))
-
-    async def configure(self, seat: int, settings: dict[str, Any]) -> None:
-        await self.mutate(Configure(seat, settings))
-
-    async def start_game(self, seat: int) -> None:
-        await self.mutate(Start(seat))
+    async def tell(self, client: Client, message: Message) -> list[Event]:
+        """A person's message from their socket (``belote.server.messages``), reduced by the room;
+        then what its events ask of this socket: a chat line passed on, within the limits per seat and
+        per address; a reply for the sender alone; a hint worked out for it. The room's events."""
+        if isinstance(message, Hint) and client.hint is not None and not client.hint.done():
+            raise IllegalAction("a hint is already being worked out for you: it comes in a moment", "hint_busy")
+        events = await self.mutate(message)
+        for event in events:
+            if isinstance(event, Said):
+                await self._say(client, event.line)
+            elif isinstance(event, Reply):
+                await client.send({**event.message, "table": self.id})
+            elif isinstance(event, Hinted):
+                client.hint = hints.answer(self, client, event.seat)
+        return events
 
     # ----------------------------------------------------------------- chat
-    async def chat(self, client: Client, text: Any = None, reaction: Any = None) -> None:
-        """A chat line from a client: checked by the room, then limited per seat and per address."""
-        _, events = reduce(self.room, Say(client.seat, text, reaction, int(time.time() * 1000)))
+    async def _say(self, client: Client, line: dict[str, Any]) -> None:
+        """A chat line the room made, kept and passed on unless its seat or address is talking too fast."""
         for window, key in ((self.chat_window, str(client.seat)), (self.address_chat, client.address)):
             if not window.allow(key):
                 raise IllegalAction(
@@ -404,20 +246,17 @@ class Table:
                     count=window.count,
                     seconds=round(window.seconds),
                 )
-        for event in events:
-            if isinstance(event, Said):
-                await self.hub.store.add_chat(self.id, event.line)
-                await self.hub.bus.publish(self.id, {"kind": "chat", "line": event.line})
+        await self.hub.store.add_chat(self.id, line)
+        await self.hub.bus.publish(self.id, {"kind": "chat", "line": line})
 
     async def send_chat(self, line: dict[str, Any]) -> None:
         for client in list(self.clients):
             with contextlib.suppress(Exception):
                 await client.send(line)
 
-    # ----------------------------------------------------------------- bots and timers
-    def people_here(self) -> bool:
-        """Whether a person of the table has a socket open on it, here or in another process."""
-        return any(c.seat is not None for c in self.clients) or any(self.remote.values())
+    # ----------------------------------------------------------------- the driver and who is there
+    def _seated_here(self) -> bool:
+        return any(c.seat is not None for c in self.clients)
 
     def here_seats(self) -> list[int]:
         """The seats with a socket open in this process."""
@@ -426,136 +265,32 @@ class Table:
     async def presence(self) -> None:
         """A person came or went: the driver looks again (a solo table's bots wait for their person), and
         in a shared hub the other processes hear which seats have a socket here."""
-        self._wake.set()
+        self.wake()
         if self.hub.shared:
             note = {"kind": "presence", "from": self.hub.process, "seats": self.here_seats()}
             await self.hub.bus.publish(self.id, note)
 
-    def heard_presence(self, process: str, seats: list[int]) -> None:
-        if seats:
-            self.remote[process] = set(seats)
-        else:
-            self.remote.pop(process, None)
-        self._wake.set()
-
     async def take_over(self) -> None:
         """This process drives the table from now on (in a shared hub): it asks the others who is there."""
-        self.remote = {}
+        self.driver.remote = {}
         await self.hub.bus.publish(self.id, {"kind": "who", "from": self.hub.process})
         self.start()
 
     def start(self) -> None:
-        if self._driver is None or self._driver.done():
-            context = contextvars.copy_context()
-            context.run(TABLE.set, self.id)  # what is logged while driving (a bot that fails...) names the table
-            self._driver = asyncio.get_running_loop().create_task(
-                self._drive(), name=f"table {self.id[:6]}", context=context
-            )
+        self.driver.start(self.id)
 
     @property
     def driving(self) -> bool:
-        return self._driver is not None and not self._driver.done()
+        return self.driver.driving
 
     async def stop(self) -> None:
-        if self._driver is not None:
-            self._driver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._driver
-            self._driver = None
-        self._forget_thought()
+        await self.driver.stop()
 
     def wake(self) -> None:
-        self._wake.set()
-
-    def _bot(self, seat: int) -> Bot:
-        bot = self._bots.get(seat)
-        if bot is None:
-            sitting = self.meta.seats[seat]
-            name, options = (
-                (sitting.bot, sitting.bot_options)
-                if sitting.bot is not None
-                else STRENGTHS[self.meta.settings["strength"]]
-            )
-            bot = self._bots[seat] = make_bot(name, seed=self.meta.seed * 7 + seat, **options)
-        return bot
+        self.driver.wake()
 
     def next_job(self) -> Job | None:
-        """What the table waits for (``Room.next_job``), from now."""
-        return self.room.next_job(time.monotonic() - self.turn_started, self.people_here(), self.config.pace)
-
-    def _think(self, seat: int) -> asyncio.Future[Action]:
-        """The decision of the bot at ``seat`` in the room as it is, started when its turn comes: it
-        thinks during its pause (a person follows the play at the bots' pace, not at their
-        thinking's), and the same decision serves however often the driver wakes meanwhile."""
-        room, revision = self.room, self.revision
-        if self._thought is not None:
-            thought_revision, thought_seat, future = self._thought
-            if thought_revision == revision and thought_seat == seat:
-                return future
-            self._forget_thought()
-        assert room.match is not None
-        view = room.match.view(seat)
-        bot = self._bot(seat)
-
-        async def decide() -> Action:
-            started = time.perf_counter()
-            try:
-                action = await self.config.thinker.act(bot, view)
-                self.metrics.bot_seconds.observe(time.perf_counter() - started)
-                return action
-            except Exception:  # a bot must never stop the table: its first legal action
-                log.exception("bot at %s failed; playing its first legal action", SEATS[seat])
-                return view.legal[0]
-
-        future = asyncio.ensure_future(decide())
-        self._thought = (revision, seat, future)
-        return future
-
-    def _forget_thought(self) -> None:
-        if self._thought is not None:
-            self._thought[2].cancel()
-            self._thought = None
-
-    async def _drive(self) -> None:
-        """Let the bots play at a pace a person can follow, and stand in for the absent; ends with the match."""
-        try:
-            while self.active:
-                job = self.next_job()
-                self._wake.clear()
-                if job is None:
-                    await self._wake.wait()
-                    continue
-                if job.kind == "bot" and job.seat is not None:
-                    self._think(job.seat)
-                if job.wait > 0:
-                    # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel (stop) that
-                    # comes as the table is woken, and the driver then never stops.
-                    with contextlib.suppress(TimeoutError):
-                        async with asyncio.timeout(job.wait):
-                            await self._wake.wait()
-                    if self._wake.is_set():
-                        continue
-                try:
-                    await self._run(job)
-                except Stale:
-                    continue
-                except Exception:
-                    log.exception("%s failed", job.kind)
-                    self.metrics.errors.inc(where="table")
-                    await asyncio.sleep(1.0)
-        finally:
-            self._forget_thought()
-
-    async def _run(self, job: Job) -> None:
-        revision = self.revision
-        if job.kind == "continue":
-            await self.mutate(Resume(None), expected=revision)
-        elif job.kind == "timeout" and job.seat is not None:
-            await self.mutate(StandIn(job.seat), expected=revision)
-        elif job.kind == "bot" and job.seat is not None:
-            action = await self._think(job.seat)
-            self._thought = None
-            await self.mutate(BotPlay(job.seat, action), expected=revision)
+        return self.driver.next_job()
 
     # ----------------------------------------------------------------- clients
     def players(self) -> dict[str, dict[str, Any]]:
@@ -582,10 +317,10 @@ class Table:
     def _states(self, clients: list[Client]) -> list[str]:
         """The ``state`` message of each client, as JSON text: what every seat shares is built once,
         each distinct message (seat, last event seen) made and encoded once."""
-        m, meta = self.match, self.meta
+        m, meta, room = self.match, self.meta, self.room
         events = [] if m is None else m.events()
         views = {} if m is None else m.view_json(list({c.seat for c in clients}))
-        waiting = self.waiting_continue
+        waiting = room.waiting_continue
         shared = {
             "type": "state",
             "table": self.id,
@@ -599,7 +334,10 @@ class Table:
         }
         made: dict[tuple[int | None, int], tuple[str, int]] = {}
         out: list[str] = []
+        epoch = self.replica.epoch
         for client in clients:
+            if client.epoch != epoch:  # the room's history began again: so do the client's events
+                client.last, client.epoch = -1, epoch
             key = (client.seat, client.last)
             if key not in made:
                 since = client.last + 1
@@ -640,7 +378,7 @@ class Table:
 
 
 def _seated(events: list[Event]) -> int:
-    """The seat a ``Sit`` or a ``Move`` gave."""
+    """The seat a ``Sit`` gave."""
     return next(e.seat for e in events if isinstance(e, Seated))
 
 
@@ -747,7 +485,7 @@ class TableManager:
             return None
         token = new_token()
         asked = None if seat is None else parse_seat(seat, table.meta.players)
-        return table, token, await table.sit(token, name, asked)
+        return table, token, _seated(await table.mutate(Sit(token, name, asked)))
 
     async def get(self, table_id: str) -> Table | None:
         """A table by id: held here, or loaded from the hub (once, however many ask at the same time)."""
@@ -782,10 +520,10 @@ class TableManager:
             meta = Meta.from_json(data, self.defaults())
             table = self._table(table_id, meta)
             if table.match is not None:
-                table._replay(actions)
+                table.replica.replay(actions)
                 if meta.continued < 0:  # stored before the table kept it: the last deal's score was read
-                    meta.continued = len(table.match.deals) - (2 if table.deal_just_ended() else 1)
-            table._note_position()
+                    meta.continued = len(table.match.deals) - (2 if table.room.deal_just_ended() else 1)
+            table.driver.note_position()
         except (KeyError, ValueError, TypeError) as e:
             log.error("the table could not be restored: %s", e, extra={"table": table_id})
             return None
@@ -831,7 +569,7 @@ class TableManager:
             await table.broadcast()
             table.wake()
         elif kind == "presence" and isinstance(sender, str) and sender != self.hub.process:
-            table.heard_presence(sender, [s for s in note.get("seats", []) if isinstance(s, int)])
+            table.driver.heard_presence(sender, [s for s in note.get("seats", []) if isinstance(s, int)])
         elif kind == "who" and sender != self.hub.process and table.here_seats():
             await table.presence()
 
@@ -873,7 +611,7 @@ class TableManager:
             if held and not table.driving:
                 if await table.sync():  # what it missed (a note lost while Redis was away): told here or never
                     await table.broadcast()
-                table._note_position()
+                table.driver.note_position()
                 await table.take_over()
             elif not held and table.driving:
                 await table.stop()

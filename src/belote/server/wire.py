@@ -7,6 +7,12 @@ People's free text (names, chat) goes through ``check_text`` too: no control, fo
 overrides, zero-width joiners), private-use or unassigned characters. Secrets are compared with
 ``same_secret``, which takes any text.
 
+A client's message on ``/ws`` is declared once, as a dataclass (``ClientMessage``): its wire name,
+and for each field where its value comes from (a key of the message and the function that reads it,
+or what the server gives: the sender's seat, the time, a new token or seed). ``parse_message`` makes
+the typed message from the JSON object, and ``message_schema`` its JSON Schema: the table of these
+classes (``belote.server.messages.CLIENT_MESSAGES``) is the protocol's list of client messages.
+
 >>> parse_json('{"type": "join", "since": 3}')
 {'type': 'join', 'since': 3}
 >>> parse_json('[[[[[[[[[[1]]]]]]]]]]')
@@ -23,10 +29,14 @@ belote.actions.Refusal: the message holds text that is not valid Unicode (a lone
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import json
+import secrets
+import time
 import unicodedata
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection, Request
@@ -175,3 +185,115 @@ def refused(
     request.app.state.metrics.refusals.inc(code=e.code)
     body = {"error": str(e), "code": e.code, "args": e.details, **more}
     return JSONResponse(body, status_code=getattr(e, "status", status), headers=headers)
+
+
+def new_token() -> str:
+    """128 random bits, URL-safe: a table's id, a seat's token, an invitation, a spectator's code."""
+    return secrets.token_urlsafe(16)
+
+
+# ----------------------------------------------------------------- client messages
+#: What the server gives a field of a client's message: the seat it comes from, the time in unix
+#: milliseconds, a new secret token, a new random seed.
+Given = Literal["seat", "now", "token", "seed"]
+_WIRE = "wire"  # the key of a field's source in its dataclass metadata
+
+
+@dataclasses.dataclass(frozen=True)
+class Key:
+    """A field read from the message's key ``key`` by ``read`` (which raises a ``Refusal`` naming the
+    rule), given ``missing`` when the key is absent; ``schema`` is the key's JSON Schema."""
+
+    key: str
+    read: Callable[[Any], Any]
+    schema: dict[str, Any]
+    required: bool
+    missing: Any
+
+
+def key(
+    read: Callable[[Any], Any],
+    schema: dict[str, Any],
+    *,
+    name: str | None = None,
+    required: bool = True,
+    missing: Any = None,
+) -> Any:
+    """A dataclass field read from the message's key ``name`` (the field's own name by default)."""
+    return dataclasses.field(metadata={_WIRE: Key(name or "", read, schema, required, missing)})
+
+
+def given(what: Given) -> Any:
+    """A dataclass field the server gives (``Given``), never read from the message."""
+    return dataclasses.field(metadata={_WIRE: what})
+
+
+class ClientMessage:
+    """The base of the messages a client sends on ``/ws``: each subclass is a frozen dataclass with
+    its wire name (``wire``, the message's ``type``), the words of the protocol (``about``) and
+    its fields declared with ``key`` or ``given``. ``seated``: whether it comes only from a seat of
+    a table (a spectator and a socket at no table are refused); ``schema_extra``: keywords of its
+    schema beyond the keys (a choice between two keys)."""
+
+    wire: ClassVar[str]
+    about: ClassVar[str]
+    seated: ClassVar[bool] = True
+    schema_extra: ClassVar[dict[str, Any]] = {}
+
+
+_FIELDS: dict[type[ClientMessage], tuple[tuple[str, Key | str], ...]] = {}
+
+
+def wire_fields(cls: type[ClientMessage]) -> tuple[tuple[str, Key | str], ...]:
+    """Each field of a message and where its value comes from: a ``Key``, or what is ``Given``."""
+    known = _FIELDS.get(cls)
+    if known is not None:
+        return known
+    out: list[tuple[str, Key | str]] = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        source = f.metadata.get(_WIRE)
+        if isinstance(source, Key):
+            out.append((f.name, source if source.key else dataclasses.replace(source, key=f.name)))
+        elif isinstance(source, str):
+            out.append((f.name, source))
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name} says neither its key nor what gives it")
+    _FIELDS[cls] = tuple(out)
+    return _FIELDS[cls]
+
+
+def parse_message(cls: type[ClientMessage], data: dict[str, Any], seat: int | None) -> ClientMessage:
+    """The message ``cls`` of the JSON object ``data`` from ``seat``: each key read by its field
+    (other keys are ignored), in the order of the fields; raises the first field's ``Refusal``."""
+    values: dict[str, Any] = {}
+    for name, source in wire_fields(cls):
+        if isinstance(source, Key):
+            values[name] = source.read(data.get(source.key, source.missing))
+        elif source == "seat":
+            values[name] = seat
+        elif source == "now":
+            values[name] = int(time.time() * 1000)
+        elif source == "token":
+            values[name] = new_token()
+        else:
+            values[name] = secrets.randbelow(2**31)
+    return cls(**values)
+
+
+def message_schema(cls: type[ClientMessage]) -> dict[str, Any]:
+    """The JSON Schema of a message: its ``type`` and the keys its fields read."""
+    properties: dict[str, Any] = {"type": {"const": cls.wire}}
+    required = ["type"]
+    for _, source in wire_fields(cls):
+        if isinstance(source, Key):
+            properties[source.key] = source.schema
+            if source.required:
+                required.append(source.key)
+    return {
+        "type": "object",
+        "description": cls.about,
+        "properties": properties,
+        "required": required,
+        **cls.schema_extra,
+        "additionalProperties": False,
+    }

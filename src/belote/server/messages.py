@@ -1,0 +1,135 @@
+"""The table of client messages: every message a client sends on ``/ws``, parsed once, here, at the edge.
+
+Each message is one dataclass (``belote.server.wire.ClientMessage``) with its wire name and typed
+fields. The socket's own messages are declared here (``Join``, ``Queue``, ``LeaveQueue``: what the
+connection does before and besides a table); a person's messages at a table are the room's
+(``belote.server.room``), which the table reduces. ``parse`` makes a message of a JSON object,
+refusing an unknown type, a message for a table from a socket at none, a spectator's, and any key
+its field refuses; ``schema`` is the JSON Schema of them all, kept as ``client-message.json``.
+
+>>> parse({"type": "act", "action": "jh"}, joined=True, seat=2)
+Act(seat=2, action=...)
+>>> parse({"type": "act", "action": "jh"}, joined=True, seat=None)
+Traceback (most recent call last):
+...
+belote.actions.IllegalAction: a spectator cannot play or talk: this view is read-only
+>>> [cls.wire for cls in CLIENT_MESSAGES][:4]
+['join', 'queue', 'leave_queue', 'seat']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from belote.game import IllegalAction
+from belote.server.matchmaking import check_seating
+from belote.server.room import DEFAULT_SETTINGS, NAME, PERSON_MESSAGES, SEATINGS, check_name, check_settings
+from belote.server.wire import MAX_MESSAGE, ClientMessage, key, message_schema, parse_message
+
+SECRET = {"$ref": "common.json#/$defs/secret"}
+#: The longest table id looked up (``room.TABLE_ID``): a longer one names no table.
+MAX_TABLE_ID = 63
+
+
+def _table_id(value: Any) -> str | None:
+    return value if isinstance(value, str) and len(value) <= MAX_TABLE_ID else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _since(value: Any) -> int:
+    """The last event a page saw; anything but a number from -1 up is -1 (everything again)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= -1 else -1
+
+
+def _game(value: Any) -> str:
+    variant: str = check_settings({"variant": value})["variant"]
+    return variant
+
+
+@dataclass(frozen=True)
+class Join(ClientMessage):
+    """Sit at ``table`` with a seat ``token``, or watch it with its spectator code ``watch``; the
+    events after ``since`` come with the state."""
+
+    wire = "join"
+    about = (
+        "Sit at a table with a seat token, or watch it with a spectator code. since: the number of the last "
+        "event seen, or -1."
+    )
+    seated = False
+    schema_extra: ClassVar[dict[str, Any]] = {"oneOf": [{"required": ["token"]}, {"required": ["watch"]}]}
+    table: str | None = key(_table_id, {"type": "string", "maxLength": MAX_TABLE_ID})
+    token: str | None = key(_text, SECRET, required=False)
+    watch: str | None = key(_text, SECRET, required=False)
+    since: int = key(_since, {"type": "integer", "minimum": -1}, required=False, missing=-1)
+
+
+@dataclass(frozen=True)
+class Queue(ClientMessage):
+    """Wait in the Play online queue as ``name`` for a table of ``variant``, sitting as ``seating`` says."""
+
+    wire = "queue"
+    about = "Play online: wait in the queue for players of the same game."
+    seated = False
+    name: str = key(check_name, NAME)
+    variant: str = key(
+        _game, {"$ref": "common.json#/$defs/variant"}, required=False, missing=DEFAULT_SETTINGS["variant"]
+    )
+    seating: str = key(check_seating, {"enum": list(SEATINGS)}, required=False)
+
+
+@dataclass(frozen=True)
+class LeaveQueue(ClientMessage):
+    """Leave the Play online queue."""
+
+    wire = "leave_queue"
+    about = "Leave the queue."
+    seated = False
+
+
+#: Every client message, in the order the protocol lists them (docs/protocol.md, "Client to server").
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Queue, LeaveQueue, *PERSON_MESSAGES)
+BY_WIRE: dict[str, type[ClientMessage]] = {cls.wire: cls for cls in CLIENT_MESSAGES}
+
+
+def parse(data: dict[str, Any], joined: bool, seat: int | None) -> ClientMessage:
+    """The typed message of the JSON object ``data`` (its ``type`` is text) from a socket that has
+    ``joined`` a table, at ``seat`` (None: a spectator, or no table); raises its ``Refusal``."""
+    kind = data["type"]
+    cls = BY_WIRE.get(kind)
+    if cls is None:
+        raise IllegalAction(f"unknown message type {kind!r}", "unknown_type", type=kind)
+    if cls.seated and not joined:
+        raise IllegalAction("join a table first", "not_joined")
+    if cls.seated and seat is None:
+        raise IllegalAction("a spectator cannot play or talk: this view is read-only", "read_only")
+    return parse_message(cls, data, seat)
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a client message (``client-message.json``): its ``type``, one of the table's,
+    and the keys that type reads."""
+    names = [cls.wire for cls in CLIENT_MESSAGES]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "A message from a client to the server (websocket /ws)",
+        "description": (
+            f"docs/protocol.md, Client to server. At most {MAX_MESSAGE:,} bytes of JSON. The server refuses anything "
+            "else with an error message and changes nothing."
+        ),
+        "type": "object",
+        "properties": {"type": {"enum": names}},
+        "required": ["type"],
+        "allOf": [
+            {
+                "if": {"properties": {"type": {"const": name}}, "required": ["type"]},
+                "then": {"$ref": f"#/$defs/{name}"},
+            }
+            for name in names
+        ],
+        "$defs": {cls.wire: message_schema(cls) for cls in CLIENT_MESSAGES},
+    }
