@@ -111,8 +111,8 @@ def _default_game() -> str:
     return str(OPTION_SPECS["variant"].default)
 
 
-#: How the definition of a game's scores is named in common.json: by side, or by how many players.
-SCORE_WORDS = {2: "two", 3: "three", 4: "four"}
+#: Numbers in words: the definition of a game's scores in common.json is named by how many it keeps.
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 def scores_def(game: Variant) -> str:
@@ -122,7 +122,7 @@ def scores_def(game: Variant) -> str:
     >>> [scores_def(g) for g in VARIANTS.values()]
     ['sideScores', 'sideScores', 'threeScores', 'twoScores']
     """
-    return "sideScores" if game.partners else f"{SCORE_WORDS[game.teams]}Scores"
+    return "sideScores" if game.partners else f"{NUMBER_WORDS[game.teams]}Scores"
 
 
 def _by_scores() -> dict[str, list[Variant]]:
@@ -511,6 +511,103 @@ def refusal() -> Json:
 @part("common#/$defs/reaction", source="belote.server.room.REACTIONS")
 def reaction() -> Json:
     return {"description": "A quick reaction, which each page words in its language.", "enum": list(REACTIONS)}
+
+
+# ----------------------------------------------------------------- the docs
+def _word(value: object) -> str:
+    """A value as the docs write it: ``clockwise``, 501, true, null."""
+    return f"`{value}`" if isinstance(value, str) else json.dumps(value)
+
+
+def _takes(spec: OptionSpec) -> str:
+    if spec.kind == "choice":
+        words = ", ".join(_word(c) for c in spec.choices)
+    elif spec.kind == "bool":
+        words = "true, false"
+    else:
+        words = f"{spec.min} to {spec.max}"
+    return words + (", or null" if spec.nullable else "")
+
+
+def _read_by(spec: OptionSpec) -> str:
+    return "every game" if spec.games is None else _and([f"`{g}`" for g in spec.games])
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _wrapped(text: str, width: int = 108) -> list[str]:
+    """A line of JSON cut after commas into lines of at most ``width`` characters."""
+    lines, line = [], ""
+    for item in text.split(", "):
+        if line and len(line) + len(item) + 2 > width:
+            lines.append(line + ",")
+            line = " " + item
+        else:
+            line = f"{line}, {item}" if line else item
+    return [*lines, line]
+
+
+@block("docs/protocol.md", "games")
+def games_doc() -> str:
+    def seats(game: Variant) -> str:
+        words = " ".join(game.seats)
+        if game.partners:
+            sides = ["-".join(s for i, s in enumerate(game.seats) if game.team(i) == t) for t in range(game.teams)]
+            return f"{words}, partners {' and '.join(sides)}"
+        camps = set(game.camps(0))
+        others = NUMBER_WORDS[game.players - 1]
+        against = f" (the taker against the other {others})" if len(camps) == 2 and game.players > 2 else ""
+        return f"{words}, each for themselves{against}"
+
+    def name(game: Variant) -> str:
+        return f"`{game.name}`" + (" (default)" if game.name == _default_game() else "")
+
+    rows = ([name(g), seats(g), ", ".join(f'`"{n}"`' for n in g.team_names)] for g in _games())
+    return _table(("`variant`", "seats", "scores (`score`, `won`, `points`... keyed by)"), rows)
+
+
+@block("docs/protocol.md", "settings")
+def settings_doc() -> str:
+    def rows(specs: Iterable[OptionSpec]) -> Iterator[list[str]]:
+        for spec in specs:
+            only = "" if spec.games is None else f" Read by {_read_by(spec)} only."
+            yield [f"`{spec.name}`", _takes(spec), _word(spec.default), spec.help + only]
+
+    head = ("setting", "values", "default", "what it is")
+    kept = [f"`{spec.name}`" for spec in OPTIONS if spec.name not in RULE_SETTINGS]
+    return "\n".join(
+        [
+            "```json",
+            *_wrapped(json.dumps(DEFAULT_SETTINGS, ensure_ascii=False)),
+            "```",
+            "",
+            "The rule options of a table:",
+            "",
+            _table(head, rows(OPTION_SPECS[name] for name in RULE_SETTINGS)),
+            "",
+            f"The rule options {_and(kept)} are not settings of a table (a table plays their defaults).",
+            "",
+            "The table's own settings:",
+            "",
+            _table(head, rows(TABLE_SETTINGS)),
+        ]
+    )
+
+
+@block("docs/rules.md", "options")
+def options_doc() -> str:
+    rows = ([f"`{s.name}`", _takes(s), _word(s.default), _read_by(s), s.group] for s in OPTIONS)
+    return _table(("option", "values", "default", "read by", "form group"), rows)
+
+
+@block("docs/openspiel.md", "parameters")
+def parameters_doc() -> str:
+    rows = ([f"`{s.name}`", _takes(s), _word(s.default), _read_by(s)] for s in OPTIONS if s.name not in MATCH_OPTIONS)
+    return _table(("parameter", "values", "default", "read by"), rows)
 
 
 # ----------------------------------------------------------------- building, writing, checking
