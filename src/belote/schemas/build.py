@@ -6,10 +6,12 @@ registry of the code already says is made here and written into them: the games 
 scores' names and what differs by game (``belote.variants.VARIANTS``, each game asked, none named), the
 rule options and a table's settings with their values (``belote.rules.OPTIONS``,
 ``belote.server.room.TABLE_SETTINGS``), the refusal codes and their args (``belote.actions.REFUSALS``),
-the reactions; and the lists of the docs that the same registries make. Each part is one function
+the reactions; and the tables of the docs that the same registries make. Each part is one function
 below, registered for where it goes (``@part("common#/$defs/variant", ...)``: a file and a JSON pointer
-in it); in the files, each object made here says so in its ``$comment``, and a doc's part stands
-between two markers.
+in it); in the files, each object made here says so in its ``$comment``, and a doc's table stands
+between two markers. ``build()`` asks the registries as they are when it is called: a test that
+registers a game of its own (in ``VARIANTS``, and in the choices of the option ``variant``) builds
+schemas that know it.
 
     python -m belote.schemas.build           write the parts into the files
     python -m belote.schemas.build --check   name the files that differ from what it builds (exit 1)
@@ -75,14 +77,13 @@ PARTS: list[Part] = []
 BLOCKS: list[Block] = []
 
 
-def part(*places: str, source: str) -> Callable[[Callable[[], Json]], Callable[[], Json]]:
-    """Register a function for the places (``FILE#POINTER``) its value goes, made from ``source``."""
+def part(place: str, *, source: str) -> Callable[[Callable[[], Json]], Callable[[], Json]]:
+    """Register a function for the place (``FILE#POINTER``) its value goes, made from ``source``."""
+    file, _, pointer = place.partition("#")
+    assert file in FILES and pointer.startswith("/"), place
 
     def register(make: Callable[[], Json]) -> Callable[[], Json]:
-        for place in places:
-            file, _, pointer = place.partition("#")
-            assert file in FILES and pointer.startswith("/"), place
-            PARTS.append(Part(file, pointer, source, make))
+        PARTS.append(Part(file, pointer, source, make))
         return make
 
     return register
@@ -513,6 +514,14 @@ def reaction() -> Json:
     return {"description": "A quick reaction, which each page words in its language.", "enum": list(REACTIONS)}
 
 
+# ----------------------------------------------------------------- the messages
+# The client messages' list (client-message.json: the enum of properties.type, and the allOf that sends
+# each type to its definition) is still written by hand. Made from the server's table of client messages,
+# it is one part: a function registered for "client-message#/properties/type" returning {"enum": [...]}
+# of the table's wire names, and one for a definition the allOf refers to (an object: it takes the
+# $comment), whose "allOf" holds the if/then of each name.
+
+
 # ----------------------------------------------------------------- the docs
 def _word(value: object) -> str:
     """A value as the docs write it: ``clockwise``, 501, true, null."""
@@ -611,16 +620,13 @@ def parameters_doc() -> str:
 
 
 # ----------------------------------------------------------------- building, writing, checking
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def _place(doc: Json, pointer: str, value: Json) -> None:
-    *path, last = [_unescape(t) for t in pointer.split("/")[1:]]
+def _parent(doc: Json, pointer: str) -> tuple[Json, str]:
+    """The object that holds the value at ``pointer``, and its key there."""
+    *path, last = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
     node = doc
     for key in path:
-        node = node[key]
-    node[last] = value
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    return node, last
 
 
 def _made(doc: Json, pointer: str = "") -> Iterator[str]:
@@ -654,16 +660,14 @@ def build() -> dict[str, Json]:
             pointer = p.pointer if key is None else p.pointer.replace("{}", key)
             if isinstance(one, dict):
                 one = {"$comment": COMMENT.format(source=p.source), **one}
-            _place(docs[p.file], pointer, one)
+            node, key = _parent(docs[p.file], pointer)
+            node[key] = one
             placed.add((p.file, pointer))
     for file, doc in docs.items():
         for pointer in list(_made(doc)):
             if (file, pointer) not in placed:
-                *path, last = [_unescape(t) for t in pointer.split("/")[1:]]
-                node = doc
-                for key in path:
-                    node = node[key]
-                del node[last]
+                node, key = _parent(doc, pointer)
+                del node[key]
     return docs
 
 
