@@ -15,7 +15,7 @@ from belote import openspiel as bo
 from belote.actions import PASS, TAKE
 from belote.cards import mask_of, parse_card
 from belote.game import Deal
-from belote.rules import Rules
+from belote.rules import MATCH_OPTIONS, OPTIONS, Rules
 
 GAMES = ("classic", "coinche", "three-handed", "two-handed")
 
@@ -72,6 +72,9 @@ def test_parameters_are_the_rule_options() -> None:
     assert state.deal.dealer == 1 and state.current_player() == 2
     assert "target" not in bo.PARAMETERS and "deals" not in bo.PARAMETERS
     assert set(bo.PARAMETERS) - {"dealer", "utility"} == set(Rules.__dataclass_fields__) - {"target", "deals"}
+    assert [name for name in bo.PARAMETERS if name not in ("dealer", "utility")] == [
+        spec.name for spec in OPTIONS if spec.name not in MATCH_OPTIONS
+    ]
 
 
 @pytest.mark.parametrize(

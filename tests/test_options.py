@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from belote.cards import CARDS
 from belote.cli_rules import option_of
 from belote.record import FORMAT, RULE_KEYS, RecordError, parse
-from belote.rules import GROUPS, KINDS, OPTION_SPECS, OPTIONS, OptionSpec, Rules, RulesError
+from belote.rules import GROUPS, KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec, Rules, RulesError
 from belote.server.app import create_app
 from belote.server.room import NOT_AT_A_TABLE, RULE_SETTINGS, TABLE_SETTINGS, SettingsError, check_settings
 from belote.sheet import SHEET_RULES, Sheet, SheetError, sheet_rule_keys
@@ -199,6 +199,13 @@ RECORD_KEYS = {
     "variant", "round_five", "belote_counts", "coinche_max_bid", "coinche_made", "coinche_failed", "surcoinche",
     "no_trump_all_trump", "generale",
 }  # fmt: skip
+
+
+def test_the_match_options_are_the_group_match() -> None:
+    assert MATCH_OPTIONS == ("target", "deals")
+    assert all(OPTION_SPECS[name].group == "match" for name in MATCH_OPTIONS)
+    # A deal record keeps every other option.
+    assert not set(RULE_KEYS) & set(MATCH_OPTIONS) and set(RULE_KEYS) | set(MATCH_OPTIONS) == set(OPTION_SPECS)
 
 
 def record(rules: dict[str, Any]) -> dict[str, Any]:

@@ -44,9 +44,11 @@ from belote.actions import REFUSALS, action_str
 from belote.game import SEATS
 from belote.record import RULE_KEYS, to_record
 from belote.rules import Rules
+from belote.schemas import build
 from belote.server import messages
 from belote.server.room import DEFAULT_SETTINGS, REACTIONS, new_match
 from belote.variants import VARIANTS
+from belote.variants.classic import Classic
 from netplay import Player, Server, match_over, post, run
 from schemacheck import BASE, REGISTRY
 
@@ -142,9 +144,35 @@ def test_the_lists_in_the_schemas_are_the_codes() -> None:
     assert sorted(schemas.load("deal-record")["properties"]["rules"]["properties"]) == sorted(RULE_KEYS)
     assert common["variant"]["enum"] == list(VARIANTS)
     assert common["reaction"]["enum"] == list(REACTIONS)
-    # The client messages are the table of client messages, each with the keys its fields read.
-    assert schemas.load("client-message") == messages.schema()
-    assert [cls.wire for cls in messages.CLIENT_MESSAGES] == sorted(CLIENT_TYPES, key=list(messages.BY_WIRE).index)
+    # The client messages are the server's table of client messages, in its order.
+    assert schemas.load("client-message")["properties"]["type"]["enum"] == list(messages.BY_WIRE)
+
+
+def test_the_kept_files_are_what_the_build_makes() -> None:
+    differ = build.stale()
+    assert not differ, f"{', '.join(differ)}: not what the code makes; run {build.COMMAND}"
+
+
+def test_the_build_makes_the_registries_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A code and a game more in the registries are in the schemas built, and the kept files are then stale."""
+    monkeypatch.setitem(REFUSALS, "too_many_cards", ("max", "cards"))
+    facts = {"name": "five-handed", "players": 3, "team_names": ("N", "E", "S"), "partners": False}
+    five = type("Five", (Classic,), facts)()
+    monkeypatch.setitem(VARIANTS, five.name, five)
+    built = build.build()
+    common = built["common"]["$defs"]
+    assert common["refusalCode"]["enum"][-1] == "too_many_cards"
+    assert common["refusalArgs"]["properties"]["too_many_cards"]["required"] == ["max", "cards"]
+    assert common["variant"]["enum"][-1] == "five-handed"
+    queue = built["server-message"]["$defs"]["queue"]["properties"]
+    assert "five-handed" in queue["waiting_by_game"]["required"]
+    games = built["server-message"]["$defs"]["viewByGame"]["allOf"]
+    assert games[-1]["if"]["properties"]["rules"]["properties"]["variant"] == {"const": "five-handed"}
+    assert games[-1]["then"]["properties"]["won"] == {"$ref": "common.json#/$defs/threeScores"}
+    assert {"src/belote/schemas/common.json", "src/belote/schemas/server-message.json"} <= set(build.stale())
+    monkeypatch.setitem(REFUSALS, "too_many_cards", ("cards", "how_many"))
+    with pytest.raises(KeyError, match="the arg 'how_many' of the refusal 'too_many_cards' has no type"):
+        build.build()
 
 
 def test_the_server_serves_the_schemas(served: Server) -> None:

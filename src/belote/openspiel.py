@@ -33,7 +33,7 @@ from belote.contracts import COINCHE, LEVELS, NO_TRUMP, SURCOINCHE, bid_levels, 
 from belote.declarations import FOUR_RANK_MASK, POINTS_BY_NAME, belote_cards, find_declarations
 from belote.game import DONE, Deal, IllegalAction, PlayerView
 from belote.knowledge import InconsistentView, Knowledge
-from belote.rules import OPTIONS, Rules
+from belote.rules import MATCH_OPTIONS, OPTIONS, Rules
 from belote.scoring import BELOTE_POINTS, CAPOT_POINTS
 from belote.variants import SEATS, Variant
 
@@ -57,12 +57,10 @@ NAME = "python_belote"
 NUM_ACTIONS = SURCOINCHE + 1
 #: Chance nodes: the places of the pack drawn one by one; the 32nd card takes the last place.
 CHANCE_NODES = 31
-#: Rule options that belong to a match (its line, its number of deals), not to one deal.
-_MATCH_OPTIONS = ("target", "deals")
-#: The game's parameters: every rule option of a deal (``belote.rules.OPTIONS``) with its default,
-#: the dealer's seat, and what the returns are.
+#: The game's parameters: every rule option of a deal (``belote.rules.OPTIONS`` but the match's,
+#: ``MATCH_OPTIONS``) with its default, the dealer's seat, and what the returns are.
 PARAMETERS: dict[str, Any] = {
-    **{spec.name: spec.default for spec in OPTIONS if spec.name not in _MATCH_OPTIONS},
+    **{spec.name: spec.default for spec in OPTIONS if spec.name not in MATCH_OPTIONS},
     "dealer": 0,
     "utility": "difference",
 }

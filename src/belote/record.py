@@ -21,7 +21,7 @@ from belote.cards import CARDS, FULL_PACK, SUIT_SYMBOLS, CardError, cards_of, pa
 from belote.contracts import MODE_LETTERS, Contract
 from belote.game import SEATS, Deal, IllegalAction, Match, parse_action
 from belote.play import MODE_NAMES
-from belote.rules import OPTION_SPECS, OPTIONS, Rules, RulesError
+from belote.rules import MATCH_OPTIONS, OPTION_SPECS, OPTIONS, Rules, RulesError
 from belote.variants import find_variant
 
 FORMAT = "belote-deal/1"
@@ -29,7 +29,7 @@ REQUIRED = ("format", "dealer", "deck", "bids", "plays")
 OPTIONAL = ("rules", "score_before", "pending")
 #: Record rule keys: the four of the spec, and the engine's other options of a deal as optional
 #: extensions. The match options (``target``, ``deals``) are not a deal's.
-RULE_KEYS = tuple(spec.name for spec in OPTIONS if spec.group != "match")
+RULE_KEYS = tuple(spec.name for spec in OPTIONS if spec.name not in MATCH_OPTIONS)
 
 
 class RecordError(ValueError):

@@ -292,6 +292,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
 # fmt: on
 #: The specs by option name.
 OPTION_SPECS: dict[str, OptionSpec] = {spec.name: spec for spec in OPTIONS}
+#: The options of a match, not of one deal (the group ``match``: its line, its number of deals): a deal
+#: record's rule keys and the OpenSpiel game's parameters are the other options.
+MATCH_OPTIONS: tuple[str, ...] = tuple(spec.name for spec in OPTIONS if spec.group == "match")
 
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),

@@ -1,9 +1,12 @@
 """The published schemas: JSON Schema (draft 2020-12) of the deal record, its replay and every websocket
 message, and the OpenAPI 3.1 document of the HTTP routes (docs/schemas.md).
 
-They are the JSON files of this folder, written once: the server serves them (``GET /api/schemas/NAME.json``,
-``GET /api/openapi.json``), the tests validate the vector records and every message of scripted games
-against them, and a program in another language reads them as they are. The schemas refer to the
+They are the JSON files of this folder, kept in the repository: the server serves them (``GET
+/api/schemas/NAME.json``, ``GET /api/openapi.json``), the tests validate the vector records and every message
+of scripted games against them, and a program in another language reads them as they are. The message shapes
+are written by hand; what the code's registries say (the games, the rule options and settings, the refusal
+codes and their args) is made from them by ``python -m belote.schemas.build`` (``belote.schemas.build``),
+which the tests hold the files to. The schemas refer to the
 definitions they share as ``common.json#/$defs/...``, which resolves next to them wherever they are
 served or kept. The OpenAPI document is served bundled (``openapi()``): those definitions copied under
 ``components.schemas``, so that a tool needs the one document.

@@ -111,8 +111,8 @@ def parse(data: dict[str, Any], joined: bool, seat: int | None) -> ClientMessage
 
 
 def schema() -> dict[str, Any]:
-    """The JSON Schema of a client message (``client-message.json``): its ``type``, one of the table's,
-    and the keys that type reads."""
+    """The JSON Schema of a client message (``client-message.json``, whose parts ``belote.schemas.build``
+    makes from it): its ``type``, one of the table's, and the keys that type reads (``byType``)."""
     names = [cls.wire for cls in CLIENT_MESSAGES]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -124,12 +124,18 @@ def schema() -> dict[str, Any]:
         "type": "object",
         "properties": {"type": {"enum": names}},
         "required": ["type"],
-        "allOf": [
-            {
-                "if": {"properties": {"type": {"const": name}}, "required": ["type"]},
-                "then": {"$ref": f"#/$defs/{name}"},
-            }
-            for name in names
-        ],
-        "$defs": {cls.wire: message_schema(cls) for cls in CLIENT_MESSAGES},
+        "allOf": [{"$ref": "#/$defs/byType"}],
+        "$defs": {
+            "byType": {
+                "description": "The keys each type of message reads.",
+                "allOf": [
+                    {
+                        "if": {"properties": {"type": {"const": name}}, "required": ["type"]},
+                        "then": {"$ref": f"#/$defs/{name}"},
+                    }
+                    for name in names
+                ],
+            },
+            **{cls.wire: message_schema(cls) for cls in CLIENT_MESSAGES},
+        },
     }
