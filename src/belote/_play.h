@@ -1,5 +1,6 @@
 /* belote.play in C, for the play state (_playstate.c) and the solver (solver/_dds.c): the card
- * tables, and the rule of which cards may be played, written once here for both.
+ * tables, and the rules of which card beats which and which cards may be played, written once here
+ * for both.
  *
  * The tables are not written here: load_play_tables reads them at import from belote.play, the one
  * place they are defined. They are static, so each module including this has its own copy (the two
@@ -23,6 +24,13 @@ static int POINTS[NMODES][32];
 static uint32_t HIGHER[NMODES][32];
 static uint32_t TRUMPS[NMODES];
 static int TRUMP_BONUS, LAST_TRICK;
+
+/* belote.play.beats: does card c take the trick from best, the card now winning it? A card wins
+ * only in the suit led or in trumps, and best is always one of those. */
+static inline int beats(int mode, int c, int best) {
+    int k = KEY[mode][c];
+    return k > KEY[mode][best] && ((c >> 3) == (best >> 3) || k >= TRUMP_BONUS);
+}
 
 /* belote.play.legal_mask, line for line: the cards of hand that may be played to a trick. best is
  * the card winning it (-1 when leading), led the suit led (-1: the suit of best). Always inlined: the

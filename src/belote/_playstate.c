@@ -1,8 +1,9 @@
 /* The play state of one deal, in C: the same interface and behaviour as belote/playstate.py.
  *
- * The card tables (order, points, higher cards) and the rule of which cards may be played are in
- * _play.h, shared with the solver: the tables are read at import from belote.play, the one place
- * they are defined, and the rule mirrors belote.play.legal_mask line for line. The tests play both
+ * The card tables (order, points, higher cards) and the rules of which card beats which and which
+ * cards may be played are in _play.h, shared with the solver: the tables are read at import from
+ * belote.play, the one place they are defined, and the rules mirror belote.play.beats and legal_mask
+ * line for line. The tests play both
  * implementations side by side.
  */
 #define PY_SSIZE_T_CLEAN
@@ -139,9 +140,7 @@ static int play(PS *s, int c) {
         s->to_move = (seat + s->step) % s->players;
         return 0;
     }
-    const int *key = KEY[s->mode];
-    int k = key[c];
-    if (k > key[s->best] && ((c >> 3) == s->led || k >= TRUMP_BONUS)) {
+    if (beats(s->mode, c, s->best)) {
         s->best = c;
         s->best_seat = seat;
     }
@@ -271,13 +270,12 @@ static PyObject *PS_undo_card(PS *s, PyObject *unused) {
     if (s->trick_len == 0) {
         s->best = s->best_seat = s->led = -1;
     } else {
-        const int *key = KEY[s->mode];
         s->led = s->trick[0] >> 3;
         s->best = s->trick[0];
         s->best_seat = s->leader;
         for (int i = 1; i < s->trick_len; i++) {
-            int x = s->trick[i], k = key[x];
-            if (k > key[s->best] && ((x >> 3) == s->led || k >= TRUMP_BONUS)) {
+            int x = s->trick[i];
+            if (beats(s->mode, x, s->best)) {
                 s->best = x;
                 s->best_seat = (s->leader + s->step * i) % s->players;
             }

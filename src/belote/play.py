@@ -74,7 +74,9 @@ TRUMPS: tuple[int, ...] = tuple(SUIT_MASKS[m] if m < 4 else 0 for m in MODES)
 def beats(mode: int, card: int, best: int) -> bool:
     """Does ``card`` take the trick from ``best``, the card now winning it?
 
-    A card wins only in the suit led or in trumps, and ``best`` is always one of those.
+    A card wins only in the suit led or in trumps, and ``best`` is always one of those. The one
+    statement of the rule in Python (``beats`` of ``_play.h`` is its C twin): the play state, the
+    solvers, the knowledge of a seat and the bots all ask it.
     """
     k = KEY[mode][card]
     return k > KEY[mode][best] and (card >> 3 == best >> 3 or k >= TRUMP_BONUS)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from belote.cards import CARDS, Card, cards_of
-from belote.play import KEY, LAST_TRICK, POINTS, TRUMP_BONUS, legal_mask
+from belote.play import LAST_TRICK, POINTS, beats, legal_mask
 
 BIDDING, PLAY, DONE = "bidding", "play", "done"
 
@@ -41,7 +41,6 @@ class PlayState:
 
     __slots__ = (
         "_hands",
-        "_key",
         "_legal",
         "_plays",
         "_points",
@@ -94,7 +93,6 @@ class PlayState:
         """Set the hands and the trump mode; no card played yet; ``leader`` to lead."""
         self._hands = list(hands)
         self.mode = mode
-        self._key = KEY[mode] if mode >= 0 else KEY[0]
         self._points = POINTS[mode] if mode >= 0 else POINTS[0]
         self._plays: list[int] = []
         self._trick: list[int] = []
@@ -199,9 +197,7 @@ class PlayState:
             self.best_seat = seat
             self.to_move = (seat + self.step) % self.players
             return
-        key = self._key
-        k = key[c]
-        if k > key[self.best] and (c >> 3 == self.led or k >= TRUMP_BONUS):
+        if beats(self.mode, c, self.best):
             self.best = c
             self.best_seat = seat
         if n < self.players:
@@ -276,10 +272,8 @@ class PlayState:
         else:
             self.led = trick[0] >> 3
             self.best, self.best_seat = trick[0], self.leader
-            key = self._key
             for i, x in enumerate(trick[1:], 1):
-                k = key[x]
-                if k > key[self.best] and (x >> 3 == self.led or k >= TRUMP_BONUS):
+                if beats(self.mode, x, self.best):
                     self.best, self.best_seat = x, (self.leader + self.step * i) % self.players
         return c
 

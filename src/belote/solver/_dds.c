@@ -1,10 +1,10 @@
 /* The double-dummy solver in C: the algorithm of belote/solver/alphabeta.py, whose docstring
  * explains it; the functions here have the names of the methods there.
  *
- * The card tables (order, points, higher cards, trumps) and the rule of which cards may be played
- * are in _play.h, shared with the play state: the tables are read at import from belote.play, and
- * the capot bonus from belote.scoring, the one place each is defined; the rule mirrors
- * belote.play.legal_mask line for line. The tests check both solvers against a plain minimax.
+ * The card tables (order, points, higher cards, trumps) and the rules of which card beats which
+ * and which cards may be played are in _play.h, shared with the play state: the tables are read at
+ * import from belote.play, and the capot bonus from belote.scoring, the one place each is defined;
+ * the rules mirror belote.play.beats and legal_mask line for line. The tests check both solvers against a plain minimax.
  *
  * Each thread has a table of its own, and the search touches no Python object: it runs with the GIL
  * released, so that several threads solve at once.
@@ -184,15 +184,10 @@ INLINE uint32_t hidden(const Search *s, uint32_t over, int shape) {
     return out;
 }
 
-static inline int beats(const Search *s, int c, int best) {
-    int k = s->key[c];
-    return k > s->key[best] && ((c >> 3) == (best >> 3) || k >= TRUMP_BONUS);
-}
-
 static inline void push(Search *s, int c, int seat) {
     s->trick[s->ntrick++] = c;
     s->on_table |= 1u << c;
-    if (s->best < 0 || beats(s, c, s->best)) {
+    if (s->best < 0 || beats(s->mode, c, s->best)) {
         s->best = c;
         s->best_seat = seat;
     }
@@ -251,7 +246,7 @@ INLINE int score(const Search *s, int seat, int c, int hint, uint32_t others, in
         return 100 - points - rank;                        /* else a low card, to keep the high ones */
     }
     if (camp(s, s->best_seat, shape) == camp(s, seat, shape)) return 100 + points; /* partner is winning: give them points */
-    if (beats(s, c, s->best)) return s->ntrick == nplayers(s, shape) - 1 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
+    if (beats(s->mode, c, s->best)) return s->ntrick == nplayers(s, shape) - 1 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
     return 100 - points - rank; /* cannot win: the cheapest */
 }
 
@@ -312,7 +307,7 @@ INLINE int etc(Search *s, int seat, int maximise, const int *moves, int n, int a
     int winners[16];
     for (int i = 0; i < n; i++) {
         int c = moves[i];
-        int winner = winners[i] = beats(s, c, s->best) ? seat : s->best_seat;
+        int winner = winners[i] = beats(s->mode, c, s->best) ? seat : s->best_seat;
         int ours = camp(s, winner, shape) == s->side;
         uint32_t after = (rest & ~(1u << c)) | turned;
         if (tops(s, shape) >> c & 1) after |= 1u << s->under[c];
@@ -424,7 +419,7 @@ INLINE int last_trick(Search *s, int top, int shape) {
     for (int i = 1; i < nplayers(s, shape); i++) {
         int seat = seat_at(s, s->leader, i, shape);
         int c = __builtin_ctz(s->hands[seat]);
-        if (beats(s, c, best)) {
+        if (beats(s->mode, c, best)) {
             best = c;
             best_seat = seat;
         }

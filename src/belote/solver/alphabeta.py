@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMP_BONUS, legal_mask
+from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMP_BONUS, beats, legal_mask
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS
 
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
@@ -133,12 +133,8 @@ class Search:
         self.trick.append(c)
         self.on_table |= 1 << c
         best = self.best
-        if best < 0 or self.beats(c, best):
+        if best < 0 or beats(self.mode, c, best):
             self.best, self.best_seat = c, seat
-
-    def beats(self, c: int, best: int) -> bool:
-        k = self.key[c]
-        return k > self.key[best] and (c >> 3 == best >> 3 or k >= TRUMP_BONUS)
 
     def seat_to_move(self) -> int:
         return (self.leader + self.step * len(self.trick)) % self.players
@@ -230,7 +226,7 @@ class Search:
             return 100 - points - rank  # else a low card, to keep the high ones
         if self.camps[self.best_seat] == self.camps[seat]:
             return 100 + points  # partner is winning: give them points
-        if self.beats(c, self.best):
+        if beats(self.mode, c, self.best):
             return 300 - rank if len(self.trick) == self.players - 1 else 300 + rank  # win: cheaply if last, else high
         return 100 - points - rank  # cannot win: the cheapest
 
@@ -259,7 +255,7 @@ class Search:
         for x in trick:
             base += p[x]
         for c in moves:
-            winner = seat if self.beats(c, self.best) else self.best_seat
+            winner = seat if beats(self.mode, c, self.best) else self.best_seat
             ours = self.camps[winner] == self.side
             after = rest & ~(1 << c) | turned | (1 << under[c] if tops >> c & 1 else 0)
             entry = self.table.get(after | winner << 32 | (self.capot and ours) << 34)
@@ -346,7 +342,7 @@ class Search:
         for _ in range(n - 1):
             seat = (seat + step) % n
             c = hands[seat].bit_length() - 1
-            if self.beats(c, best):
+            if beats(self.mode, c, best):
                 best, best_seat = c, seat
         return top if self.camps[best_seat] == self.side else 0
 
