@@ -20,7 +20,7 @@ import pytest
 import belote.solver
 from belote.cards import CARDS, HEARTS, SPADES, mask_of, parse_card
 from belote.game import TAKE, Deal
-from belote.play import ALL_TRUMP, LAST_TRICK, NO_TRUMP, POINTS
+from belote.play import ALL_TRUMP, LAST_TRICK, NO_TRUMP, POINTS, PlayRules
 from belote.playstate import PLAY, PlayState
 from belote.solver import Position, PositionError, alphabeta, card_values, reference, value
 
@@ -47,7 +47,7 @@ def play_state(deal_seed: int, mode: int, step: int, undertrump: bool) -> PlaySt
     deal.apply(TAKE)
     state = PlayState()
     state.step = step
-    state.undertrump = int(undertrump)
+    state.play_flags = PlayRules.of(undertrump=undertrump).flags
     state.reset_play(deal.hands, mode, deal.leader)
     state.phase = PLAY
     return state
@@ -87,7 +87,7 @@ def small_state(seed: int, players: int, mode: int, step: int, undertrump: bool)
     deck = list(range(32))
     rng.shuffle(deck)
     state = PlayState()
-    state.players, state.step, state.undertrump = players, step, int(undertrump)
+    state.players, state.step, state.play_flags = players, step, PlayRules.of(undertrump=undertrump).flags
     if players == 3:
         taker, side = rng.randrange(3), rng.randrange(2)
         state.camps = [side if seat == taker else 1 - side for seat in range(3)]

@@ -1,9 +1,9 @@
 /* The play state of one deal, in C: the same interface and behaviour as belote/playstate.py.
  *
- * The card tables (order, points, higher cards) and the rules of which card beats which and which
- * cards may be played are in _play.h, shared with the solver: the tables are read at import from
- * belote.play, the one place they are defined, and the rules mirror belote.play.beats and legal_mask
- * line for line. The tests play both
+ * The card tables (order, points, higher cards), the play options' bits and the rules of which card
+ * beats which and which cards may be played are in _play.h, shared with the solver: the tables are
+ * read at import from belote.play, the one place they are defined, and the rules mirror
+ * belote.play.beats and legal_mask line for line. The tests play both
  * implementations side by side.
  */
 #define PY_SSIZE_T_CLEAN
@@ -26,7 +26,7 @@ static PyObject *S_APPLY_SLOW, *S_BID_ACTIONS, *S_SCORE;
 typedef struct {
     PyObject_HEAD
     PyObject *phase;
-    int players, step, undertrump, mode;
+    int players, step, play_flags, mode; /* play_flags: belote.play.PlayRules.flags */
     /* the side each seat plays for (0 or 1), as many as were set (four by default) */
     int camps[MAX_PLAYERS];
     int ncamps;
@@ -50,7 +50,7 @@ typedef struct {
 static void defaults(PS *s) {
     s->players = 4;
     s->step = 1;
-    s->undertrump = 1;
+    s->play_flags = UNDERTRUMP; /* the default rules' */
     s->ncamps = MAX_PLAYERS;
     for (int i = 0; i < MAX_PLAYERS; i++) s->camps[i] = i & 1;
     s->ntricks = 8;
@@ -108,7 +108,7 @@ static uint32_t legal(PS *s) {
     uint32_t m = s->hands[seat];
     if (s->trick_len) {
         int partner = s->best_seat != seat && s->camps[s->best_seat] == s->camps[seat];
-        m = legal_mask(s->mode, m, s->best, partner, s->undertrump, s->led);
+        m = legal_mask(s->mode, m, s->best, partner, s->play_flags, s->led);
     }
     s->legal = m;
     return m;
@@ -520,7 +520,7 @@ static PyMethodDef PS_methods[] = {
 static PyMemberDef PS_members[] = {
     {"ntricks", T_INT, offsetof(PS, ntricks), 0, "Tricks in the deal: 8, or 16 at two hands."},
     {"step", T_INT, offsetof(PS, step), 0, NULL},
-    {"undertrump", T_INT, offsetof(PS, undertrump), 0, NULL},
+    {"play_flags", T_INT, offsetof(PS, play_flags), 0, "The play options: belote.play.PlayRules.flags."},
     {"mode", T_INT, offsetof(PS, mode), READONLY, NULL},
     {"leader", T_INT, offsetof(PS, leader), 0, NULL},
     {"to_move", T_INT, offsetof(PS, to_move), 0, NULL},

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from belote.cards import CARDS, Card, cards_of
-from belote.play import LAST_TRICK, POINTS, beats, legal_mask
+from belote.play import LAST_TRICK, POINTS, UNDERTRUMP, beats, legal_mask
 
 BIDDING, PLAY, DONE = "bidding", "play", "done"
 
@@ -57,16 +57,17 @@ class PlayState:
         "mode",
         "ntricks",
         "phase",
+        "play_flags",
         "players",
         "step",
         "to_move",
-        "undertrump",
     )
 
     def __init__(self) -> None:
         self.players = 4
         self.step = 1
-        self.undertrump = 1
+        #: the play options (``belote.play.PlayRules.flags``): the default rules'
+        self.play_flags = UNDERTRUMP
         #: the side each seat plays for: partners share one (N-S 0, E-W 1; at three hands the
         #: two defenders share one against the taker)
         self.camps = [0, 1, 0, 1]
@@ -151,7 +152,7 @@ class PlayState:
                 bs = self.best_seat
                 camps = self.camps
                 partner = bs != seat and camps[bs] == camps[seat]
-                m = legal_mask(self.mode, self._hands[seat], self.best, partner, bool(self.undertrump), self.led)
+                m = legal_mask(self.mode, self._hands[seat], self.best, partner, self.play_flags, self.led)
             else:
                 m = self._hands[seat]
             self._legal = m

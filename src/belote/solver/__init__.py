@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from belote.cards import CARDS, FULL_PACK, bits_of
+from belote.play import UNDERTRUMP
 
 if TYPE_CHECKING:
     from belote.playstate import PlayState
@@ -205,7 +206,7 @@ class Position:
             state.leader,
             tuple(state.trick),
             state.step,
-            bool(state.undertrump),
+            bool(state.play_flags & UNDERTRUMP),
             state.won_tricks,
             tuple(state.camps[:n]),
             state.under,

@@ -141,7 +141,7 @@ typedef struct {
     int ntrick;
     uint32_t on_table;
     int leader, best, best_seat;
-    int capot, side, step, undertrump, mode;
+    int capot, side, step, play_flags, mode; /* play_flags: belote.play.PlayRules.flags */
     int players, shape;
     unsigned camp_bits;   /* bit s: the side of seat s */
     uint32_t tops;        /* the cards with another lying under them */
@@ -202,7 +202,7 @@ INLINE uint32_t legal(const Search *s, int seat, int shape) {
     if (s->ntrick == 0) return hand;
     int bs = s->best_seat;
     int partner_winning = bs != seat && camp(s, bs, shape) == camp(s, seat, shape);
-    return legal_mask(s->mode, hand, s->best, partner_winning, s->undertrump, s->trick[0] >> 3);
+    return legal_mask(s->mode, hand, s->best, partner_winning, s->play_flags, s->trick[0] >> 3);
 }
 
 /* ------------------------------------------------------------------ which cards to try, in which order */
@@ -614,7 +614,7 @@ static int choose_table(const Search *s, int keep) {
         generation = fresh_generation;
         return 0;
     }
-    int rules[5] = {s->mode, s->step, s->undertrump, s->players, (int)s->camp_bits};
+    int rules[5] = {s->mode, s->step, s->play_flags, s->players, (int)s->camp_bits};
     uint32_t owner[4];
     memcpy(owner, s->hands, sizeof owner);
     for (int i = 0; i < s->ntrick; i++) owner[s->seat_at[s->leader][i]] |= 1u << s->trick[i];
@@ -671,7 +671,9 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_Format(PyExc_ValueError, "step must be 1 or %d", n - 1);
         return -1;
     }
-    if ((s->undertrump = PyObject_IsTrue(args[5])) < 0) return -1;
+    int undertrump = PyObject_IsTrue(args[5]);
+    if (undertrump < 0) return -1;
+    s->play_flags = undertrump ? UNDERTRUMP : 0;
     for (int l = 0; l < n; l++)
         for (int i = 0; i < 4; i++) s->seat_at[l][i] = (int8_t)((l + s->step * i) % n);
     s->shape = ANY; /* until the sides and the cards under others are known */

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMP_BONUS, beats, legal_mask
+from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMP_BONUS, UNDERTRUMP, beats, legal_mask
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS
 
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
@@ -103,7 +103,7 @@ class Search:
         self.same_points_above = SAME_POINTS_ABOVE[mode]
         self.byte_points = BYTE_POINTS[mode]
         self.step = step
-        self.undertrump = undertrump
+        self.play_flags = UNDERTRUMP if undertrump else 0
         # Four hands always, the missing ones empty: the cards held are the union of four.
         self.hands = [*hands, *(0,) * (4 - n)]
         self.leader = leader
@@ -173,7 +173,7 @@ class Search:
             return hand
         bs = self.best_seat
         partner_winning = bs != seat and self.camps[bs] == self.camps[seat]
-        return legal_mask(self.mode, hand, self.best, partner_winning, self.undertrump, self.trick[0] >> 3)
+        return legal_mask(self.mode, hand, self.best, partner_winning, self.play_flags, self.trick[0] >> 3)
 
     # ----------------------------------------------------------------- which cards to try, in which order
     def others(self, seat: int) -> int:

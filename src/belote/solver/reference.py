@@ -10,7 +10,7 @@ bonus. Slow (every line of play is visited), so only for positions with a few tr
 from __future__ import annotations
 
 from belote.cards import cards_of
-from belote.play import LAST_TRICK, beats, legal_mask, trick_points
+from belote.play import LAST_TRICK, UNDERTRUMP, beats, legal_mask, trick_points
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS
 from belote.solver import Position
 
@@ -21,7 +21,8 @@ class _Table:
     """What stays the same for the whole search: the rules of play and who sits where."""
 
     def __init__(self, pos: Position) -> None:
-        self.mode, self.step, self.undertrump = pos.mode, pos.step, pos.undertrump
+        self.mode, self.step = pos.mode, pos.step
+        self.play_flags = UNDERTRUMP if pos.undertrump else 0
         self.players, self.sides, self.under = pos.players, pos.sides, pos.under
 
 
@@ -49,7 +50,7 @@ def _legal(t: _Table, hands: list[int], leader: int, trick: list[int]) -> tuple[
         return cards_of(hands[seat])
     best, best_seat = _winner(t, leader, trick)
     partner_winning = best_seat != seat and t.sides[best_seat] == t.sides[seat]
-    return cards_of(legal_mask(t.mode, hands[seat], best, partner_winning, t.undertrump, trick[0] >> 3))
+    return cards_of(legal_mask(t.mode, hands[seat], best, partner_winning, t.play_flags, trick[0] >> 3))
 
 
 def _winner(t: _Table, leader: int, trick: list[int]) -> tuple[int, int]:
