@@ -161,8 +161,8 @@ def test_legal_vectors_through_the_c_solver(vector: dict[str, object]) -> None:
     """The solver values exactly the legal cards of the player to move."""
     mode, hands, trick = vector_deal(vector)
     left = tuple(h & ~mask_of(trick[seat : seat + 1]) for seat, h in enumerate(hands))
-    pos = Position(left, mode, 0, tuple(trick), undertrump=bool(vector["undertrump"]))
-    values = _dds.card_values(pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won)
+    pos = Position(left, mode, 0, tuple(trick), rules=play_rules(vector))
+    values = _dds.card_values(pos)
     assert names(sum(1 << x for x in values)) == vector["legal"]
 
 

@@ -10,7 +10,7 @@ bonus. Slow (every line of play is visited), so only for positions with a few tr
 from __future__ import annotations
 
 from belote.cards import cards_of
-from belote.play import LAST_TRICK, UNDERTRUMP, beats, legal_mask, trick_points
+from belote.play import LAST_TRICK, beats, legal_mask, trick_points
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS
 from belote.solver import Position
 
@@ -21,8 +21,7 @@ class _Table:
     """What stays the same for the whole search: the rules of play and who sits where."""
 
     def __init__(self, pos: Position) -> None:
-        self.mode, self.step = pos.mode, pos.step
-        self.play_flags = UNDERTRUMP if pos.undertrump else 0
+        self.mode, self.step, self.play_flags = pos.mode, pos.step, pos.rules.flags
         self.players, self.sides, self.under = pos.players, pos.sides, pos.under
 
 
