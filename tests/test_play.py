@@ -36,6 +36,7 @@ from belote.play import (
     beats,
     explain_illegal,
     legal_mask,
+    not_held,
     trick_points,
 )
 from belote.playstate import PLAY, PlayState
@@ -598,3 +599,21 @@ def test_an_illegal_card_is_explained_and_a_legal_one_is_in_the_set(
     for x in cards_of(hand & ~legal):
         assert explain_illegal(mode, hand, best, False, flags, led, x).startswith("you must ")
     assert hand & SUIT_MASKS[led] == 0 or legal & ~SUIT_MASKS[led] == 0
+
+
+@settings(max_examples=400)
+@given(positions(), st.booleans())
+def test_a_card_is_legal_exactly_when_its_hand_holds_none_it_shows_not_held(
+    position: tuple[int, int, list[int], bool], partner_winning: bool
+) -> None:
+    """What a seat learns from a card played (``not_held``, which knowledge.py reads) is exact: the
+    card was legal in a hand exactly when the hand held none of those cards."""
+    mode, hand, trick, undertrump = position
+    if not trick:
+        return
+    best, led = _best(mode, trick), trick[0] >> 3
+    flags = PlayRules.of(undertrump=undertrump).flags
+    legal = legal_mask(mode, hand, best, partner_winning, flags, led)
+    for x in cards_of(hand):
+        shown = not_held(mode, x, best, partner_winning, flags, led)
+        assert (legal >> x & 1 == 1) == (hand & shown == 0), (x, shown)

@@ -15,6 +15,7 @@ The rule options that change which cards may be played travel together as one va
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,6 +143,28 @@ def legal_mask(mode: int, hand: int, best: int, partner_winning: bool, flags: in
             return over
         return trumps if flags & UNDERTRUMP else hand
     return trumps
+
+
+@functools.cache
+def not_held(mode: int, card: int, best: int, partner_winning: bool, flags: int, led: int) -> int:
+    """The cards a player who played ``card`` to a trick (``best`` winning it, ``led`` the suit led)
+    showed they do not hold: each of them, held beside it, would have made it illegal.
+
+    What a seat learns from the play is read from ``legal_mask`` itself, so that it follows every
+    play option. It is exact for the rules of play as they are: a card is legal in a hand exactly
+    when it is legal beside each other card of that hand alone (a property test holds that).
+
+    >>> from belote.cards import CARDS, HEARTS, SPADES, parse_card
+    >>> # Spades led, the opponents' king winning: a diamond played shows no spade and no trump.
+    >>> void = not_held(HEARTS, parse_card("7D"), parse_card("KS"), False, UNDERTRUMP, SPADES)
+    >>> void == SUIT_MASKS[SPADES] | SUIT_MASKS[HEARTS]
+    True
+    """
+    out = 0
+    for x in range(32):
+        if x != card and not legal_mask(mode, 1 << card | 1 << x, best, partner_winning, flags, led) >> card & 1:
+            out |= 1 << x
+    return out
 
 
 def explain_illegal(mode: int, hand: int, best: int, partner_winning: bool, flags: int, led: int, card: int) -> str:
