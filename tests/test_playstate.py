@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from belote import _playstate, playstate
 from belote.cards import HEARTS, mask_of, parse_card
 from belote.play import LAST_TRICK, NO_TRUMP, POINTS, PlayRules
+from belote.rules import Rules
 
 MODES = range(6)  # four suits, no trumps, all trumps
 
@@ -256,6 +257,11 @@ def test_three_hands_partners_are_the_two_defenders(cls: type[Twin]) -> None:
     s.undo_card()
     s.camps = [0, 1, 1]
     assert s.legal_mask() == mask_of(["JH"])
+
+
+@pytest.mark.parametrize("cls", [PyState, CState], ids=["python", "c"])
+def test_a_new_play_state_plays_by_the_rules_of_play_of_the_default_rules(cls: type[Twin]) -> None:
+    assert cls().play_flags == Rules().play.flags
 
 
 @pytest.mark.parametrize("cls", [PyState, CState], ids=["python", "c"])

@@ -21,6 +21,7 @@ static PyObject *CARD_TYPE;  /* belote.cards.Card */
 static PyObject *TRICK_TYPE; /* belote.playstate.Trick */
 static PyObject *S_BIDDING, *S_PLAY, *S_DONE;
 static PyObject *S_APPLY_SLOW, *S_BID_ACTIONS, *S_SCORE;
+static int DEFAULT_PLAY_FLAGS; /* belote.playstate's: the default rules' play options */
 
 /* Everything from players on is plain data: copy_play_state copies it in one block. */
 typedef struct {
@@ -50,7 +51,7 @@ typedef struct {
 static void defaults(PS *s) {
     s->players = 4;
     s->step = 1;
-    s->play_flags = UNDERTRUMP; /* the default rules' */
+    s->play_flags = DEFAULT_PLAY_FLAGS;
     s->ncamps = MAX_PLAYERS;
     for (int i = 0; i < MAX_PLAYERS; i++) s->camps[i] = i & 1;
     s->ntricks = 8;
@@ -569,6 +570,7 @@ static int module_exec(PyObject *m) {
     PyObject *cards = PyImport_ImportModule("belote.cards");
     PyObject *ps = PyImport_ImportModule("belote.playstate");
     if (cards == NULL || ps == NULL || load_play_tables() < 0) goto fail;
+    if (load_int(ps, "DEFAULT_PLAY_FLAGS", &DEFAULT_PLAY_FLAGS) < 0) goto fail;
     CARDS = PyObject_GetAttrString(cards, "CARDS");
     CARD_TYPE = PyObject_GetAttrString(cards, "Card");
     TRICK_TYPE = PyObject_GetAttrString(ps, "Trick");

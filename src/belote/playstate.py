@@ -15,9 +15,13 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from belote.cards import CARDS, Card, cards_of
-from belote.play import LAST_TRICK, POINTS, UNDERTRUMP, beats, legal_mask
+from belote.play import LAST_TRICK, POINTS, beats, legal_mask
+from belote.rules import Rules
 
 BIDDING, PLAY, DONE = "bidding", "play", "done"
+#: The play options of a play state until it is given others (``Deal`` gives its rules'): those of
+#: the default rules. The C twin reads it from here.
+DEFAULT_PLAY_FLAGS = Rules().play.flags
 
 
 class Trick(NamedTuple):
@@ -66,8 +70,8 @@ class PlayState:
     def __init__(self) -> None:
         self.players = 4
         self.step = 1
-        #: the play options (``belote.play.PlayRules.flags``): the default rules'
-        self.play_flags = UNDERTRUMP
+        #: the play options (``belote.play.PlayRules.flags``)
+        self.play_flags = DEFAULT_PLAY_FLAGS
         #: the side each seat plays for: partners share one (N-S 0, E-W 1; at three hands the
         #: two defenders share one against the taker)
         self.camps = [0, 1, 0, 1]
@@ -281,4 +285,4 @@ class PlayState:
 
 _CARD_TYPES = (int, Card)
 
-__all__ = ["BIDDING", "CARDS", "DONE", "PLAY", "PlayState", "Trick"]
+__all__ = ["BIDDING", "CARDS", "DEFAULT_PLAY_FLAGS", "DONE", "PLAY", "PlayState", "Trick"]
