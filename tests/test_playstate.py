@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from belote import _playstate, playstate
 from belote.cards import HEARTS, mask_of, parse_card
-from belote.play import LAST_TRICK, NO_TRUMP, POINTS, PlayRules
+from belote.play import LAST_TRICK, NO_TRUMP, POINTS
 from belote.rules import Rules
 
 MODES = range(6)  # four suits, no trumps, all trumps
@@ -109,7 +109,7 @@ def set_up(cls: type[Twin], seed: int, players: int, mode: int, step: int, under
         camps = [taker_camp if seat == taker else 1 - taker_camp for seat in range(3)]
     else:
         camps = [0, 1] if rng.random() < 0.5 else [1, 0]
-    s.players, s.step, s.play_flags = players, step, PlayRules.of(undertrump=undertrump).flags
+    s.players, s.step, s.play_flags = players, step, Rules(undertrump=undertrump).play.flags
     if camps_first:
         s.camps = camps
     hands = []

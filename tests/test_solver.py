@@ -23,6 +23,7 @@ from belote.cards import CARDS, HEARTS, SPADES, mask_of, parse_card
 from belote.game import TAKE, Deal
 from belote.play import ALL_TRUMP, LAST_TRICK, NO_TRUMP, POINTS, PlayRules
 from belote.playstate import PLAY, PlayState
+from belote.rules import Rules
 from belote.solver import Position, PositionError, alphabeta, card_values, reference, value
 
 try:
@@ -35,7 +36,7 @@ IMPLS = [
     pytest.param(alphabeta, id="python"),
     pytest.param(_dds, id="c"),
 ]
-UNDER, FREE = PlayRules.of(undertrump=True), PlayRules.of(undertrump=False)
+UNDER, FREE = Rules(undertrump=True).play, Rules(undertrump=False).play
 
 
 def play_rules(undertrump: bool) -> PlayRules:

@@ -51,10 +51,8 @@ _ALL_FLAGS = sum(PLAY_OPTIONS.values())
 class PlayRules:
     """The rules of play of a table: its play options as one int of flags, the bits of ``PLAY_OPTIONS``.
 
-    ``Rules.play`` makes it from the rule options; ``legal_mask`` and the solver read its ``flags``.
-
-    >>> PlayRules.of(undertrump=False), PlayRules.of(undertrump=True).flags == UNDERTRUMP
-    (PlayRules(flags=0), True)
+    ``Rules.play`` makes it from the rule options (``Rules(undertrump=False).play`` is
+    ``PlayRules(flags=0)``); ``legal_mask`` and the solver read its ``flags``.
     """
 
     flags: int
@@ -62,13 +60,6 @@ class PlayRules:
     def __post_init__(self) -> None:
         if self.flags & ~_ALL_FLAGS or self.flags < 0:
             raise ValueError(f"play rules are flags of the play options ({', '.join(PLAY_OPTIONS)}), not {self.flags}")
-
-    @classmethod
-    def of(cls, **options: bool) -> PlayRules:
-        """The play rules with these options (named as in ``belote.rules``; every one must be given)."""
-        if set(options) != set(PLAY_OPTIONS):
-            raise ValueError(f"the play options are {', '.join(PLAY_OPTIONS)}, not {', '.join(options)}")
-        return cls(sum(bit for name, bit in PLAY_OPTIONS.items() if options[name]))
 
 
 def _is_trumplike(mode: int, suit: int) -> bool:

@@ -323,7 +323,7 @@ def find_rules(name: str) -> Rules:
 @functools.cache
 def _play_rules(rules: Rules) -> PlayRules:
     """Rules are frozen: their play rules are made once (every deal and every solve reads them)."""
-    return PlayRules.of(**{name: getattr(rules, name) for name in PLAY_OPTIONS})
+    return PlayRules(sum(bit for name, bit in PLAY_OPTIONS.items() if getattr(rules, name)))
 
 
 @functools.cache
