@@ -35,10 +35,11 @@ static const struct {
 #define NPLAY_FLAGS ((int)(sizeof PLAY_FLAGS / sizeof PLAY_FLAGS[0]))
 
 /* belote.play.beats: does card c take the trick from best, the card now winning it? A card wins
- * only in the suit led or in trumps, and best is always one of those. */
-static inline int beats(int mode, int c, int best) {
-    int k = KEY[mode][c];
-    return k > KEY[mode][best] && ((c >> 3) == (best >> 3) || k >= TRUMP_BONUS);
+ * only in the suit led or in trumps, and best is always one of those. key is the trump mode's row
+ * of KEY (the solver keeps it at hand: finding the row again at every node costs it about 1%). */
+static inline int beats(const int *key, int c, int best) {
+    int k = key[c];
+    return k > key[best] && ((c >> 3) == (best >> 3) || k >= TRUMP_BONUS);
 }
 
 /* belote.play.legal_mask, line for line: the cards of hand that may be played to a trick. best is

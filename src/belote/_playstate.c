@@ -141,7 +141,7 @@ static int play(PS *s, int c) {
         s->to_move = (seat + s->step) % s->players;
         return 0;
     }
-    if (beats(s->mode, c, s->best)) {
+    if (beats(KEY[s->mode], c, s->best)) {
         s->best = c;
         s->best_seat = seat;
     }
@@ -276,7 +276,7 @@ static PyObject *PS_undo_card(PS *s, PyObject *unused) {
         s->best_seat = s->leader;
         for (int i = 1; i < s->trick_len; i++) {
             int x = s->trick[i];
-            if (beats(s->mode, x, s->best)) {
+            if (beats(KEY[s->mode], x, s->best)) {
                 s->best = x;
                 s->best_seat = (s->leader + s->step * i) % s->players;
             }

@@ -189,7 +189,7 @@ INLINE uint32_t hidden(const Search *s, uint32_t over, int shape) {
 static inline void push(Search *s, int c, int seat) {
     s->trick[s->ntrick++] = c;
     s->on_table |= 1u << c;
-    if (s->best < 0 || beats(s->mode, c, s->best)) {
+    if (s->best < 0 || beats(s->key, c, s->best)) {
         s->best = c;
         s->best_seat = seat;
     }
@@ -248,7 +248,7 @@ INLINE int score(const Search *s, int seat, int c, int hint, uint32_t others, in
         return 100 - points - rank;                        /* else a low card, to keep the high ones */
     }
     if (camp(s, s->best_seat, shape) == camp(s, seat, shape)) return 100 + points; /* partner is winning: give them points */
-    if (beats(s->mode, c, s->best)) return s->ntrick == nplayers(s, shape) - 1 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
+    if (beats(s->key, c, s->best)) return s->ntrick == nplayers(s, shape) - 1 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
     return 100 - points - rank; /* cannot win: the cheapest */
 }
 
@@ -309,7 +309,7 @@ INLINE int etc(Search *s, int seat, int maximise, const int *moves, int n, int a
     int winners[16];
     for (int i = 0; i < n; i++) {
         int c = moves[i];
-        int winner = winners[i] = beats(s->mode, c, s->best) ? seat : s->best_seat;
+        int winner = winners[i] = beats(s->key, c, s->best) ? seat : s->best_seat;
         int ours = camp(s, winner, shape) == s->side;
         uint32_t after = (rest & ~(1u << c)) | turned;
         if (tops(s, shape) >> c & 1) after |= 1u << s->under[c];
@@ -421,7 +421,7 @@ INLINE int last_trick(Search *s, int top, int shape) {
     for (int i = 1; i < nplayers(s, shape); i++) {
         int seat = seat_at(s, s->leader, i, shape);
         int c = __builtin_ctz(s->hands[seat]);
-        if (beats(s->mode, c, best)) {
+        if (beats(s->key, c, best)) {
             best = c;
             best_seat = seat;
         }
