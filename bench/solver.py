@@ -52,8 +52,8 @@ def time_deals(positions: list[Position], solve: Callable[[Position], object]) -
     return wall, cpu
 
 
-def python_card_values(pos: Position) -> dict[int, int]:
-    return alphabeta.card_values(pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won)
+def python_card_values(pos: Position) -> dict[int, int] | None:
+    return alphabeta.card_values(pos)
 
 
 def main() -> None:

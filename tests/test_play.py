@@ -29,13 +29,18 @@ from belote.play import (
     KEY,
     LAST_TRICK,
     NO_TRUMP,
+    PLAY_OPTIONS,
     POINTS,
+    UNDERTRUMP,
+    PlayRules,
     beats,
     explain_illegal,
     legal_mask,
+    not_held,
     trick_points,
 )
 from belote.playstate import PLAY, PlayState
+from belote.rules import OPTION_SPECS, Rules
 from belote.solver import Position
 
 try:
@@ -91,8 +96,13 @@ def engine_legal(vector: dict[str, object]) -> list[str]:
         led = c(trick[0]).suit
     else:
         best, led = -1, -1
-    partner_winning, undertrump = bool(vector["partner_winning"]), bool(vector["undertrump"])
-    return names(legal_mask(mode, hand, best, partner_winning, undertrump, led))
+    partner_winning = bool(vector["partner_winning"])
+    return names(legal_mask(mode, hand, best, partner_winning, play_rules(vector).flags, led))
+
+
+def play_rules(vector: dict[str, object]) -> PlayRules:
+    """The play options of a vector (its ``undertrump``), as the engine carries them."""
+    return Rules(undertrump=bool(vector["undertrump"])).play
 
 
 # --- the vector file ---------------------------------------------------------------------------------
@@ -133,7 +143,7 @@ def vector_deal(vector: dict[str, object]) -> tuple[int, list[int], list[int]]:
 def test_legal_vectors_through_the_play_states(vector: dict[str, object], cls: type[PlayState]) -> None:
     mode, hands, trick = vector_deal(vector)
     state = cls()
-    state.undertrump = int(bool(vector["undertrump"]))
+    state.play_flags = play_rules(vector).flags
     state.reset_play(hands, mode, 0)
     state.phase = PLAY
     for x in trick:
@@ -152,8 +162,8 @@ def test_legal_vectors_through_the_c_solver(vector: dict[str, object]) -> None:
     """The solver values exactly the legal cards of the player to move."""
     mode, hands, trick = vector_deal(vector)
     left = tuple(h & ~mask_of(trick[seat : seat + 1]) for seat, h in enumerate(hands))
-    pos = Position(left, mode, 0, tuple(trick), undertrump=bool(vector["undertrump"]))
-    values = _dds.card_values(pos.hands, pos.mode, pos.leader, pos.trick, pos.step, pos.undertrump, pos.tricks_won)
+    pos = Position(left, mode, 0, tuple(trick), rules=play_rules(vector))
+    values = _dds.card_values(pos)
     assert names(sum(1 << x for x in values)) == vector["legal"]
 
 
@@ -183,6 +193,22 @@ def test_vector_file_covers_every_play_rule() -> None:
     assert sum(1 for v in LEGAL_VECTORS if str(v["id"]).startswith("hand-")) >= 20
     assert {v["mode"] for v in LEGAL_VECTORS} == set(MODE_OF)
     assert {len(v["trick"]) for v in LEGAL_VECTORS} == {0, 1, 2, 3}  # type: ignore[arg-type]
+
+
+def test_every_play_option_is_a_rule_option_of_play_carried_by_rules_play() -> None:
+    """A play option is a yes-or-no rule option of the play group, a bit of the flags that
+    ``Rules.play`` sets from it and only from it."""
+    assert sorted(PLAY_OPTIONS.values()) == [1 << i for i in range(len(PLAY_OPTIONS))]
+    for name, bit in PLAY_OPTIONS.items():
+        spec = OPTION_SPECS[name]
+        assert (spec.kind, spec.group) == ("bool", "play"), name
+        for value in (True, False):
+            rules = Rules(**{name: value})
+            assert rules.play.flags & bit == (bit if value else 0), name
+            assert rules.play.flags & ~bit == Rules().play.flags & ~bit, name
+    assert Rules().play.flags & UNDERTRUMP  # seed 000: who cannot overtrump still trumps
+    with pytest.raises(ValueError):
+        PlayRules(1 << len(PLAY_OPTIONS))
 
 
 def test_vector_ids_are_unique() -> None:
@@ -224,77 +250,79 @@ def test_the_worked_examples_of_the_vectors_say_what_the_seed_says() -> None:
 
 def test_leading_any_card_is_legal() -> None:
     hand = m("7S JH 9D AC")
-    assert legal_mask(HEARTS, hand, -1, False, True) == hand
-    assert legal_mask(NO_TRUMP, hand, -1, False, True) == hand
-    assert legal_mask(ALL_TRUMP, hand, -1, False, True) == hand
+    assert legal_mask(HEARTS, hand, -1, False, UNDERTRUMP) == hand
+    assert legal_mask(NO_TRUMP, hand, -1, False, UNDERTRUMP) == hand
+    assert legal_mask(ALL_TRUMP, hand, -1, False, UNDERTRUMP) == hand
 
 
 def test_follow_suit_if_you_can() -> None:
-    assert names(legal_mask(HEARTS, m("7S AS JH 9D"), c("KS"), False, True, SPADES)) == ["7S", "AS"]
+    assert names(legal_mask(HEARTS, m("7S AS JH 9D"), c("KS"), False, UNDERTRUMP, SPADES)) == ["7S", "AS"]
 
 
 def test_follow_suit_even_when_the_trick_has_been_trumped() -> None:
     # Spades led and cut with the nine of hearts: a spade is still required, and any spade will do.
-    assert names(legal_mask(HEARTS, m("8S TS 7H JH"), c("9H"), False, True, SPADES)) == ["8S", "TS"]
+    assert names(legal_mask(HEARTS, m("8S TS 7H JH"), c("9H"), False, UNDERTRUMP, SPADES)) == ["8S", "TS"]
 
 
 def test_the_suit_led_defaults_to_the_suit_of_the_best_card() -> None:
     hand = m("7S AS JH 9D")
-    assert legal_mask(HEARTS, hand, c("KS"), False, True) == legal_mask(HEARTS, hand, c("KS"), False, True, 0)
+    assert legal_mask(HEARTS, hand, c("KS"), False, UNDERTRUMP) == legal_mask(
+        HEARTS, hand, c("KS"), False, UNDERTRUMP, 0
+    )
 
 
 def test_cannot_follow_and_the_other_side_wins_you_must_trump() -> None:
-    assert names(legal_mask(HEARTS, m("9H 7H AD"), c("KS"), False, True, SPADES)) == ["7H", "9H"]
+    assert names(legal_mask(HEARTS, m("9H 7H AD"), c("KS"), False, UNDERTRUMP, SPADES)) == ["7H", "9H"]
 
 
 def test_you_must_overtrump_when_you_can() -> None:
-    assert names(legal_mask(HEARTS, m("7H JH AS"), c("9H"), False, True, CLUBS)) == ["JH"]
-    assert names(legal_mask(HEARTS, m("7H JH AS"), c("9H"), False, False, CLUBS)) == ["JH"]
+    assert names(legal_mask(HEARTS, m("7H JH AS"), c("9H"), False, UNDERTRUMP, CLUBS)) == ["JH"]
+    assert names(legal_mask(HEARTS, m("7H JH AS"), c("9H"), False, 0, CLUBS)) == ["JH"]
 
 
 def test_cannot_overtrump_must_still_trump_or_play_anything() -> None:
     hand = m("7H 8H AS")
-    assert names(legal_mask(HEARTS, hand, c("JH"), False, True, CLUBS)) == ["7H", "8H"]
-    assert names(legal_mask(HEARTS, hand, c("JH"), False, False, CLUBS)) == ["AS", "7H", "8H"]
+    assert names(legal_mask(HEARTS, hand, c("JH"), False, UNDERTRUMP, CLUBS)) == ["7H", "8H"]
+    assert names(legal_mask(HEARTS, hand, c("JH"), False, 0, CLUBS)) == ["AS", "7H", "8H"]
 
 
 def test_partner_winning_you_may_throw_any_card() -> None:
     hand = m("JH 7C AD")
-    assert legal_mask(HEARTS, hand, c("AS"), True, True, SPADES) == hand
+    assert legal_mask(HEARTS, hand, c("AS"), True, UNDERTRUMP, SPADES) == hand
     # Partner's trump is winning: no need to overtrump it.
-    assert legal_mask(DIAMONDS, m("AD 8S"), c("7D"), True, True, CLUBS) == m("AD 8S")
+    assert legal_mask(DIAMONDS, m("AD 8S"), c("7D"), True, UNDERTRUMP, CLUBS) == m("AD 8S")
 
 
 def test_partner_winning_does_not_release_you_from_following_suit() -> None:
-    assert names(legal_mask(HEARTS, m("7S AS JH"), c("KS"), True, True, SPADES)) == ["7S", "AS"]
+    assert names(legal_mask(HEARTS, m("7S AS JH"), c("KS"), True, UNDERTRUMP, SPADES)) == ["7S", "AS"]
 
 
 def test_trump_led_you_must_play_a_higher_trump_if_you_hold_one() -> None:
-    assert names(legal_mask(HEARTS, m("9H 7H AH AS"), c("TH"), False, True, HEARTS)) == ["9H", "AH"]
+    assert names(legal_mask(HEARTS, m("9H 7H AH AS"), c("TH"), False, UNDERTRUMP, HEARTS)) == ["9H", "AH"]
     # Even over your partner's trump.
-    assert names(legal_mask(SPADES, m("JS 8S 7D"), c("AS"), True, True, SPADES)) == ["JS"]
+    assert names(legal_mask(SPADES, m("JS 8S 7D"), c("AS"), True, UNDERTRUMP, SPADES)) == ["JS"]
 
 
 def test_trump_led_no_higher_trump_any_trump() -> None:
-    assert names(legal_mask(HEARTS, m("7H 8H AS"), c("JH"), False, True, HEARTS)) == ["7H", "8H"]
-    assert names(legal_mask(HEARTS, m("7H 8H AS"), c("JH"), False, False, HEARTS)) == ["7H", "8H"]
+    assert names(legal_mask(HEARTS, m("7H 8H AS"), c("JH"), False, UNDERTRUMP, HEARTS)) == ["7H", "8H"]
+    assert names(legal_mask(HEARTS, m("7H 8H AS"), c("JH"), False, 0, HEARTS)) == ["7H", "8H"]
 
 
 def test_trump_led_no_trump_anything() -> None:
     hand = m("AS TH KD")
-    assert legal_mask(CLUBS, hand, c("7C"), False, True, CLUBS) == hand
+    assert legal_mask(CLUBS, hand, c("7C"), False, UNDERTRUMP, CLUBS) == hand
 
 
 def test_no_trumps_follow_suit_else_anything() -> None:
-    assert names(legal_mask(NO_TRUMP, m("7H AH JS"), c("KH"), False, True, HEARTS)) == ["7H", "AH"]
-    assert legal_mask(NO_TRUMP, m("7H AH JS"), c("KD"), False, True, DIAMONDS) == m("7H AH JS")
+    assert names(legal_mask(NO_TRUMP, m("7H AH JS"), c("KH"), False, UNDERTRUMP, HEARTS)) == ["7H", "AH"]
+    assert legal_mask(NO_TRUMP, m("7H AH JS"), c("KD"), False, UNDERTRUMP, DIAMONDS) == m("7H AH JS")
 
 
 def test_all_trumps_go_higher_in_the_suit_led() -> None:
-    assert names(legal_mask(ALL_TRUMP, m("JD AD 8D 7S"), c("TD"), False, True, DIAMONDS)) == ["JD", "AD"]
-    assert names(legal_mask(ALL_TRUMP, m("9S KS AH"), c("AS"), True, True, SPADES)) == ["9S"]
-    assert names(legal_mask(ALL_TRUMP, m("8C 7C AD"), c("JC"), False, True, CLUBS)) == ["7C", "8C"]
-    assert legal_mask(ALL_TRUMP, m("JS 9H"), c("8D"), False, True, DIAMONDS) == m("JS 9H")
+    assert names(legal_mask(ALL_TRUMP, m("JD AD 8D 7S"), c("TD"), False, UNDERTRUMP, DIAMONDS)) == ["JD", "AD"]
+    assert names(legal_mask(ALL_TRUMP, m("9S KS AH"), c("AS"), True, UNDERTRUMP, SPADES)) == ["9S"]
+    assert names(legal_mask(ALL_TRUMP, m("8C 7C AD"), c("JC"), False, UNDERTRUMP, CLUBS)) == ["7C", "8C"]
+    assert legal_mask(ALL_TRUMP, m("JS 9H"), c("8D"), False, UNDERTRUMP, DIAMONDS) == m("JS 9H")
 
 
 # --- the trick winner --------------------------------------------------------------------------------
@@ -419,44 +447,44 @@ def test_trump_jack_and_nine_only_count_in_trumps() -> None:
 
 
 def test_explain_a_card_you_do_not_hold() -> None:
-    msg = explain_illegal(HEARTS, m("7S AS"), c("KS"), False, True, SPADES, c("JH"))
+    msg = explain_illegal(HEARTS, m("7S AS"), c("KS"), False, UNDERTRUMP, SPADES, c("JH"))
     assert msg == "you do not hold J♥"
 
 
 def test_explain_follow_suit() -> None:
-    msg = explain_illegal(HEARTS, m("7S AS JH"), c("KS"), False, True, SPADES, c("JH"))
+    msg = explain_illegal(HEARTS, m("7S AS JH"), c("KS"), False, UNDERTRUMP, SPADES, c("JH"))
     assert msg == "you must follow suit: ♠ was led and you hold 7♠ A♠"
 
 
 def test_explain_must_trump() -> None:
-    msg = explain_illegal(HEARTS, m("9H 7H AD"), c("KS"), False, True, SPADES, c("AD"))
+    msg = explain_illegal(HEARTS, m("9H 7H AD"), c("KS"), False, UNDERTRUMP, SPADES, c("AD"))
     assert msg == "you must trump: you have no ♠, the other side is winning, and you hold 7♥ 9♥"
 
 
 def test_explain_must_overtrump() -> None:
-    msg = explain_illegal(HEARTS, m("7H JH AS"), c("9H"), False, True, CLUBS, c("7H"))
+    msg = explain_illegal(HEARTS, m("7H JH AS"), c("9H"), False, UNDERTRUMP, CLUBS, c("7H"))
     assert msg == "you must overtrump: 9♥ is winning and you hold J♥"
-    msg = explain_illegal(HEARTS, m("7H JH AS"), c("9H"), False, True, CLUBS, c("AS"))
+    msg = explain_illegal(HEARTS, m("7H JH AS"), c("9H"), False, UNDERTRUMP, CLUBS, c("AS"))
     assert msg.startswith("you must overtrump")
 
 
 def test_explain_must_still_trump_when_you_cannot_overtrump() -> None:
-    msg = explain_illegal(HEARTS, m("7H 8H AS"), c("JH"), False, True, CLUBS, c("AS"))
+    msg = explain_illegal(HEARTS, m("7H 8H AS"), c("JH"), False, UNDERTRUMP, CLUBS, c("AS"))
     assert msg == "you must still trump: J♥ is winning, you cannot overtrump, and you hold 7♥ 8♥"
 
 
 def test_explain_higher_trump_when_trumps_are_led() -> None:
-    msg = explain_illegal(HEARTS, m("9H 7H AH AS"), c("TH"), False, True, HEARTS, c("7H"))
+    msg = explain_illegal(HEARTS, m("9H 7H AH AS"), c("TH"), False, UNDERTRUMP, HEARTS, c("7H"))
     assert msg == "you must play a higher trump: 10♥ is winning and you hold 9♥ A♥"
 
 
 def test_explain_follow_suit_when_trumps_are_led_and_you_cannot_go_higher() -> None:
-    msg = explain_illegal(HEARTS, m("7H 8H AS"), c("JH"), False, True, HEARTS, c("AS"))
+    msg = explain_illegal(HEARTS, m("7H 8H AS"), c("JH"), False, UNDERTRUMP, HEARTS, c("AS"))
     assert msg == "you must follow suit: ♥ was led and you hold 7♥ 8♥"
 
 
 def test_explain_go_higher_at_all_trumps() -> None:
-    msg = explain_illegal(ALL_TRUMP, m("JD AD 8D 7S"), c("TD"), False, True, DIAMONDS, c("8D"))
+    msg = explain_illegal(ALL_TRUMP, m("JD AD 8D 7S"), c("TD"), False, UNDERTRUMP, DIAMONDS, c("8D"))
     assert msg == "you must go higher in ♦: 10♦ is winning and you hold J♦ A♦"
 
 
@@ -499,7 +527,7 @@ def test_explain_every_illegal_card_of_the_vectors(vector: dict[str, object]) ->
             mask_of(held),
             best,
             bool(vector["partner_winning"]),
-            bool(vector["undertrump"]),
+            play_rules(vector).flags,
             "SHDC".index(led),
             c(x),
         )
@@ -537,7 +565,7 @@ def test_legal_set_is_never_empty_and_part_of_the_hand(
     mode, hand, trick, undertrump = position
     best = _best(mode, trick) if trick else -1
     led = trick[0] >> 3 if trick else -1
-    legal = legal_mask(mode, hand, best, partner_winning, undertrump, led)
+    legal = legal_mask(mode, hand, best, partner_winning, Rules(undertrump=undertrump).play.flags, led)
     assert legal != 0
     assert legal & ~hand == 0
 
@@ -553,7 +581,8 @@ def test_legal_set_agrees_with_the_reference(position: tuple[int, int, list[int]
     expected, _rule = REFERENCE.legal_cards(letter, hand_names, trick_names, partner_winning, undertrump)
     best = _best(mode, trick) if trick else -1
     led = trick[0] >> 3 if trick else -1
-    assert names(legal_mask(mode, hand, best, partner_winning, undertrump, led)) == expected
+    flags = Rules(undertrump=undertrump).play.flags
+    assert names(legal_mask(mode, hand, best, partner_winning, flags, led)) == expected
 
 
 @settings(max_examples=200)
@@ -565,7 +594,26 @@ def test_an_illegal_card_is_explained_and_a_legal_one_is_in_the_set(
     if not trick:
         return
     best, led = _best(mode, trick), trick[0] >> 3
-    legal = legal_mask(mode, hand, best, False, undertrump, led)
+    flags = Rules(undertrump=undertrump).play.flags
+    legal = legal_mask(mode, hand, best, False, flags, led)
     for x in cards_of(hand & ~legal):
-        assert explain_illegal(mode, hand, best, False, undertrump, led, x).startswith("you must ")
+        assert explain_illegal(mode, hand, best, False, flags, led, x).startswith("you must ")
     assert hand & SUIT_MASKS[led] == 0 or legal & ~SUIT_MASKS[led] == 0
+
+
+@settings(max_examples=400)
+@given(positions(), st.booleans())
+def test_a_card_is_legal_exactly_when_its_hand_holds_none_it_shows_not_held(
+    position: tuple[int, int, list[int], bool], partner_winning: bool
+) -> None:
+    """What a seat learns from a card played (``not_held``, which knowledge.py reads) is exact: the
+    card was legal in a hand exactly when the hand held none of those cards."""
+    mode, hand, trick, undertrump = position
+    if not trick:
+        return
+    best, led = _best(mode, trick), trick[0] >> 3
+    flags = Rules(undertrump=undertrump).play.flags
+    legal = legal_mask(mode, hand, best, partner_winning, flags, led)
+    for x in cards_of(hand):
+        shown = not_held(mode, x, best, partner_winning, flags, led)
+        assert (legal >> x & 1 == 1) == (hand & shown == 0), (x, shown)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from belote import _playstate, playstate
 from belote.cards import HEARTS, mask_of, parse_card
 from belote.play import LAST_TRICK, NO_TRUMP, POINTS
+from belote.rules import Rules
 
 MODES = range(6)  # four suits, no trumps, all trumps
 
@@ -59,7 +60,7 @@ def snapshot(s: Twin) -> dict[str, Any]:
         "phase": s.phase,
         "players": s.players,
         "step": s.step,
-        "undertrump": s.undertrump,
+        "play_flags": s.play_flags,
         "mode": s.mode,
         "camps": list(s.camps),
         "ntricks": s.ntricks,
@@ -108,7 +109,7 @@ def set_up(cls: type[Twin], seed: int, players: int, mode: int, step: int, under
         camps = [taker_camp if seat == taker else 1 - taker_camp for seat in range(3)]
     else:
         camps = [0, 1] if rng.random() < 0.5 else [1, 0]
-    s.players, s.step, s.undertrump = players, step, int(undertrump)
+    s.players, s.step, s.play_flags = players, step, Rules(undertrump=undertrump).play.flags
     if camps_first:
         s.camps = camps
     hands = []
@@ -256,6 +257,11 @@ def test_three_hands_partners_are_the_two_defenders(cls: type[Twin]) -> None:
     s.undo_card()
     s.camps = [0, 1, 1]
     assert s.legal_mask() == mask_of(["JH"])
+
+
+@pytest.mark.parametrize("cls", [PyState, CState], ids=["python", "c"])
+def test_a_new_play_state_plays_by_the_rules_of_play_of_the_default_rules(cls: type[Twin]) -> None:
+    assert cls().play_flags == Rules().play.flags
 
 
 @pytest.mark.parametrize("cls", [PyState, CState], ids=["python", "c"])

@@ -7,12 +7,13 @@ capot (seed 000: "Capot, all eight tricks to one side, scores 252 for the deal i
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
 import sys
 from dataclasses import replace
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,8 +21,9 @@ import pytest
 import belote.solver
 from belote.cards import CARDS, HEARTS, SPADES, mask_of, parse_card
 from belote.game import TAKE, Deal
-from belote.play import ALL_TRUMP, LAST_TRICK, NO_TRUMP, POINTS
+from belote.play import ALL_TRUMP, LAST_TRICK, NO_TRUMP, POINTS, PlayRules
 from belote.playstate import PLAY, PlayState
+from belote.rules import Rules
 from belote.solver import Position, PositionError, alphabeta, card_values, reference, value
 
 try:
@@ -34,11 +36,11 @@ IMPLS = [
     pytest.param(alphabeta, id="python"),
     pytest.param(_dds, id="c"),
 ]
-FIELDS = ("hands", "mode", "leader", "trick", "step", "undertrump", "tricks_won", "camps", "under")
+UNDER, FREE = Rules(undertrump=True).play, Rules(undertrump=False).play
 
 
-def args(pos: Position) -> list[Any]:
-    return [getattr(pos, f) for f in FIELDS]
+def play_rules(undertrump: bool) -> PlayRules:
+    return UNDER if undertrump else FREE
 
 
 def play_state(deal_seed: int, mode: int, step: int, undertrump: bool) -> PlayState:
@@ -47,7 +49,7 @@ def play_state(deal_seed: int, mode: int, step: int, undertrump: bool) -> PlaySt
     deal.apply(TAKE)
     state = PlayState()
     state.step = step
-    state.undertrump = int(undertrump)
+    state.play_flags = play_rules(undertrump).flags
     state.reset_play(deal.hands, mode, deal.leader)
     state.phase = PLAY
     return state
@@ -70,7 +72,7 @@ def random_position(seed: int, mode: int, step: int, undertrump: bool, max_left:
     pos = Position.from_state(state)
     done = 8 - pos.tricks_left
     won = rng.choice((state.won_tricks, state.won_tricks, (done, 0), (0, done)))
-    return Position(pos.hands, mode, pos.leader, pos.trick, step, undertrump, won), state
+    return Position(pos.hands, mode, pos.leader, pos.trick, step, play_rules(undertrump), won), state
 
 
 RULE_SETS = [(mode, step, ut) for mode in MODE_NAMES for step in (1, 3) for ut in (True, False)]
@@ -87,7 +89,7 @@ def small_state(seed: int, players: int, mode: int, step: int, undertrump: bool)
     deck = list(range(32))
     rng.shuffle(deck)
     state = PlayState()
-    state.players, state.step, state.undertrump = players, step, int(undertrump)
+    state.players, state.step, state.play_flags = players, step, play_rules(undertrump).flags
     if players == 3:
         taker, side = rng.randrange(3), rng.randrange(2)
         state.camps = [side if seat == taker else 1 - side for seat in range(3)]
@@ -163,8 +165,8 @@ def test_both_solvers_agree_with_the_reference(rules: tuple[int, int, bool]) -> 
         for impl in (alphabeta, _dds):
             if impl is None:
                 continue
-            assert impl.card_values(*args(pos)) == want, (impl.__name__, pos)
-            assert impl.value(*args(pos)) == max(want.values()), (impl.__name__, pos)
+            assert impl.card_values(pos) == want, (impl.__name__, pos)
+            assert impl.value(pos) == max(want.values()), (impl.__name__, pos)
 
 
 def test_the_c_solver_searches_exactly_like_the_python_one() -> None:
@@ -173,7 +175,7 @@ def test_the_c_solver_searches_exactly_like_the_python_one() -> None:
         mode, step, ut = RULE_SETS[seed % len(RULE_SETS)]
         pos, _ = random_position(seed, mode, step, ut, max_left=5)
         for name in ("card_values", "value"):
-            assert getattr(alphabeta, name)(*args(pos)) == getattr(_dds, name)(*args(pos))
+            assert getattr(alphabeta, name)(pos) == getattr(_dds, name)(pos)
             py, c = alphabeta.stats(), _dds.stats()
             assert (py["nodes"], py["probes"]) == (c["nodes"], c["probes"]), (name, pos)
 
@@ -186,13 +188,13 @@ def test_a_limit_of_nodes_stops_both_solvers_at_the_same_node() -> None:
         mode, step, ut = RULE_SETS[seed % len(RULE_SETS)]
         pos, _ = random_position(seed, mode, step, ut, max_left=5)
         for name in ("card_values", "value"):
-            want = getattr(_dds, name)(*args(pos))
+            want = getattr(_dds, name)(pos)
             needed = _dds.stats()["nodes"]
             for impl in (alphabeta, _dds):
-                assert getattr(impl, name)(*args(pos), needed) == want, (impl.__name__, name, pos)
+                assert getattr(impl, name)(pos, needed) == want, (impl.__name__, name, pos)
                 assert impl.stats()["nodes"] == needed
                 if needed:
-                    assert getattr(impl, name)(*args(pos), needed - 1) is None, (impl.__name__, name, pos)
+                    assert getattr(impl, name)(pos, needed - 1) is None, (impl.__name__, name, pos)
                     assert impl.stats()["nodes"] == needed
 
 
@@ -216,9 +218,9 @@ def test_value_is_the_value_of_the_best_card(impl: ModuleType) -> None:
     for seed in range(12):
         mode, step, ut = RULE_SETS[(5 * seed) % len(RULE_SETS)]
         pos, state = random_position(seed, mode, step, ut, max_left=6)
-        vals = impl.card_values(*args(pos))
+        vals = impl.card_values(pos)
         assert set(vals) == set(state.legal_actions())
-        assert impl.value(*args(pos)) == max(vals.values())
+        assert impl.value(pos) == max(vals.values())
 
 
 # ----------------------------------------------------------------- three and two hands
@@ -233,8 +235,8 @@ def test_three_and_two_hands_both_solvers_agree_with_the_reference(rules: tuple[
         assert set(want) == set(state.legal_actions()), pos
         assert card_values(pos) == want, pos
         for impl in (alphabeta, _dds):
-            assert impl.card_values(*args(pos)) == want, (impl.__name__, pos)
-            assert impl.value(*args(pos)) == max(want.values()), (impl.__name__, pos)
+            assert impl.card_values(pos) == want, (impl.__name__, pos)
+            assert impl.value(pos) == max(want.values()), (impl.__name__, pos)
 
 
 def test_two_hand_positions_keep_cards_face_down() -> None:
@@ -251,7 +253,7 @@ def test_three_and_two_hands_the_c_solver_searches_exactly_like_the_python_one()
         players, mode, step, ut = SMALL_RULE_SETS[seed % len(SMALL_RULE_SETS)]
         pos, _ = random_small_position(seed, players, mode, step, ut, max_left=5)
         for name in ("card_values", "value"):
-            assert getattr(alphabeta, name)(*args(pos)) == getattr(_dds, name)(*args(pos))
+            assert getattr(alphabeta, name)(pos) == getattr(_dds, name)(pos)
             py, c = alphabeta.stats(), _dds.stats()
             assert (py["nodes"], py["probes"]) == (c["nodes"], c["probes"]), (name, pos)
 
@@ -286,15 +288,15 @@ def test_two_hands_a_card_led_over_one_face_down() -> None:
         mode, ut = seed % 6, seed % 4 < 2
         deep = led_over_a_card_face_down(seed, mode, ut, 6)
         if deep is not None:
-            got = alphabeta.card_values(*args(deep))
+            got = alphabeta.card_values(deep)
             py = alphabeta.stats()
-            assert _dds.card_values(*args(deep)) == got
+            assert _dds.card_values(deep) == got
             assert (py["nodes"], py["probes"]) == (_dds.stats()["nodes"], _dds.stats()["probes"]), deep
             checked += 1
         short = led_over_a_card_face_down(seed, mode, ut, 3)
         if short is not None:
             want = reference.card_values(short)
-            assert alphabeta.card_values(*args(short)) == want == _dds.card_values(*args(short)), short
+            assert alphabeta.card_values(short) == want == _dds.card_values(short), short
     assert checked >= 30
 
 
@@ -308,7 +310,7 @@ def test_four_hands_with_the_sides_named_the_other_way_round() -> None:
         want = card_values(pos)
         assert card_values(replace(pos, camps=(0, 1, 0, 1))) == want
         for impl in (alphabeta, _dds):
-            assert impl.card_values(*args(swapped)) == want, (impl.__name__, pos)
+            assert impl.card_values(swapped) == want, (impl.__name__, pos)
 
 
 @pytest.mark.parametrize("players", [3, 2])
@@ -342,13 +344,13 @@ def test_three_hands_the_defenders_play_together() -> None:
     three = tuple(mask_of(h.split()) for h in ("AS 7C", "7S 8C", "AD JH"))
     pos = Position(three, HEARTS, 0, tricks_won=(3, 3), camps=(0, 1, 0))
     for impl in (alphabeta, _dds):
-        assert impl.card_values(*args(pos)) == {parse_card("AS"): 52, parse_card("7C"): 52}
+        assert impl.card_values(pos) == {parse_card("AS"): 52, parse_card("7C"): 52}
     assert reference.card_values(pos) == {parse_card("AS"): 52, parse_card("7C"): 52}
     # N alone: after the ace of spades, S must trump with the jack, then leads the ace of diamonds.
     alone = replace(pos, camps=(0, 1, 1))
     assert reference.card_values(alone)[parse_card("AS")] == 0
     for impl in (alphabeta, _dds):
-        assert impl.card_values(*args(alone)) == reference.card_values(alone)
+        assert impl.card_values(alone) == reference.card_values(alone)
     # The defenders having taken the six tricks before: capot.
     assert value(replace(pos, tricks_won=(6, 0))) == 52 + 90
 
@@ -362,11 +364,11 @@ def test_two_hands_the_card_under_turns_up_when_the_trick_is_taken(impl: ModuleT
     two = (mask_of(["AH"]), mask_of(["7H", "8H"]))
     pos = Position(two, SPADES, 0, tricks_won=(7, 7), under=tuple(under))
     assert pos.tricks_left == 2 and pos.hidden == mask_of(["JS"])
-    assert impl.card_values(*args(pos)) == {parse_card("AH"): 41}
+    assert impl.card_values(pos) == {parse_card("AH"): 41}
     # With E to lead, E's seven goes under N's ace, and so on: N still takes both tricks.
-    assert impl.value(*args(replace(pos, leader=1))) == 0
+    assert impl.value(replace(pos, leader=1)) == 0
     # Capot: every trick of the sixteen to N.
-    assert impl.value(*args(replace(pos, tricks_won=(14, 0)))) == 41 + 90
+    assert impl.value(replace(pos, tricks_won=(14, 0))) == 41 + 90
 
 
 def test_the_best_line_played_out_by_the_engine_scores_the_value() -> None:
@@ -408,19 +410,21 @@ def hands(*cards: str) -> tuple[int, int, int, int]:
 def test_the_last_trick_is_its_points_and_the_ten_of_der(impl: ModuleType) -> None:
     four = hands("JH", "9H", "AS", "7D")
     # N leads the jack of trumps: 20 + 14 + 11 + 0, and 10 for the last trick.
-    assert impl.value(four, HEARTS, 0, (), 1, True, (3, 4)) == 55
+    assert impl.value(Position(four, HEARTS, 0, (), 1, UNDER, (3, 4))) == 55
     # E/W (W to move, after N, E, S) take nothing from it.
     assert impl.card_values(
-        (0, 0, 0, mask_of(["7D"])), HEARTS, 0, tuple(parse_card(c) for c in ("JH", "9H", "AS")), 1, True, (3, 4)
+        Position(
+            (0, 0, 0, mask_of(["7D"])), HEARTS, 0, tuple(parse_card(c) for c in ("JH", "9H", "AS")), 1, UNDER, (3, 4)
+        )
     ) == {parse_card("7D"): 0}
     # Counterclockwise, the same cards: N leads, W plays next; N still wins.
-    assert impl.value(four, HEARTS, 0, (), 3, True, (3, 4)) == 55
+    assert impl.value(Position(four, HEARTS, 0, (), 3, UNDER, (3, 4))) == 55
     # At no trumps the jack counts 2 and the ace 19; whoever leads wins, nobody can follow.
-    assert impl.value(four, NO_TRUMP, 0, (), 1, True, (3, 4)) == 2 + 19 + LAST_TRICK
-    assert impl.value(four, NO_TRUMP, 3, (), 1, True, (3, 4)) == 2 + 19 + LAST_TRICK
+    assert impl.value(Position(four, NO_TRUMP, 0, (), 1, UNDER, (3, 4))) == 2 + 19 + LAST_TRICK
+    assert impl.value(Position(four, NO_TRUMP, 3, (), 1, UNDER, (3, 4))) == 2 + 19 + LAST_TRICK
     # At all trumps, the jack 14, the nine 9, the ace 6: the jack of hearts beats the nine.
-    assert impl.value(four, ALL_TRUMP, 1, (), 1, True, (3, 4)) == 0
-    assert impl.value(four, ALL_TRUMP, 0, (), 1, True, (3, 4)) == 14 + 9 + 6 + LAST_TRICK
+    assert impl.value(Position(four, ALL_TRUMP, 1, (), 1, UNDER, (3, 4))) == 0
+    assert impl.value(Position(four, ALL_TRUMP, 0, (), 1, UNDER, (3, 4))) == 14 + 9 + 6 + LAST_TRICK
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -429,17 +433,17 @@ def test_capot_counts_252(impl: ModuleType) -> None:
     ns = "JH 9H AH TH AS AD AC TS", "KH QH 8H 7H TD TC KS KD"
     rest = [str(CARDS[c]) for c in range(32) if not mask_of(" ".join(ns).split()) >> c & 1]
     deal = hands(ns[0], " ".join(rest[:8]), ns[1], " ".join(rest[8:]))
-    assert impl.value(deal, HEARTS, 0, (), 1, True, (0, 0)) == 252
-    assert set(impl.card_values(deal, HEARTS, 0, (), 1, True, (0, 0)).values()) == {252}
+    assert impl.value(Position(deal, HEARTS, 0, (), 1, UNDER, (0, 0))) == 252
+    assert set(impl.card_values(Position(deal, HEARTS, 0, (), 1, UNDER, (0, 0))).values()) == {252}
     # After the jack is led, E's side is to move and takes nothing.
     after_jack = (deal[0] & ~mask_of(["JH"]), *deal[1:])
-    assert impl.value(after_jack, HEARTS, 0, (parse_card("JH"),), 1, True, (0, 0)) == 0
+    assert impl.value(Position(after_jack, HEARTS, 0, (parse_card("JH"),), 1, UNDER, (0, 0))) == 0
     # Three tricks from the end, N and S having taken the first five: the rest, the ten of der and capot.
     end = hands("AS AD AC", "7S 8S 9S", "TS TD TC", "7D 8D 9D")
     points = 11 * 3 + 10 * 3
-    assert impl.value(end, HEARTS, 0, (), 1, True, (5, 0)) == points + LAST_TRICK + 90
+    assert impl.value(Position(end, HEARTS, 0, (), 1, UNDER, (5, 0))) == points + LAST_TRICK + 90
     # One trick to E and W earlier in the deal, and capot is gone.
-    assert impl.value(end, HEARTS, 0, (), 1, True, (4, 1)) == points + LAST_TRICK
+    assert impl.value(Position(end, HEARTS, 0, (), 1, UNDER, (4, 1))) == points + LAST_TRICK
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -452,8 +456,8 @@ def test_undertrump_rule(impl: ModuleType) -> None:
     """
     deal = hands("AS 7C", "JH 8C", "7H TD", "9S KC")
     c = parse_card
-    assert impl.card_values(deal, HEARTS, 0, (), 1, True, (3, 3)) == {c("AS"): 0, c("7C"): 4}
-    assert impl.card_values(deal, HEARTS, 0, (), 1, False, (3, 3)) == {c("AS"): 14, c("7C"): 4}
+    assert impl.card_values(Position(deal, HEARTS, 0, (), 1, UNDER, (3, 3))) == {c("AS"): 0, c("7C"): 4}
+    assert impl.card_values(Position(deal, HEARTS, 0, (), 1, FREE, (3, 3))) == {c("AS"): 14, c("7C"): 4}
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -465,7 +469,7 @@ def test_cards_side_by_side_are_not_equivalent_when_their_points_differ(impl: Mo
     be worth the same points).
     """
     deal = hands("9S 7D", "7S QS", "TH AD", "9H QH")
-    vals = impl.card_values(deal, SPADES, 1, (), 1, True, (4, 2))
+    vals = impl.card_values(Position(deal, SPADES, 1, (), 1, UNDER, (4, 2)))
     assert vals == {parse_card("7S"): 26, parse_card("QS"): 23}
     assert vals == reference.card_values(Position(deal, SPADES, 1, tricks_won=(4, 2)))
 
@@ -474,7 +478,7 @@ def test_cards_side_by_side_are_not_equivalent_when_their_points_differ(impl: Mo
 def test_equivalent_cards_get_one_value(impl: ModuleType) -> None:
     # At no trumps the nine, eight and seven of spades are worth nothing and N holds all three.
     deal = hands("7S 8S 9S", "7H 8H 9H", "7D 8D 9D", "7C 8C 9C")
-    vals = impl.card_values(deal, NO_TRUMP, 0, (), 1, True, (2, 3))
+    vals = impl.card_values(Position(deal, NO_TRUMP, 0, (), 1, UNDER, (2, 3)))
     assert vals == {parse_card(x): 10 for x in ("7S", "8S", "9S")}
 
 
@@ -483,14 +487,14 @@ def test_a_card_of_another_hand_between_breaks_the_equivalence(impl: ModuleType)
     """N's nine and seven of spades are both worth nothing, but E's eight lies between them: the nine
     wins the trick and keeps the lead for the seven, which then takes E's ace and W's ten."""
     deal = hands("9S 7S", "8S AH", "7H 8H", "9H TH")
-    vals = impl.card_values(deal, NO_TRUMP, 0, (), 1, True, (3, 3))
+    vals = impl.card_values(Position(deal, NO_TRUMP, 0, (), 1, UNDER, (3, 3)))
     assert vals == {parse_card("9S"): 19 + 10 + LAST_TRICK, parse_card("7S"): 0}
 
 
 @pytest.mark.parametrize("impl", IMPLS)
 def test_a_finished_deal_is_worth_nothing_more(impl: ModuleType) -> None:
-    assert impl.value((0, 0, 0, 0), HEARTS, 2, (), 1, True, (8, 0)) == 0
-    assert impl.card_values((0, 0, 0, 0), HEARTS, 2, (), 1, True, (8, 0)) == {}
+    assert impl.value(Position((0, 0, 0, 0), HEARTS, 2, (), 1, UNDER, (8, 0))) == 0
+    assert impl.card_values(Position((0, 0, 0, 0), HEARTS, 2, (), 1, UNDER, (8, 0))) == {}
     assert Position((0, 0, 0, 0), HEARTS, 2).tricks_left == 0
 
 
@@ -502,10 +506,10 @@ def test_whole_deals_c_and_python_agree() -> None:
         deal.apply(TAKE)
         pos = Position.from_state(deal)
         assert pos.tricks_left == 8
-        got = _dds.card_values(*args(pos))
-        assert got == alphabeta.card_values(*args(pos))
+        got = _dds.card_values(pos)
+        assert got == alphabeta.card_values(pos)
         assert set(got) == set(deal.legal_actions())
-        assert _dds.value(*args(pos)) == max(got.values())
+        assert _dds.value(pos) == max(got.values())
 
 
 @pytest.mark.parametrize("mode", MODE_NAMES, ids=MODE_NAMES.values())
@@ -513,9 +517,9 @@ def test_whole_deals_in_every_mode(mode: int) -> None:
     for seed in range(3):
         state = play_state(seed, mode, 1 + 2 * (seed & 1), seed != 1)
         pos = Position.from_state(state)
-        got = _dds.card_values(*args(pos))
+        got = _dds.card_values(pos)
         assert set(got) == set(state.legal_actions())
-        assert _dds.value(*args(pos)) == max(got.values())
+        assert _dds.value(pos) == max(got.values())
         assert all(0 <= v <= 252 for v in got.values())
 
 
@@ -615,22 +619,30 @@ def test_a_deal_of_three_or_two_hands_in_play_is_a_position() -> None:
         assert pos.tricks_left == state.ntricks - len(state.tricks)
 
 
+def unchecked(*fields: Any) -> SimpleNamespace:
+    """A position's fields, in the order of ``Position``'s, that ``Position`` itself is not asked to check."""
+    names = [f.name for f in dataclasses.fields(Position)]
+    defaults = {f.name: f.default for f in dataclasses.fields(Position)}
+    return SimpleNamespace(**{**defaults, **dict(zip(names, fields, strict=False))})
+
+
 def test_the_c_solver_checks_what_it_is_given() -> None:
+    """The C solver reads a position by its fields' names, and checks it as ``Position`` does."""
     with pytest.raises(ValueError):
-        _dds.value(hands("JH 9H", "7S", "AS", "7D"), HEARTS, 0, (), 1, True, (0, 0))
+        _dds.value(unchecked(hands("JH 9H", "7S", "AS", "7D"), HEARTS, 0, (), 1, UNDER, (0, 0)))
     with pytest.raises(ValueError):
-        _dds.card_values(hands("JH", "9H", "AS", "7D"), 9, 0, (), 1, True, (0, 0))
+        _dds.card_values(unchecked(hands("JH", "9H", "AS", "7D"), 9, 0, (), 1, UNDER, (0, 0)))
     four = hands("JH", "9H", "AS", "7D")
     for camps in ((0, 1, 0), (1, 1, 1, 1), (0, 2, 0, 1)):
         with pytest.raises(ValueError):
-            _dds.value(four, HEARTS, 0, (), 1, True, (0, 0), camps, None)
+            _dds.value(unchecked(four, HEARTS, 0, (), 1, UNDER, (0, 0), camps, None))
     with pytest.raises(ValueError):
-        _dds.value(four, HEARTS, 0, (), 2, True, (0, 0), None, None)
+        _dds.value(unchecked(four, HEARTS, 0, (), 2, UNDER, (0, 0), None, None))
     two = (mask_of(["AH"]), mask_of(["7H"]))
     for bad in (under("AH JS"), under("AH 7H"), (-1,) * 31, (-2,) + (-1,) * 31):
         with pytest.raises(ValueError):
-            _dds.value(two, HEARTS, 0, (), 1, True, (0, 0), None, bad)
-    assert _dds.value(two, HEARTS, 0, (), 1, True, (0, 0), (0, 1), under()) == 11 + 10 + 90
+            _dds.value(unchecked(two, HEARTS, 0, (), 1, UNDER, (0, 0), None, bad))
+    assert _dds.value(unchecked(two, HEARTS, 0, (), 1, UNDER, (0, 0), (0, 1), under())) == 11 + 10 + 90
 
 
 @pytest.mark.parametrize(
@@ -671,9 +683,9 @@ def test_the_c_solver_gives_the_same_values_in_several_threads_at_once() -> None
     assert _dds is not None, "the C solver was not built"
 
     positions = [random_position(seed, seed % 6, 1, True, max_left=8)[0] for seed in range(40)]
-    alone = [_dds.card_values(*args(p)) for p in positions]
+    alone = [_dds.card_values(p) for p in positions]
     with ThreadPoolExecutor(4) as pool:
-        together = list(pool.map(lambda p: _dds.card_values(*args(p)), positions * 3))
+        together = list(pool.map(lambda p: _dds.card_values(p), positions * 3))
     assert together == alone * 3
 
 

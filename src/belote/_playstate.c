@@ -1,8 +1,9 @@
 /* The play state of one deal, in C: the same interface and behaviour as belote/playstate.py.
  *
- * The card tables (order, points, higher cards) and the rule of which cards may be played are in
- * _play.h, shared with the solver: the tables are read at import from belote.play, the one place
- * they are defined, and the rule mirrors belote.play.legal_mask line for line. The tests play both
+ * The card tables (order, points, higher cards), the play options' bits and the rules of which card
+ * beats which and which cards may be played are in _play.h, shared with the solver: the tables are
+ * read at import from belote.play, the one place they are defined, and the rules mirror
+ * belote.play.beats and legal_mask line for line. The tests play both
  * implementations side by side.
  */
 #define PY_SSIZE_T_CLEAN
@@ -20,12 +21,13 @@ static PyObject *CARD_TYPE;  /* belote.cards.Card */
 static PyObject *TRICK_TYPE; /* belote.playstate.Trick */
 static PyObject *S_BIDDING, *S_PLAY, *S_DONE;
 static PyObject *S_APPLY_SLOW, *S_BID_ACTIONS, *S_SCORE;
+static int DEFAULT_PLAY_FLAGS; /* belote.playstate's: the default rules' play options */
 
 /* Everything from players on is plain data: copy_play_state copies it in one block. */
 typedef struct {
     PyObject_HEAD
     PyObject *phase;
-    int players, step, undertrump, mode;
+    int players, step, play_flags, mode; /* play_flags: belote.play.PlayRules.flags */
     /* the side each seat plays for (0 or 1), as many as were set (four by default) */
     int camps[MAX_PLAYERS];
     int ncamps;
@@ -49,7 +51,7 @@ typedef struct {
 static void defaults(PS *s) {
     s->players = 4;
     s->step = 1;
-    s->undertrump = 1;
+    s->play_flags = DEFAULT_PLAY_FLAGS;
     s->ncamps = MAX_PLAYERS;
     for (int i = 0; i < MAX_PLAYERS; i++) s->camps[i] = i & 1;
     s->ntricks = 8;
@@ -107,7 +109,7 @@ static uint32_t legal(PS *s) {
     uint32_t m = s->hands[seat];
     if (s->trick_len) {
         int partner = s->best_seat != seat && s->camps[s->best_seat] == s->camps[seat];
-        m = legal_mask(s->mode, m, s->best, partner, s->undertrump, s->led);
+        m = legal_mask(s->mode, m, s->best, partner, s->play_flags, s->led);
     }
     s->legal = m;
     return m;
@@ -139,9 +141,7 @@ static int play(PS *s, int c) {
         s->to_move = (seat + s->step) % s->players;
         return 0;
     }
-    const int *key = KEY[s->mode];
-    int k = key[c];
-    if (k > key[s->best] && ((c >> 3) == s->led || k >= TRUMP_BONUS)) {
+    if (beats(KEY[s->mode], c, s->best)) {
         s->best = c;
         s->best_seat = seat;
     }
@@ -271,13 +271,12 @@ static PyObject *PS_undo_card(PS *s, PyObject *unused) {
     if (s->trick_len == 0) {
         s->best = s->best_seat = s->led = -1;
     } else {
-        const int *key = KEY[s->mode];
         s->led = s->trick[0] >> 3;
         s->best = s->trick[0];
         s->best_seat = s->leader;
         for (int i = 1; i < s->trick_len; i++) {
-            int x = s->trick[i], k = key[x];
-            if (k > key[s->best] && ((x >> 3) == s->led || k >= TRUMP_BONUS)) {
+            int x = s->trick[i];
+            if (beats(KEY[s->mode], x, s->best)) {
                 s->best = x;
                 s->best_seat = (s->leader + s->step * i) % s->players;
             }
@@ -522,7 +521,7 @@ static PyMethodDef PS_methods[] = {
 static PyMemberDef PS_members[] = {
     {"ntricks", T_INT, offsetof(PS, ntricks), 0, "Tricks in the deal: 8, or 16 at two hands."},
     {"step", T_INT, offsetof(PS, step), 0, NULL},
-    {"undertrump", T_INT, offsetof(PS, undertrump), 0, NULL},
+    {"play_flags", T_INT, offsetof(PS, play_flags), 0, "The play options: belote.play.PlayRules.flags."},
     {"mode", T_INT, offsetof(PS, mode), READONLY, NULL},
     {"leader", T_INT, offsetof(PS, leader), 0, NULL},
     {"to_move", T_INT, offsetof(PS, to_move), 0, NULL},
@@ -571,6 +570,7 @@ static int module_exec(PyObject *m) {
     PyObject *cards = PyImport_ImportModule("belote.cards");
     PyObject *ps = PyImport_ImportModule("belote.playstate");
     if (cards == NULL || ps == NULL || load_play_tables() < 0) goto fail;
+    if (load_int(ps, "DEFAULT_PLAY_FLAGS", &DEFAULT_PLAY_FLAGS) < 0) goto fail;
     CARDS = PyObject_GetAttrString(cards, "CARDS");
     CARD_TYPE = PyObject_GetAttrString(cards, "Card");
     TRICK_TYPE = PyObject_GetAttrString(ps, "Trick");

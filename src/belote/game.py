@@ -130,7 +130,7 @@ class Deal(PlayState):
         self.auction = variant.auction
         self.players = variant.players
         self.step = step = rules.step
-        self.undertrump = int(rules.undertrump)
+        self.play_flags = rules.play.flags
         self.ntricks = variant.tricks
         self.dealer = dealer
         self.deck = deck
@@ -337,7 +337,7 @@ class Deal(PlayState):
             self.hand_mask(seat),
             self.best if on_table else -1,
             partner,
-            self.rules.undertrump,
+            self.play_flags,
             self.led,
             card,
         )

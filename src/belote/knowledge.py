@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from belote.cards import FULL_PACK, SUIT_MASKS, bits_of, mask_of
 from belote.game import PlayerView
-from belote.play import ALL_TRUMP, HIGHER, beats
+from belote.play import ALL_TRUMP, beats, not_held
 
 #: Three hands: the holder of the eight cards out of play.
 OUT = 3
@@ -213,8 +213,9 @@ def _table_counts(view: PlayerView, played_by: list[int], known: list[int]) -> t
 
 
 def _exclusions_from_play(view: PlayerView, mode: int, camps: Sequence[int], excluded: list[int]) -> None:
-    """Mark the cards each player showed, by a card played, that they no longer hold (in hand)."""
-    undertrump = view.rules.undertrump
+    """Mark the cards each player showed, by a card played, that they no longer hold (in hand): those
+    that would have made it illegal (``belote.play.not_held``, read from the rules of play)."""
+    flags = view.rules.play.flags
     n = view.rules.players
     step = view.rules.step
     tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, t.cards) for t in view.tricks]
@@ -226,22 +227,7 @@ def _exclusions_from_play(view: PlayerView, mode: int, camps: Sequence[int], exc
         for i in range(1, len(cards)):
             seat = (leader + i * step) % n
             c = cards[i]
-            suit = c >> 3
-            partner = camps[best_seat] == camps[seat]
-            trumplike = mode == led or mode == ALL_TRUMP
-            if suit != led:
-                excluded[seat] |= SUIT_MASKS[led]  # did not follow: none of the suit led
-                if 0 <= mode < 4 and not partner:
-                    trumps = SUIT_MASKS[mode]
-                    if suit != mode:
-                        if best >> 3 != mode or undertrump:
-                            excluded[seat] |= trumps  # did not trump: no trump at all
-                        else:
-                            excluded[seat] |= HIGHER[mode][best]  # could discard only without a higher trump
-                    elif best >> 3 == mode and not beats(mode, c, best):
-                        excluded[seat] |= HIGHER[mode][best]  # trumped under: no higher trump
-            elif trumplike and best >> 3 == led and not beats(mode, c, best):
-                excluded[seat] |= HIGHER[mode][best]  # trumps led: did not go higher, so could not
+            excluded[seat] |= not_held(mode, c, best, camps[best_seat] == camps[seat], flags, led)
             if beats(mode, c, best):
                 best, best_seat = c, seat
 

@@ -6,12 +6,17 @@ here is indexed by the mode and then by the card, so the engine never branches o
 >>> from belote.cards import HEARTS, mask_of, cards_of, parse_card
 >>> hand = mask_of(["9H", "7H", "AD"])
 >>> # Spades led, the other side wins with the king: no spade, so you must trump.
->>> cards_of(legal_mask(HEARTS, hand, parse_card("KS"), False, True))
+>>> cards_of(legal_mask(HEARTS, hand, parse_card("KS"), False, UNDERTRUMP))
 (Card('7H'), Card('9H'))
+
+The rule options that change which cards may be played travel together as one value,
+``PlayRules`` (``Rules.play``): one int of flags, the same bits in C (``_play.h``).
 """
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from typing import Any
 
 from belote.cards import CARDS, RANK_PEOPLE, SUIT_LETTERS, SUIT_MASKS, SUIT_SYMBOLS, cards_of
@@ -33,6 +38,28 @@ ALL_TRUMP_POINTS = (0, 0, 9, 5, 14, 1, 3, 6)
 LAST_TRICK = 10
 
 TRUMP_BONUS = 100  # a trump's key is above every key of a plain suit
+
+#: The play options, each a bit of ``PlayRules.flags`` (``_play.h`` names the same bits, and checks
+#: them against these at import): the rule options of ``belote.rules`` that change the legal cards.
+UNDERTRUMP = 1  # who must trump but cannot overtrump still trumps
+#: Each play option's bit, by the name of its rule option.
+PLAY_OPTIONS: dict[str, int] = {"undertrump": UNDERTRUMP}
+_ALL_FLAGS = sum(PLAY_OPTIONS.values())
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRules:
+    """The rules of play of a table: its play options as one int of flags, the bits of ``PLAY_OPTIONS``.
+
+    ``Rules.play`` makes it from the rule options (``Rules(undertrump=False).play`` is
+    ``PlayRules(flags=0)``); ``legal_mask`` and the solver read its ``flags``.
+    """
+
+    flags: int
+
+    def __post_init__(self) -> None:
+        if self.flags & ~_ALL_FLAGS or self.flags < 0:
+            raise ValueError(f"play rules are flags of the play options ({', '.join(PLAY_OPTIONS)}), not {self.flags}")
 
 
 def _is_trumplike(mode: int, suit: int) -> bool:
@@ -74,17 +101,20 @@ TRUMPS: tuple[int, ...] = tuple(SUIT_MASKS[m] if m < 4 else 0 for m in MODES)
 def beats(mode: int, card: int, best: int) -> bool:
     """Does ``card`` take the trick from ``best``, the card now winning it?
 
-    A card wins only in the suit led or in trumps, and ``best`` is always one of those.
+    A card wins only in the suit led or in trumps, and ``best`` is always one of those. The one
+    statement of the rule in Python (``beats`` of ``_play.h`` is its C twin): the play state, the
+    solvers, the knowledge of a seat and the bots all ask it.
     """
     k = KEY[mode][card]
     return k > KEY[mode][best] and (card >> 3 == best >> 3 or k >= TRUMP_BONUS)
 
 
-def legal_mask(mode: int, hand: int, best: int, partner_winning: bool, undertrump: bool, led: int = -1) -> int:
+def legal_mask(mode: int, hand: int, best: int, partner_winning: bool, flags: int, led: int = -1) -> int:
     """The cards of ``hand`` that may be played to a trick.
 
-    ``best`` is the card winning the trick (-1 when leading); ``led`` is the suit led (by default the
-    suit of ``best``, which is right unless the trick has been trumped).
+    ``best`` is the card winning the trick (-1 when leading); ``flags`` the play options
+    (``PlayRules.flags``); ``led`` is the suit led (by default the suit of ``best``, which is right
+    unless the trick has been trumped). ``_play.h`` holds its C twin, line for line.
     """
     if best < 0:
         return hand
@@ -102,26 +132,47 @@ def legal_mask(mode: int, hand: int, best: int, partner_winning: bool, undertrum
         over = trumps & HIGHER[mode][best]
         if over:
             return over
-        return trumps if undertrump else hand
+        return trumps if flags & UNDERTRUMP else hand
     return trumps
 
 
-def explain_illegal(
-    mode: int, hand: int, best: int, partner_winning: bool, undertrump: bool, led: int, card: int
-) -> str:
+@functools.cache
+def not_held(mode: int, card: int, best: int, partner_winning: bool, flags: int, led: int) -> int:
+    """The cards a player who played ``card`` to a trick (``best`` winning it, ``led`` the suit led)
+    showed they do not hold: each of them, held beside it, would have made it illegal.
+
+    What a seat learns from the play is read from ``legal_mask`` itself, so that it follows every
+    play option. It is exact for the rules of play as they are: a card is legal in a hand exactly
+    when it is legal beside each other card of that hand alone (a property test holds that).
+
+    >>> from belote.cards import CARDS, HEARTS, SPADES, parse_card
+    >>> # Spades led, the opponents' king winning: a diamond played shows no spade and no trump.
+    >>> void = not_held(HEARTS, parse_card("7D"), parse_card("KS"), False, UNDERTRUMP, SPADES)
+    >>> void == SUIT_MASKS[SPADES] | SUIT_MASKS[HEARTS]
+    True
+    """
+    out = 0
+    for x in range(32):
+        if x != card and not legal_mask(mode, 1 << card | 1 << x, best, partner_winning, flags, led) >> card & 1:
+            out |= 1 << x
+    return out
+
+
+def explain_illegal(mode: int, hand: int, best: int, partner_winning: bool, flags: int, led: int, card: int) -> str:
     """The rule a card breaks, in words for people (the card is assumed illegal)."""
-    return why_illegal(mode, hand, best, partner_winning, undertrump, led, card)[2]
+    return why_illegal(mode, hand, best, partner_winning, flags, led, card)[2]
 
 
 def why_illegal(
-    mode: int, hand: int, best: int, partner_winning: bool, undertrump: bool, led: int, card: int
+    mode: int, hand: int, best: int, partner_winning: bool, flags: int, led: int, card: int
 ) -> tuple[str, dict[str, Any], str]:
     """The rule a card breaks: its code, its args and its words (the refusals of ``belote.actions``).
 
     Cards are named as the server names them (``"JH"``), a suit by its letter.
 
     >>> from belote.cards import HEARTS, SPADES, mask_of, parse_card
-    >>> why_illegal(HEARTS, mask_of(["7S", "AS", "JH"]), parse_card("KS"), False, True, SPADES, parse_card("JH"))
+    >>> hand = mask_of(["7S", "AS", "JH"])
+    >>> why_illegal(HEARTS, hand, parse_card("KS"), False, UNDERTRUMP, SPADES, parse_card("JH"))
     ('must_follow', {'suit': 'S', 'cards': ['7S', 'AS']}, 'you must follow suit: ♠ was led and you hold 7♠ A♠')
     """
     c = CARDS[card]
@@ -129,7 +180,7 @@ def why_illegal(
         led = best >> 3
     if not hand >> card & 1:
         return "not_in_hand", {"card": str(c)}, f"you do not hold {c.pretty()}"
-    legal = legal_mask(mode, hand, best, partner_winning, undertrump, led)
+    legal = legal_mask(mode, hand, best, partner_winning, flags, led)
     allowed = cards_of(legal)
     cards = [str(x) for x in allowed]
     shown = " ".join(x.pretty() for x in allowed)

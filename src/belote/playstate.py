@@ -15,9 +15,13 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from belote.cards import CARDS, Card, cards_of
-from belote.play import KEY, LAST_TRICK, POINTS, TRUMP_BONUS, legal_mask
+from belote.play import LAST_TRICK, POINTS, beats, legal_mask
+from belote.rules import Rules
 
 BIDDING, PLAY, DONE = "bidding", "play", "done"
+#: The play options of a play state until it is given others (``Deal`` gives its rules'): those of
+#: the default rules. The C twin reads it from here.
+DEFAULT_PLAY_FLAGS = Rules().play.flags
 
 
 class Trick(NamedTuple):
@@ -41,7 +45,6 @@ class PlayState:
 
     __slots__ = (
         "_hands",
-        "_key",
         "_legal",
         "_plays",
         "_points",
@@ -58,16 +61,17 @@ class PlayState:
         "mode",
         "ntricks",
         "phase",
+        "play_flags",
         "players",
         "step",
         "to_move",
-        "undertrump",
     )
 
     def __init__(self) -> None:
         self.players = 4
         self.step = 1
-        self.undertrump = 1
+        #: the play options (``belote.play.PlayRules.flags``)
+        self.play_flags = DEFAULT_PLAY_FLAGS
         #: the side each seat plays for: partners share one (N-S 0, E-W 1; at three hands the
         #: two defenders share one against the taker)
         self.camps = [0, 1, 0, 1]
@@ -94,7 +98,6 @@ class PlayState:
         """Set the hands and the trump mode; no card played yet; ``leader`` to lead."""
         self._hands = list(hands)
         self.mode = mode
-        self._key = KEY[mode] if mode >= 0 else KEY[0]
         self._points = POINTS[mode] if mode >= 0 else POINTS[0]
         self._plays: list[int] = []
         self._trick: list[int] = []
@@ -153,7 +156,7 @@ class PlayState:
                 bs = self.best_seat
                 camps = self.camps
                 partner = bs != seat and camps[bs] == camps[seat]
-                m = legal_mask(self.mode, self._hands[seat], self.best, partner, bool(self.undertrump), self.led)
+                m = legal_mask(self.mode, self._hands[seat], self.best, partner, self.play_flags, self.led)
             else:
                 m = self._hands[seat]
             self._legal = m
@@ -199,9 +202,7 @@ class PlayState:
             self.best_seat = seat
             self.to_move = (seat + self.step) % self.players
             return
-        key = self._key
-        k = key[c]
-        if k > key[self.best] and (c >> 3 == self.led or k >= TRUMP_BONUS):
+        if beats(self.mode, c, self.best):
             self.best = c
             self.best_seat = seat
         if n < self.players:
@@ -276,14 +277,12 @@ class PlayState:
         else:
             self.led = trick[0] >> 3
             self.best, self.best_seat = trick[0], self.leader
-            key = self._key
             for i, x in enumerate(trick[1:], 1):
-                k = key[x]
-                if k > key[self.best] and (x >> 3 == self.led or k >= TRUMP_BONUS):
+                if beats(self.mode, x, self.best):
                     self.best, self.best_seat = x, (self.leader + self.step * i) % self.players
         return c
 
 
 _CARD_TYPES = (int, Card)
 
-__all__ = ["BIDDING", "CARDS", "DONE", "PLAY", "PlayState", "Trick"]
+__all__ = ["BIDDING", "CARDS", "DEFAULT_PLAY_FLAGS", "DONE", "PLAY", "PlayState", "Trick"]

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
+from belote.play import PLAY_OPTIONS, PlayRules
 from belote.variants import VARIANTS, Variant
 
 DIRECTIONS = ("clockwise", "counterclockwise")
@@ -216,6 +217,11 @@ class Rules:
         return self.game.tricks
 
     @property
+    def play(self) -> PlayRules:
+        """The options that decide which cards may be played, as one value (``belote.play.PlayRules``)."""
+        return _play_rules(self)
+
+    @property
     def step(self) -> int:
         """How a seat number moves to the next player: +1 clockwise, -1 (mod players) otherwise."""
         return 1 if self.direction == "clockwise" else self.players - 1
@@ -315,6 +321,12 @@ def find_rules(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         raise RulesError(f"no rules preset {name!r}; the presets are: {', '.join(PRESETS)}") from None
+
+
+@functools.cache
+def _play_rules(rules: Rules) -> PlayRules:
+    """Rules are frozen: their play rules are made once (every deal and every solve reads them)."""
+    return PlayRules(sum(bit for name, bit in PLAY_OPTIONS.items() if getattr(rules, name)))
 
 
 @functools.cache

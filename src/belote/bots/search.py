@@ -135,7 +135,7 @@ def _position(
         leader,
         trick,
         rules.step,
-        rules.undertrump,
+        rules.play,
         tricks_won,
         camps=None if four else camps,
         under=under,
@@ -378,7 +378,7 @@ class SearchBot:
                 mode=trump,
                 leader=leader,
                 step=rules.step,
-                undertrump=rules.undertrump,
+                rules=rules.play,
             )
         )
         if v is None:
@@ -437,7 +437,7 @@ class _SolvedValuer(coinche.CountValuer):
                 if not budget.open:
                     break
                 v = budget.value(
-                    Position((hands[0], hands[1], hands[2], hands[3]), mode, leader, (), rules.step, rules.undertrump)
+                    Position((hands[0], hands[1], hands[2], hands[3]), mode, leader, (), rules.step, rules.play)
                 )
                 if v is None:
                     continue

@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from belote.cards import CARDS, FULL_PACK, bits_of
+from belote.play import PlayRules
+from belote.rules import Rules
 
 if TYPE_CHECKING:
     from belote.playstate import PlayState
@@ -68,8 +70,8 @@ class Position:
     ``hands`` are masks of the cards each seat still holds, one per player: four (0..3 = N E S W),
     three or two. ``trick`` the cards already played to the current trick, in order, the first by
     ``leader`` (or, with no card down, ``leader`` is to lead). ``step`` is how play goes round: the
-    next seat is ``(seat + step) % players``, ``step`` 1 or ``players - 1``. ``undertrump`` is the
-    rule option of ``belote.rules.Rules``.
+    next seat is ``(seat + step) % players``, ``step`` 1 or ``players - 1``. ``rules`` are the rules
+    of play, the play options of the table (``Rules.play``; by default those of ``Rules()``).
 
     ``camps`` gives the side (0 or 1) each seat plays for: partners share one; ``None`` is the
     four-hand sides, ``seat & 1`` (N/S 0, E/W 1). At three hands the two defenders share one against
@@ -96,7 +98,7 @@ class Position:
     leader: int
     trick: tuple[int, ...] = ()
     step: int = 1
-    undertrump: bool = True
+    rules: PlayRules = Rules().play
     tricks_won: tuple[int, int] = (0, 0)
     camps: tuple[int, ...] | None = None
     under: tuple[int, ...] | None = None
@@ -111,6 +113,10 @@ class Position:
             raise PositionError(f"leader is a seat 0..{n - 1} and step 1 or {n - 1}, not {self.leader} and {self.step}")
         if len(self.trick) >= n or any(not 0 <= c < 32 for c in self.trick):
             raise PositionError(f"the trick on the table holds at most {n - 1} cards, not {self.trick!r}")
+        if not isinstance(getattr(self.rules, "flags", None), int):  # a PlayRules, by its one field
+            raise PositionError(
+                f"rules are the rules of play (Rules.play, a belote.play.PlayRules), not {self.rules!r}"
+            )
         if self.camps is not None and (len(self.camps) != n or set(self.camps) != {0, 1}):
             raise PositionError(
                 f"camps gives each of the {n} seats its side, 0 or 1, both sides seated: {self.camps!r}"
@@ -205,7 +211,7 @@ class Position:
             state.leader,
             tuple(state.trick),
             state.step,
-            bool(state.undertrump),
+            PlayRules(state.play_flags),
             state.won_tricks,
             tuple(state.camps[:n]),
             state.under,
@@ -213,39 +219,11 @@ class Position:
 
 
 class _Backend(Protocol):
-    """What both implementations provide, on plain values."""
+    """What both implementations provide: a solve reads its ``Position`` by the names of its fields."""
 
-    def value(
-        self,
-        hands: tuple[int, ...],
-        mode: int,
-        leader: int,
-        trick: tuple[int, ...],
-        step: int,
-        undertrump: bool,
-        tricks_won: tuple[int, int],
-        camps: tuple[int, ...] | None = None,
-        under: tuple[int, ...] | None = None,
-        limit: int | None = None,
-        keep: bool = False,
-        /,
-    ) -> int | None: ...
+    def value(self, pos: Position, limit: int | None = None, keep: bool = False, /) -> int | None: ...
 
-    def card_values(
-        self,
-        hands: tuple[int, ...],
-        mode: int,
-        leader: int,
-        trick: tuple[int, ...],
-        step: int,
-        undertrump: bool,
-        tricks_won: tuple[int, int],
-        camps: tuple[int, ...] | None = None,
-        under: tuple[int, ...] | None = None,
-        limit: int | None = None,
-        keep: bool = False,
-        /,
-    ) -> dict[int, int] | None: ...
+    def card_values(self, pos: Position, limit: int | None = None, keep: bool = False, /) -> dict[int, int] | None: ...
 
     def forget(self) -> None: ...
 
@@ -269,22 +247,6 @@ _impl = _load()
 IMPLEMENTATION: str = getattr(_impl, "__name__", "")
 
 
-def _args(pos: Position, limit: int | None, keep: bool = False) -> tuple[Any, ...]:
-    return (
-        pos.hands,
-        pos.mode,
-        pos.leader,
-        pos.trick,
-        pos.step,
-        pos.undertrump,
-        pos.tricks_won,
-        pos.camps,
-        pos.under,
-        limit,
-        keep,
-    )
-
-
 def value(pos: Position, limit: int | None = None, keep: bool = False) -> int:
     """The exact value of ``pos`` for the side to move (0 when no card is left).
 
@@ -293,7 +255,7 @@ def value(pos: Position, limit: int | None = None, keep: bool = False) -> int:
     position of the same deal is then found mostly solved). The value is the same; the nodes are
     fewer, and depend on the solves before: a bot bounded by nodes never keeps (``forget``).
     """
-    v = _impl.value(*_args(pos, limit, keep))
+    v = _impl.value(pos, limit, keep)
     if v is None:
         raise NodeLimit(limit or 0)
     return v
@@ -304,7 +266,7 @@ def card_values(pos: Position, limit: int | None = None, keep: bool = False) -> 
 
     Raises ``NodeLimit`` if that takes more than ``limit`` nodes. ``keep``: as ``value``.
     """
-    vals = _impl.card_values(*_args(pos, limit, keep))
+    vals = _impl.card_values(pos, limit, keep)
     if vals is None:
         raise NodeLimit(limit or 0)
     return {CARDS[c]: v for c, v in sorted(vals.items())}

@@ -1,10 +1,12 @@
 /* The double-dummy solver in C: the algorithm of belote/solver/alphabeta.py, whose docstring
  * explains it; the functions here have the names of the methods there.
  *
- * The card tables (order, points, higher cards, trumps) and the rule of which cards may be played
- * are in _play.h, shared with the play state: the tables are read at import from belote.play, and
- * the capot bonus from belote.scoring, the one place each is defined; the rule mirrors
- * belote.play.legal_mask line for line. The tests check both solvers against a plain minimax.
+ * The card tables (order, points, higher cards, trumps), the play options' bits and the rules of
+ * which card beats which and which cards may be played are in _play.h, shared with the play state:
+ * the tables are read at import from belote.play, and the capot bonus from belote.scoring, the one
+ * place each is defined; the rules mirror belote.play.beats and legal_mask line for line. A solve
+ * reads its position, a belote.solver.Position, by the names of its fields. The tests check both
+ * solvers against a plain minimax.
  *
  * Each thread has a table of its own, and the search touches no Python object: it runs with the GIL
  * released, so that several threads solve at once.
@@ -141,7 +143,7 @@ typedef struct {
     int ntrick;
     uint32_t on_table;
     int leader, best, best_seat;
-    int capot, side, step, undertrump, mode;
+    int capot, side, step, play_flags, mode; /* play_flags: belote.play.PlayRules.flags */
     int players, shape;
     unsigned camp_bits;   /* bit s: the side of seat s */
     uint32_t tops;        /* the cards with another lying under them */
@@ -184,15 +186,10 @@ INLINE uint32_t hidden(const Search *s, uint32_t over, int shape) {
     return out;
 }
 
-static inline int beats(const Search *s, int c, int best) {
-    int k = s->key[c];
-    return k > s->key[best] && ((c >> 3) == (best >> 3) || k >= TRUMP_BONUS);
-}
-
 static inline void push(Search *s, int c, int seat) {
     s->trick[s->ntrick++] = c;
     s->on_table |= 1u << c;
-    if (s->best < 0 || beats(s, c, s->best)) {
+    if (s->best < 0 || beats(s->key, c, s->best)) {
         s->best = c;
         s->best_seat = seat;
     }
@@ -207,7 +204,7 @@ INLINE uint32_t legal(const Search *s, int seat, int shape) {
     if (s->ntrick == 0) return hand;
     int bs = s->best_seat;
     int partner_winning = bs != seat && camp(s, bs, shape) == camp(s, seat, shape);
-    return legal_mask(s->mode, hand, s->best, partner_winning, s->undertrump, s->trick[0] >> 3);
+    return legal_mask(s->mode, hand, s->best, partner_winning, s->play_flags, s->trick[0] >> 3);
 }
 
 /* ------------------------------------------------------------------ which cards to try, in which order */
@@ -251,7 +248,7 @@ INLINE int score(const Search *s, int seat, int c, int hint, uint32_t others, in
         return 100 - points - rank;                        /* else a low card, to keep the high ones */
     }
     if (camp(s, s->best_seat, shape) == camp(s, seat, shape)) return 100 + points; /* partner is winning: give them points */
-    if (beats(s, c, s->best)) return s->ntrick == nplayers(s, shape) - 1 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
+    if (beats(s->key, c, s->best)) return s->ntrick == nplayers(s, shape) - 1 ? 300 - rank : 300 + rank; /* win: cheaply if last, else high */
     return 100 - points - rank; /* cannot win: the cheapest */
 }
 
@@ -312,7 +309,7 @@ INLINE int etc(Search *s, int seat, int maximise, const int *moves, int n, int a
     int winners[16];
     for (int i = 0; i < n; i++) {
         int c = moves[i];
-        int winner = winners[i] = beats(s, c, s->best) ? seat : s->best_seat;
+        int winner = winners[i] = beats(s->key, c, s->best) ? seat : s->best_seat;
         int ours = camp(s, winner, shape) == s->side;
         uint32_t after = (rest & ~(1u << c)) | turned;
         if (tops(s, shape) >> c & 1) after |= 1u << s->under[c];
@@ -424,7 +421,7 @@ INLINE int last_trick(Search *s, int top, int shape) {
     for (int i = 1; i < nplayers(s, shape); i++) {
         int seat = seat_at(s, s->leader, i, shape);
         int c = __builtin_ctz(s->hands[seat]);
-        if (beats(s, c, best)) {
+        if (beats(s->key, c, best)) {
             best = c;
             best_seat = seat;
         }
@@ -619,7 +616,7 @@ static int choose_table(const Search *s, int keep) {
         generation = fresh_generation;
         return 0;
     }
-    int rules[5] = {s->mode, s->step, s->undertrump, s->players, (int)s->camp_bits};
+    int rules[5] = {s->mode, s->step, s->play_flags, s->players, (int)s->camp_bits};
     uint32_t owner[4];
     memcpy(owner, s->hands, sizeof owner);
     for (int i = 0; i < s->ntrick; i++) owner[s->seat_at[s->leader][i]] |= 1u << s->trick[i];
@@ -634,27 +631,20 @@ static int choose_table(const Search *s, int keep) {
     return 0;
 }
 
-/* Arguments: hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit[, keep]]]
- * (as alphabeta.value). */
-static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7 && nargs != 9 && nargs != 10 && nargs != 11) {
-        PyErr_SetString(PyExc_TypeError, "expected (hands, mode, leader, trick, step, undertrump, tricks_won[, camps, "
-                                         "under[, limit[, keep]]])");
-        return -1;
-    }
-    int keep = 0;
-    if (nargs == 11 && (keep = PyObject_IsTrue(args[10])) < 0) return -1;
+/* The fields of belote.solver.Position that the search reads, by their names: the position is
+ * described there, once, and any object with these attributes is read as one. */
+enum { F_HANDS, F_MODE, F_LEADER, F_TRICK, F_STEP, F_RULES, F_TRICKS_WON, F_CAMPS, F_UNDER, NFIELDS };
+static const char *const FIELD_NAMES[NFIELDS] = {
+    [F_HANDS] = "hands", [F_MODE] = "mode",         [F_LEADER] = "leader", [F_TRICK] = "trick", [F_STEP] = "step",
+    [F_RULES] = "rules", [F_TRICKS_WON] = "tricks_won", [F_CAMPS] = "camps",   [F_UNDER] = "under",
+};
+static PyObject *FIELDS[NFIELDS]; /* the names, interned at import */
+
+/* The search s set up from the position's fields f (see FIELDS), and the solve's limit and keep. */
+static int setup_fields(Search *s, PyObject *const *f, long long limit, int keep) {
     memset(s, 0, sizeof *s);
-    s->limit = LLONG_MAX;
-    if (nargs >= 10 && args[9] != Py_None) {
-        s->limit = PyLong_AsLongLong(args[9]);
-        if (s->limit == -1 && PyErr_Occurred()) return -1;
-        if (s->limit < 0) {
-            PyErr_SetString(PyExc_ValueError, "the limit of nodes must be 0 or more");
-            return -1;
-        }
-    }
-    PyObject *hands = PySequence_Fast(args[0], "hands must be a sequence of two to four masks");
+    s->limit = limit;
+    PyObject *hands = PySequence_Fast(f[F_HANDS], "hands must be a sequence of two to four masks");
     if (hands == NULL) return -1;
     int n = (int)PySequence_Fast_GET_SIZE(hands);
     if (n < 2 || n > 4) {
@@ -669,23 +659,28 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
             return -1;
         }
     Py_DECREF(hands);
-    if (read_int(args[1], 0, NMODES - 1, "mode", &s->mode) < 0 ||
-        read_int(args[2], 0, n - 1, "leader", &s->leader) < 0 || read_int(args[4], 1, n - 1, "step", &s->step) < 0)
+    if (read_int(f[F_MODE], 0, NMODES - 1, "mode", &s->mode) < 0 ||
+        read_int(f[F_LEADER], 0, n - 1, "leader", &s->leader) < 0 ||
+        read_int(f[F_STEP], 1, n - 1, "step", &s->step) < 0)
         return -1;
     if (s->step != 1 && s->step != n - 1) {
         PyErr_Format(PyExc_ValueError, "step must be 1 or %d", n - 1);
         return -1;
     }
-    if ((s->undertrump = PyObject_IsTrue(args[5])) < 0) return -1;
+    PyObject *flags = PyObject_GetAttrString(f[F_RULES], "flags"); /* a belote.play.PlayRules */
+    if (flags == NULL) return -1;
+    int r = read_int(flags, 0, INT_MAX, "the play rules' flags", &s->play_flags);
+    Py_DECREF(flags);
+    if (r < 0) return -1;
     for (int l = 0; l < n; l++)
         for (int i = 0; i < 4; i++) s->seat_at[l][i] = (int8_t)((l + s->step * i) % n);
     s->shape = ANY; /* until the sides and the cards under others are known */
     /* The sides: seat & 1 unless given. */
     for (int i = 0; i < n; i++) s->camp_bits |= (unsigned)(i & 1) << i;
     memset(s->under, -1, sizeof s->under);
-    if (nargs >= 9 && args[7] != Py_None) {
+    if (f[F_CAMPS] != Py_None) {
         int camps[4];
-        if (read_ints(args[7], n, 0, 1, "camps gives each seat its side, 0 or 1", camps) < 0) return -1;
+        if (read_ints(f[F_CAMPS], n, 0, 1, "camps gives each seat its side, 0 or 1", camps) < 0) return -1;
         s->camp_bits = 0;
         for (int i = 0; i < n; i++) s->camp_bits |= (unsigned)camps[i] << i;
         if (s->camp_bits == 0 || s->camp_bits == (1u << n) - 1) {
@@ -693,9 +688,9 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
             return -1;
         }
     }
-    if (nargs >= 9 && args[8] != Py_None) {
+    if (f[F_UNDER] != Py_None) {
         int under[32];
-        if (read_ints(args[8], 32, -1, 31, "under gives the card under each card, or -1", under) < 0) return -1;
+        if (read_ints(f[F_UNDER], 32, -1, 31, "under gives the card under each card, or -1", under) < 0) return -1;
         for (int c = 0; c < 32; c++) {
             s->under[c] = (int8_t)under[c];
             if (under[c] >= 0) s->tops |= 1u << c;
@@ -706,7 +701,7 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     s->higher = HIGHER[s->mode];
     s->same_points_above = SAME_POINTS_ABOVE[s->mode];
     s->best = s->best_seat = -1;
-    PyObject *trick = PySequence_Fast(args[3], "the trick must be a sequence of cards");
+    PyObject *trick = PySequence_Fast(f[F_TRICK], "the trick must be a sequence of cards");
     if (trick == NULL) return -1;
     int nt = (int)PySequence_Fast_GET_SIZE(trick);
     if (nt >= n) {
@@ -750,7 +745,7 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     }
     s->shape = n == 4 && s->camp_bits == 0xA && !s->tops ? FOUR : ANY; /* 0xA: seats 1 and 3 on side 1 */
     s->side = camp(s, seat_to_move(s, ANY), ANY);
-    PyObject *won = PySequence_Fast(args[6], "tricks_won must be two counts");
+    PyObject *won = PySequence_Fast(f[F_TRICKS_WON], "tricks_won must be two counts");
     if (won == NULL) return -1;
     if (PySequence_Fast_GET_SIZE(won) != 2) {
         Py_DECREF(won);
@@ -765,6 +760,31 @@ static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
     if (choose_table(s, keep) < 0) return -1;
     probes = 0;
     return 0;
+}
+
+/* Arguments: a position (belote.solver.Position)[, limit[, keep]], as alphabeta.value. */
+static int setup(Search *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 1 || nargs > 3) {
+        PyErr_SetString(PyExc_TypeError, "expected (position[, limit[, keep]])");
+        return -1;
+    }
+    int keep = 0;
+    if (nargs == 3 && (keep = PyObject_IsTrue(args[2])) < 0) return -1;
+    long long limit = LLONG_MAX;
+    if (nargs >= 2 && args[1] != Py_None) {
+        limit = PyLong_AsLongLong(args[1]);
+        if (limit == -1 && PyErr_Occurred()) return -1;
+        if (limit < 0) {
+            PyErr_SetString(PyExc_ValueError, "the limit of nodes must be 0 or more");
+            return -1;
+        }
+    }
+    PyObject *f[NFIELDS] = {NULL};
+    int r = 0;
+    for (int i = 0; r == 0 && i < NFIELDS; i++) r = (f[i] = PyObject_GetAttr(args[0], FIELDS[i])) == NULL ? -1 : 0;
+    if (r == 0) r = setup_fields(s, f, limit, keep);
+    for (int i = 0; i < NFIELDS; i++) Py_XDECREF(f[i]);
+    return r;
 }
 
 /* The value of the position into *v; 0, or 1 when the search passed its limit. (setjmp is called
@@ -850,11 +870,11 @@ static PyObject *dds_stats(PyObject *module, PyObject *unused) {
 
 static PyMethodDef dds_methods[] = {
     {"value", (PyCFunction)(void (*)(void))dds_value, METH_FASTCALL,
-     "value(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit[, keep]]]) -> the exact "
-     "value for the side to move, or None when the search would visit more than limit nodes"},
+     "value(position[, limit[, keep]]) -> the exact value of a belote.solver.Position for the side to move, or "
+     "None when the search would visit more than limit nodes"},
     {"card_values", (PyCFunction)(void (*)(void))dds_card_values, METH_FASTCALL,
-     "card_values(hands, mode, leader, trick, step, undertrump, tricks_won[, camps, under[, limit[, keep]]]) -> "
-     "{card: value} for the legal cards, or None when the search would visit more than limit nodes"},
+     "card_values(position[, limit[, keep]]) -> {card: value} for the legal cards of a belote.solver.Position, or "
+     "None when the search would visit more than limit nodes"},
     {"forget", (PyCFunction)dds_forget, METH_NOARGS,
      "forget() -> None: the next solve that keeps its table starts it anew (the thread's kept table)"},
     {"stats", (PyCFunction)dds_stats, METH_NOARGS,
@@ -865,6 +885,8 @@ static PyMethodDef dds_methods[] = {
 /* ------------------------------------------------------------------ the tables derived from belote.play's */
 
 static int module_exec(PyObject *m) {
+    for (int i = 0; i < NFIELDS; i++)
+        if (FIELDS[i] == NULL && (FIELDS[i] = PyUnicode_InternFromString(FIELD_NAMES[i])) == NULL) return -1;
     PyObject *scoring = PyImport_ImportModule("belote.scoring");
     if (scoring == NULL || load_play_tables() < 0) goto fail;
     int deal_points, capot_points;

@@ -31,16 +31,21 @@ maximises, the other side minimises). What makes it fast enough:
   from the guess costs a few questions, not dozens. ``card_values`` shares the table across the
   cards, and each card's search starts from the last card's value.
 
-``value`` and ``card_values`` take plain values, like the C module; ``belote.solver`` wraps both.
-The C module visits exactly the same nodes (the tests count them).
+``value`` and ``card_values`` take a ``belote.solver.Position`` and read its fields, like the C
+module; ``belote.solver`` wraps both. The C module visits exactly the same nodes (the tests count
+them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMP_BONUS, legal_mask
+from belote.play import HIGHER, KEY, LAST_TRICK, POINTS, TRUMP_BONUS, beats, legal_mask
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS
+
+if TYPE_CHECKING:
+    from belote.solver import Position
 
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
 #: More than any value (252 is the most a side can take in a deal).
@@ -77,44 +82,33 @@ class Stop(Exception):
 class Search:
     """One solve: the position being searched (changed and restored card by card) and the table."""
 
-    def __init__(
-        self,
-        hands: tuple[int, ...],
-        mode: int,
-        leader: int,
-        trick: tuple[int, ...],
-        step: int,
-        undertrump: bool,
-        tricks_won: tuple[int, int],
-        camps: tuple[int, ...] | None = None,
-        under: tuple[int, ...] | None = None,
-        limit: int | None = None,
-    ) -> None:
+    def __init__(self, pos: Position, limit: int | None = None) -> None:
+        hands, camps, under, step = pos.hands, pos.camps, pos.under, pos.step
         self.players = n = len(hands)
         #: the side of each seat
         self.camps = tuple(camps) if camps is not None else tuple(s & 1 for s in range(n))
         #: the card under each card, or -1; ``tops``: the cards with one under them
         self.under = tuple(under) if under is not None else (-1,) * 32
         self.tops = sum(1 << c for c in range(32) if self.under[c] >= 0)
-        self.mode = mode
+        self.mode = mode = pos.mode
         self.key = KEY[mode]
         self.points = POINTS[mode]
         self.higher = HIGHER[mode]
         self.same_points_above = SAME_POINTS_ABOVE[mode]
         self.byte_points = BYTE_POINTS[mode]
         self.step = step
-        self.undertrump = undertrump
+        self.play_flags = pos.rules.flags
         # Four hands always, the missing ones empty: the cards held are the union of four.
         self.hands = [*hands, *(0,) * (4 - n)]
-        self.leader = leader
+        self.leader = leader = pos.leader
         self.trick: list[int] = []
         self.on_table = 0
         self.best = self.best_seat = -1
-        for i, c in enumerate(trick):
+        for i, c in enumerate(pos.trick):
             self.push(c, (leader + step * i) % n)
         self.side = self.camps[self.seat_to_move()]
         # Capot is open for the side we count for while the other side has taken no trick.
-        self.capot = tricks_won[1 - self.side] == 0
+        self.capot = pos.tricks_won[1 - self.side] == 0
         #: key -> [lower bound, upper bound, card to try first]
         self.table: dict[int, list[int]] = {}
         self.nodes = 0
@@ -133,12 +127,8 @@ class Search:
         self.trick.append(c)
         self.on_table |= 1 << c
         best = self.best
-        if best < 0 or self.beats(c, best):
+        if best < 0 or beats(self.mode, c, best):
             self.best, self.best_seat = c, seat
-
-    def beats(self, c: int, best: int) -> bool:
-        k = self.key[c]
-        return k > self.key[best] and (c >> 3 == best >> 3 or k >= TRUMP_BONUS)
 
     def seat_to_move(self) -> int:
         return (self.leader + self.step * len(self.trick)) % self.players
@@ -177,7 +167,7 @@ class Search:
             return hand
         bs = self.best_seat
         partner_winning = bs != seat and self.camps[bs] == self.camps[seat]
-        return legal_mask(self.mode, hand, self.best, partner_winning, self.undertrump, self.trick[0] >> 3)
+        return legal_mask(self.mode, hand, self.best, partner_winning, self.play_flags, self.trick[0] >> 3)
 
     # ----------------------------------------------------------------- which cards to try, in which order
     def others(self, seat: int) -> int:
@@ -230,7 +220,7 @@ class Search:
             return 100 - points - rank  # else a low card, to keep the high ones
         if self.camps[self.best_seat] == self.camps[seat]:
             return 100 + points  # partner is winning: give them points
-        if self.beats(c, self.best):
+        if beats(self.mode, c, self.best):
             return 300 - rank if len(self.trick) == self.players - 1 else 300 + rank  # win: cheaply if last, else high
         return 100 - points - rank  # cannot win: the cheapest
 
@@ -259,7 +249,7 @@ class Search:
         for x in trick:
             base += p[x]
         for c in moves:
-            winner = seat if self.beats(c, self.best) else self.best_seat
+            winner = seat if beats(self.mode, c, self.best) else self.best_seat
             ours = self.camps[winner] == self.side
             after = rest & ~(1 << c) | turned | (1 << under[c] if tops >> c & 1 else 0)
             entry = self.table.get(after | winner << 32 | (self.capot and ours) << 34)
@@ -346,7 +336,7 @@ class Search:
         for _ in range(n - 1):
             seat = (seat + step) % n
             c = hands[seat].bit_length() - 1
-            if self.beats(c, best):
+            if beats(self.mode, c, best):
                 best, best_seat = c, seat
         return top if self.camps[best_seat] == self.side else 0
 
@@ -453,26 +443,13 @@ class Search:
             beta = min(max(beta, lower + 1), upper)
 
 
-def value(
-    hands: tuple[int, ...],
-    mode: int,
-    leader: int,
-    trick: tuple[int, ...],
-    step: int,
-    undertrump: bool,
-    tricks_won: tuple[int, int],
-    camps: tuple[int, ...] | None = None,
-    under: tuple[int, ...] | None = None,
-    limit: int | None = None,
-    keep: bool = False,
-    /,
-) -> int | None:
+def value(pos: Position, limit: int | None = None, keep: bool = False, /) -> int | None:
     """The exact value for the camp to move (see ``belote.solver.value``); None when the search would
     visit more than ``limit`` nodes. ``keep`` is the C solver's (its table kept from one solve to the
     next of a deal): here each solve has its own table, and the values are the same."""
     if limit is not None and limit < 0:
         raise ValueError("the limit of nodes must be 0 or more")
-    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under, limit)
+    s = Search(pos, limit)
     try:
         v = s.mtd(s.root, GUESS) if s.legal(s.seat_to_move()) else 0
     except Stop:
@@ -482,25 +459,12 @@ def value(
     return v
 
 
-def card_values(
-    hands: tuple[int, ...],
-    mode: int,
-    leader: int,
-    trick: tuple[int, ...],
-    step: int,
-    undertrump: bool,
-    tricks_won: tuple[int, int],
-    camps: tuple[int, ...] | None = None,
-    under: tuple[int, ...] | None = None,
-    limit: int | None = None,
-    keep: bool = False,
-    /,
-) -> dict[int, int] | None:
+def card_values(pos: Position, limit: int | None = None, keep: bool = False, /) -> dict[int, int] | None:
     """The exact value for the camp to move after each of its legal cards (one table for all); None
     when the search would visit more than ``limit`` nodes. ``keep``: as ``value``."""
     if limit is not None and limit < 0:
         raise ValueError("the limit of nodes must be 0 or more")
-    s = Search(hands, mode, leader, trick, step, undertrump, tricks_won, camps, under, limit)
+    s = Search(pos, limit)
     seat = s.seat_to_move()
     legal, others = s.legal(seat), s.others(seat)
     values: dict[int, int] = {}

@@ -21,7 +21,7 @@ class _Table:
     """What stays the same for the whole search: the rules of play and who sits where."""
 
     def __init__(self, pos: Position) -> None:
-        self.mode, self.step, self.undertrump = pos.mode, pos.step, pos.undertrump
+        self.mode, self.step, self.play_flags = pos.mode, pos.step, pos.rules.flags
         self.players, self.sides, self.under = pos.players, pos.sides, pos.under
 
 
@@ -49,7 +49,7 @@ def _legal(t: _Table, hands: list[int], leader: int, trick: list[int]) -> tuple[
         return cards_of(hands[seat])
     best, best_seat = _winner(t, leader, trick)
     partner_winning = best_seat != seat and t.sides[best_seat] == t.sides[seat]
-    return cards_of(legal_mask(t.mode, hands[seat], best, partner_winning, t.undertrump, trick[0] >> 3))
+    return cards_of(legal_mask(t.mode, hands[seat], best, partner_winning, t.play_flags, trick[0] >> 3))
 
 
 def _winner(t: _Table, leader: int, trick: list[int]) -> tuple[int, int]:
