@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
-from belote.variants import VARIANTS, Variant
+from belote.variants import DEFAULT_GAME, VARIANTS, Variant
 
 DIRECTIONS = ("clockwise", "counterclockwise")
 #: What an 81-81 deal does. ``carry`` (seed 000): the defenders score their 81 and the takers'
@@ -172,7 +172,7 @@ class Rules:
     deals: int | None = None
     declaration_tie: str = "eldest"
     declaration_card_reuse: bool = True
-    variant: str = "classic"
+    variant: str = DEFAULT_GAME
     round_five: str = "down"
     belote_counts: bool = True
     # Coinche (docs/rules.md): the defaults are the most common set of the French federation's rules.

@@ -62,7 +62,7 @@ from belote.server.wire import (
 )
 from belote.sheet import LIMITS as SHEET_LIMITS
 from belote.sheet import sheet_rule_keys
-from belote.variants import VARIANTS
+from belote.variants import DEFAULT_GAME, VARIANTS
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 Limits = LocalLimits | SharedLimits  # the limits per client address: one process's, or every process's
@@ -456,7 +456,7 @@ class Connection:
             await self.join(msg)
         elif kind == "queue":
             name = check_name(msg.get("name"))
-            variant = check_settings({"variant": msg.get("variant", "classic")})["variant"]
+            variant = check_settings({"variant": msg.get("variant", DEFAULT_GAME)})["variant"]
             seating = check_seating(msg.get("seating"))
             await self.leave_table()
             if self.entry is not None:
