@@ -35,7 +35,7 @@ from belote.cards import bits_of
 from belote.contracts import COINCHE, LEVELS, SURCOINCHE, contract_of, is_contract
 from belote.declarations import POINTS_BY_NAME, SEQUENCE_NAMES, belote_cards, belote_holder
 from belote.playstate import BIDDING, DONE, PLAY
-from belote.rules import GAME_NAMES
+from belote.variants import VARIANTS
 
 if TYPE_CHECKING:
     from belote.game import Deal
@@ -59,6 +59,9 @@ Mask = npt.NDArray[np.int8]
 #: The size of the action space: the engine's actions, cards 0..31 then every bid (``belote.actions``).
 ACTIONS = SURCOINCHE + 1
 PHASES = (BIDDING, PLAY, DONE)
+#: The games of the field ``game``, one slot each: those registered when this module is imported, since
+#: the layout is fixed (a game registered later leaves the field 0).
+GAMES: tuple[str, ...] = tuple(VARIANTS)
 #: What a seat's latest bid was (the field ``last_bid``).
 BID_KINDS = ("pass", "take", "name S", "name H", "name D", "name C", "contract", "coinche", "surcoinche")
 #: How many points the announced declarations of one seat can reach at most: sequences (two
@@ -110,7 +113,7 @@ FIELDS: tuple[Field, ...] = _layout((
     ("played", 32, "seat", 4),      # every card played in the deal so far, by who played it
     ("turned", 32, "plain", 1),     # the turned card, while it is face up
     ("shown", 32, "seat", 4),       # declaration cards shown after the first trick
-    ("game", len(GAME_NAMES), "plain", 1),
+    ("game", len(GAMES), "plain", 1),
     ("phase", 3, "plain", 1),       # bidding, play, done
     ("options", 2, "plain", 1),     # the rules' undertrump and declarations
     ("dealer", 1, "seat", 4),
@@ -208,7 +211,8 @@ def encode(view: PlayerView) -> Obs:
             put("declared", rel(s), 1, declared[s][1] / MAX_FOURS)
         put("hand_sizes", rel(s), 0, view.hand_sizes[s] / 8)
         put("score", rel(s), 0, _scaled(view.score[rules.team(s)], rules.target))
-    put("game", 0, GAME_NAMES.index(rules.variant))
+    if rules.variant in GAMES:
+        put("game", 0, GAMES.index(rules.variant))
     put("phase", 0, PHASES.index(view.phase))
     put("options", 0, 0, float(rules.undertrump))
     put("options", 0, 1, float(rules.declarations))
@@ -565,7 +569,8 @@ class Observer:
         def put(name: str, index: int, value: float = 1.0) -> None:
             cells[o[name] + index] = value
 
-        put("game", GAME_NAMES.index(rules.variant))
+        if rules.variant in GAMES:
+            put("game", GAMES.index(rules.variant))
         put("phase", PHASES.index(deal.phase))
         put("options", 0, float(rules.undertrump))
         put("options", 1, float(rules.declarations))
