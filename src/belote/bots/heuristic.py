@@ -65,10 +65,6 @@ TAKE_AT = 0
 LATE_POSITION = 5
 #: Name a suit in the second round at this worth (and only with its jack or nine and length).
 NAME_AT = 0
-#: The worth needed to take beyond ``TAKE_AT`` in the other games with a turned card: at three hands the
-#: taker plays alone against two; at two hands ten of the taker's cards are still unseen (each chosen
-#: in self-play over 1,000 duplicate deals: 0, 15, 30, 45, 60, 90 at three hands, 0, 20, 40 at two).
-VARIANT_TAKE_AT = {"three-handed": 25, "two-handed": 20}
 
 
 def trump_worth(hand: int, trump: int) -> int:
@@ -136,7 +132,7 @@ def take_the_turned_card(view: PlayerView, extra: int | None = None) -> Action:
 def take_at(rules: Rules, extra: int | None = None) -> int:
     """The worth a hand needs to take: alone against two at three hands, far more. ``extra``
     replaces the game's own addition to ``TAKE_AT``."""
-    return TAKE_AT + (VARIANT_TAKE_AT.get(rules.variant, 0) if extra is None else extra)
+    return TAKE_AT + (rules.game.take_extra if extra is None else extra)
 
 
 def has_jack_or_nine_with_length(hand: int, suit: int) -> bool:
@@ -152,7 +148,7 @@ def name_a_suit(view: PlayerView, extra: int | None = None) -> Action:
     """ "Going down costs the whole 162, where passing costs nothing": name only a suit worth it."""
     assert view.turned is not None
     hand = mask_of(view.hand) | 1 << view.turned  # the turned card comes to whoever names a suit
-    more = VARIANT_TAKE_AT.get(view.rules.variant, 0) if extra is None else extra
+    more = view.game.take_extra if extra is None else extra
     best: tuple[int, Action] = (NAME_AT + more - 1, PASS)
     for bid in view.legal:
         suit = bid - NAME_SUIT
@@ -571,7 +567,7 @@ class HeuristicBot:
         #: Coinche: how boldly to bid (``belote.bots.coinche.Style``'s fields as options)
         fields = {f for f in Style.__dataclass_fields__}
         self.style = Style(**{k: float(v) for k, v in options.items() if k in fields})
-        #: The worth needed to take beyond ``TAKE_AT`` (by default the game's ``VARIANT_TAKE_AT``)
+        #: The worth needed to take beyond ``TAKE_AT`` (by default the game's ``Variant.take_extra``)
         take = options.get("take_extra")
         self.take_extra = None if take is None else int(take)
 

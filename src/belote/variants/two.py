@@ -24,6 +24,8 @@ class TwoHanded(Variant):
     playing_hand = 6
     table_cards = 10
     has_declarations = False
+    #: Ten of the taker's cards are still unseen when it takes (20 of 0, 20, 40 in self-play).
+    take_extra = 20
 
     def second_distribution(
         self, deck: Sequence[int], hands: list[int], order: Sequence[int], taker: int
