@@ -52,6 +52,7 @@ from belote.rules import Rules
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult, share
 from belote.scoring import margin as scoring_margin
 from belote.solver import NodeLimit, Position, card_values, forget
+from belote.variants import Variant
 
 FORMAT = "belote-analysis/1"
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
@@ -59,14 +60,9 @@ CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
 #: most about 3 million (of three hands, half a million); a young two-handed deal may pass it, and
 #: that position's values are then null rather than seconds long.
 LIMIT = 10_000_000
-#: Solver nodes the par of one deal may spend in all (its solves one after another, each stopped
-#: past what is left): a deal of four or three hands needs a few million.
-PAR_BUDGET = 10_000_000
-#: The par's nodes at two hands, where its eight deals of sixteen tricks need 15 to 35 million in all
-#: (3 to 5 s): it could never be whole within the analysis's 3 s. The deal as played is solved apart,
-#: as the first position of its play (``par``); the other trumps and takers while these nodes last
-#: (about half a second of them), the rest marked unsolved.
-PAR_BUDGET_TWO_HANDS = 4_000_000
+#: Solver nodes the par of one deal may spend in all, where its game says no other
+#: (``Variant.par_budget``).
+PAR_BUDGET = Variant.par_budget
 #: How many of a player's costliest cards the summary lists.
 MISTAKES = 3
 
@@ -93,8 +89,8 @@ class Options:
 
 
 def par_budget_for(rules: Rules) -> int:
-    """The par's nodes for a game: ``PAR_BUDGET``, or ``PAR_BUDGET_TWO_HANDS`` at two hands."""
-    return PAR_BUDGET_TWO_HANDS if rules.players == 2 else PAR_BUDGET
+    """The par's nodes for a game: its ``Variant.par_budget``."""
+    return rules.game.par_budget
 
 
 # ----------------------------------------------------------------------------- double dummy
@@ -482,7 +478,6 @@ __all__ = [
     "FORMAT",
     "LIMIT",
     "PAR_BUDGET",
-    "PAR_BUDGET_TWO_HANDS",
     "AnalysisError",
     "Options",
     "analyse",

@@ -82,6 +82,9 @@ class Variant:
     #: name a suit (the heuristic bot's ``take_extra``): more where the taker plays alone against two,
     #: or with cards still unseen. Chosen in self-play over 1,000 duplicate deals.
     take_extra: ClassVar[int] = 0
+    #: Solver nodes the par of one of its deals may spend in all (``belote.analysis``: its solves one
+    #: after another, each stopped past what is left): a deal of four or three hands needs a few million.
+    par_budget: ClassVar[int] = 10_000_000
 
     def __init__(self) -> None:
         n = self.players
