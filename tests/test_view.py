@@ -163,6 +163,7 @@ def test_the_games_registry() -> None:
 
 #: The facts a game gives the edges, with their value in each game: (fact, {game: value}).
 GAME_FACTS: list[tuple[str, dict[str, object]]] = [
+    ("sheet_entry", {"classic": "sides", "coinche": "contract", "three-handed": "players", "two-handed": "sides"}),
     ("take_extra", {"classic": 0, "coinche": 0, "three-handed": 25, "two-handed": 20}),
     ("par_budget", {"classic": 10_000_000, "coinche": 10_000_000, "three-handed": 10_000_000, "two-handed": 4_000_000}),
 ]
