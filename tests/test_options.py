@@ -287,7 +287,7 @@ def test_the_score_sheets_command_does_not_import_the_main_command() -> None:
 
 
 def test_a_game_registered_later_is_a_choice_of_the_variant_option(monkeypatch: pytest.MonkeyPatch) -> None:
-    from belote.cli import main
+    from belote.cli import build_parser, main
     from belote.variants.classic import Classic
 
     class Tryout(Classic):
@@ -303,3 +303,5 @@ def test_a_game_registered_later_is_a_choice_of_the_variant_option(monkeypatch: 
     assert check_settings({"variant": "tryout"})["variant"] == "tryout"
     assert main(["deal", "--seed", "1", "--option", "variant=tryout"]) == 0
     assert main(["deal", "--seed", "1", "--rules", "tryout"]) == 0
+    problems = build_parser().parse_args(["problems", "--count", "1", "-o", "out.jsonl", "--game", "tryout"])
+    assert problems.game == "tryout"

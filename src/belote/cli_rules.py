@@ -1,5 +1,6 @@
 """The rule options of the command line: ``--rules PRESET`` and ``--option NAME=VALUE``, read by the spec
-of each option (``belote.rules.OPTIONS``). ``belote play``, ``deal``, ``arena`` and ``scores`` share them.
+of each option (``belote.rules.OPTIONS``), and ``--game GAME``, from the registry of the games.
+``belote play``, ``deal``, ``arena`` and ``scores`` share them.
 
 >>> parser = argparse.ArgumentParser()
 >>> add_rules_arguments(parser)
@@ -34,6 +35,16 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a rule option on top of the preset, e.g. --option surcoinche=3 --option rounding=true "
         f"(docs/rules.md tells each; the options: {', '.join(OPTION_SPECS)}); may be given several times",
+    )
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    """``--game GAME``: a game of the registry, as it is when the parser is made (``--rules GAME``)."""
+    parser.add_argument(
+        "--game",
+        default=None,
+        choices=list(VARIANTS),
+        help="the game (its preset; the same as --rules GAME)",
     )
 
 
