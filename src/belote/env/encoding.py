@@ -31,6 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from belote.actions import NAME_SUIT, PASS, TAKE, action_str
+from belote.auctions import Auction
+from belote.auctions.turned import TURNED
 from belote.cards import bits_of
 from belote.contracts import COINCHE, LEVELS, SURCOINCHE, contract_of, is_contract
 from belote.declarations import POINTS_BY_NAME, SEQUENCE_NAMES, belote_cards, belote_holder
@@ -219,8 +221,9 @@ def encode(view: PlayerView) -> Obs:
     put("dealer", rel(view.dealer), 0)
     if view.to_move is not None:
         put("to_move", rel(view.to_move), 0)
-    if view.phase == BIDDING and not rules.game.contracts:
-        put("bid_round", 0, len(view.bids) // n)
+    bid_round = rules.game.auction.bid_round(len(view.bids), n) if view.phase == BIDDING else None
+    if bid_round is not None:
+        put("bid_round", 0, bid_round)
     highest = [-1] * n
     for s, b in view.bids:
         if is_contract(b):
@@ -315,7 +318,8 @@ class Observer:
         self.cells: Any = self.state.data
         #: Each field's offset in the absolute array, as attributes (``self._at.hand``).
         self._at = SimpleNamespace(**offsets)
-        self._two_hands = self._declared = self._contracts = False
+        self._two_hands = self._declared = False
+        self._auction: Auction = TURNED
         self._turned = self._belote_holder = -1
         self._belote_pair = 0
         self._trick: list[tuple[int, int]] = []
@@ -501,9 +505,10 @@ class Observer:
             st[o.mode + contract.mode] = 1.0
             st[o.coinched] = float(contract.multiplier >= 2)
             st[o.coinched + 1] = float(contract.multiplier >= 3)
-        if not self._contracts:
+        bid_round = self._auction.bid_round(len(deal.bids), n)
+        if bid_round is not None:
             st[o.bid_round] = st[o.bid_round + 1] = 0.0
-            st[o.bid_round + len(deal.bids) // n] = 1.0
+            st[o.bid_round + bid_round] = 1.0
         st[o.to_move + seat] = 0.0
         st[o.to_move + deal.to_move] = 1.0
 
@@ -579,8 +584,10 @@ class Observer:
             put("to_move", deal.to_move)
         bids, bid_seats = deal.bids, deal.bid_seats
         variant = deal.variant
-        if deal.phase == BIDDING and not variant.contracts:
-            put("bid_round", len(bids) // n)
+        auction = variant.auction
+        bid_round = auction.bid_round(len(bids), n) if deal.phase == BIDDING else None
+        if bid_round is not None:
+            put("bid_round", bid_round)
         last = [-1] * n
         highest = [-1] * n
         for s, b in zip(bid_seats, bids, strict=True):
@@ -644,7 +651,7 @@ class Observer:
         # What the in-place updates need to know of this deal.
         self._two_hands = bool(tables)
         self._declared = any(deal.declared)
-        self._contracts = variant.contracts
+        self._auction = auction
         self._turned = -1 if turned is None or not masks[20] else int(turned)
         playing = deal.phase is PLAY
         self._belote_pair = belote_cards(deal.mode) if playing else 0
