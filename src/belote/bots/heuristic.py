@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from belote.auctions.contracts import CONTRACTS
+from belote.auctions.turned import TURNED
 from belote.bots.coinche import Style, choose_bid
 from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, bits_of, mask_of
 from belote.declarations import POINTS_BY_NAME
@@ -575,12 +577,25 @@ class HeuristicBot:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
-            if view.game.contracts:
-                return choose_bid(view, mask_of(view.hand), style=self.style)
-            if TAKE in view.legal:
-                return take_the_turned_card(view, self.take_extra)
-            return name_a_suit(view, self.take_extra)
+            return BIDDING[view.game.auction.name](self, view)
         table = read_table(view)
         trick = read_trick(view, table)
         cards = [a for a in view.legal if isinstance(a, Card)]
         return lead(table, cards) if trick.led < 0 else follow(table, trick, cards)
+
+    def _take_or_name(self, view: PlayerView) -> Action:
+        """The turned card: take it in the first round, name a suit in the second."""
+        if TAKE in view.legal:
+            return take_the_turned_card(view, self.take_extra)
+        return name_a_suit(view, self.take_extra)
+
+    def _contract(self, view: PlayerView) -> Action:
+        """Coinche: bid by the count (``belote.bots.coinche``), in the bot's style."""
+        return choose_bid(view, mask_of(view.hand), style=self.style)
+
+
+#: How the bot bids in each auction (``Auction.name``).
+BIDDING: dict[str, Callable[[HeuristicBot, PlayerView], Action]] = {
+    TURNED.name: HeuristicBot._take_or_name,
+    CONTRACTS.name: HeuristicBot._contract,
+}
