@@ -14,7 +14,6 @@ import schemacheck
 from belote import schemas
 from belote.analysis import (
     PAR_BUDGET,
-    PAR_BUDGET_TWO_HANDS,
     AnalysisError,
     Options,
     analyse,
@@ -370,7 +369,7 @@ def test_the_played_deal_is_solved_apart_from_the_pars_budget() -> None:
     assert solved(par(fresh, 0, contract, limit=needed - 1)) == []
     forget()
     assert solved(par(fresh, 0, contract, limit=needed)) == [(MODE_LETTERS[played.mode], SEATS[played.taker])]
-    assert par_budget_for(played.rules) == PAR_BUDGET_TWO_HANDS < PAR_BUDGET == par_budget_for(Rules())
+    assert par_budget_for(played.rules) == played.rules.game.par_budget < PAR_BUDGET == par_budget_for(Rules())
 
 
 def test_coinche_solves_the_mode_played_apart_from_the_pars_budget() -> None:

@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 import pytest
 
 from belote.actions import NAMES, PASS, TAKE, Bid, parse_action
-from belote.auctions import THROWN_IN
+from belote.auctions import COUNT, PASSES, TAKES, THROWN_IN, Claim
 from belote.auctions.contracts import CONTRACTS, contracts_above
 from belote.auctions.turned import TURNED
 from belote.cards import Card, parse_card
 from belote.contracts import CAPOT, COINCHE, GENERALE, SURCOINCHE, Contract, contract_action
+from belote.game import Match
 from belote.play import NO_TRUMP
 from belote.rules import Rules
+from belote.variants import VARIANTS
 
 N, E, S, W = range(4)
 HEARTS, SPADES = 1, 0
@@ -205,3 +207,78 @@ def test_contract_refusals_name_the_rule(options: dict[str, object], bids: list[
     say(state, CONTRACTS, *bids)
     assert action not in CONTRACTS.legal(state)
     assert str(CONTRACTS.explain(state, action)) == reason
+
+
+# ----------------------------------------------------------------- what the edges ask an auction
+
+#: Each game's auction's answers: the round after three bids, the most bids of a deal, the bound on
+#: what its contract adds to a score, the outcomes it words.
+AUCTION_FACTS: dict[str, tuple[int | None, int, int, set[str]]] = {
+    "classic": (0, 8, 0, {"made", "dedans", "litige", "capot", "thrown-in"}),
+    "coinche": (None, 36, (160 + 250) * 4, {"made", "dedans", "thrown-in"}),
+    "three-handed": (1, 6, 0, {"made", "dedans", "litige", "capot", "thrown-in"}),
+    "two-handed": (1, 4, 0, {"made", "dedans", "litige", "capot", "thrown-in"}),
+}
+
+
+def test_each_games_auction_answers_the_edges() -> None:
+    got = {}
+    for name, game in VARIANTS.items():
+        rules, auction = Rules(variant=name), game.auction
+        got[name] = (
+            auction.bid_round(3, game.players),
+            auction.max_bids(rules),
+            auction.most_contract_points(rules),
+            set(auction.outcome_words),
+        )
+    assert got == AUCTION_FACTS
+
+
+def test_the_most_bids_and_points_follow_the_coinche_options() -> None:
+    wide = Rules(variant="coinche", coinche_max_bid=180, generale=True, coinche_failed=162, surcoinche=3)
+    assert CONTRACTS.max_bids(wide) == 3 * 13 + 6
+    assert CONTRACTS.most_contract_points(wide) == (162 + GENERALE) * 3
+
+
+def test_the_auctions_questions() -> None:
+    assert TURNED.prompt([PASS, TAKE]) == "take or pass? "
+    assert TURNED.prompt([PASS, *NAMES[1:]]) == "name a suit or pass (pass/H/D/C)? "
+    assert CONTRACTS.prompt([PASS, Bid(SURCOINCHE)]) == "surcoinche or pass? "
+    opening = CONTRACTS.prompt([PASS, *contracts_above(0, 160, True, False)])
+    assert opening == "your bid: a contract of 80 or more in S H D C NT AT (such as 80H), pass? "
+
+
+def test_what_a_deals_description_says_of_the_auction() -> None:
+    assert TURNED.described(Contract(110, HEARTS, E), "NESW") == {}
+    assert CONTRACTS.described(None, "NESW") == {"contract": None}
+    assert CONTRACTS.described(Contract(110, HEARTS, E, 2), "NESW") == {
+        "contract": {"bidder": "E", "level": "110", "mode": "H", "multiplier": 2}
+    }
+
+
+def match_after(rules: Rules, *texts: str) -> Match:
+    m = Match(rules, seed=2, first_dealer=N)
+    for text in texts:
+        m.apply(parse_action(text))
+    return m
+
+
+def test_what_the_turned_cards_bids_tell() -> None:
+    bidding = match_after(Rules(), "pass", "pass")
+    assert TURNED.claims(bidding.view(N)) == ()  # nothing is read while the bidding goes on
+    taken = match_after(Rules(), "pass", "pass", "take")
+    view = taken.view(N)
+    assert view.turned is not None and view.trump == view.turned.suit
+    suit = view.turned.suit
+    assert TURNED.claims(view) == (Claim(TAKES, W, suit), Claim(PASSES, E, suit), Claim(PASSES, S, suit))
+
+
+def test_what_the_contracts_tell() -> None:
+    m = match_after(Rules(variant="coinche"), "pass", "90H", "pass", "100H")
+    # E passed with no contract: no mode counted 90; S opened at 90; W's pass says little; N raised
+    # its partner's hearts by ten.
+    assert CONTRACTS.claims(m.view(E)) == (
+        *(Claim(COUNT, E, mode, None, 90.0) for mode in range(6)),
+        Claim(COUNT, S, HEARTS, 80.0),
+        Claim(COUNT, N, HEARTS, 50.0),
+    )

@@ -291,3 +291,24 @@ def test_the_score_sheets_command_does_not_import_the_main_command() -> None:
     code = "import sys, belote.sheet_cli; print('belote.cli' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_game_registered_later_is_a_choice_of_the_variant_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    from belote.cli import build_parser, main
+    from belote.variants.classic import Classic
+
+    class Tryout(Classic):
+        name = "tryout"
+        title = "a game of this test"
+
+    monkeypatch.setitem(VARIANTS, Tryout.name, Tryout())
+    spec = OPTION_SPECS["variant"]
+    assert "tryout" in spec.choices and list(spec.choices)[-1] == "tryout"
+    assert spec.problem("tryout") is None and spec.parse("tryout") == "tryout"
+    assert spec.to_json()["choices"] == list(VARIANTS)
+    assert Rules(variant="tryout").game is VARIANTS["tryout"]
+    assert check_settings({"variant": "tryout"})["variant"] == "tryout"
+    assert main(["deal", "--seed", "1", "--option", "variant=tryout"]) == 0
+    assert main(["deal", "--seed", "1", "--rules", "tryout"]) == 0
+    problems = build_parser().parse_args(["problems", "--count", "1", "-o", "out.jsonl", "--game", "tryout"])
+    assert problems.game == "tryout"

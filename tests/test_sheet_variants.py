@@ -18,6 +18,7 @@ from belote.contracts import ALL_TRUMP, CAPOT, GENERALE, HEARTS, NO_TRUMP
 from belote.game import Deal, shuffled_deck
 from belote.rules import Rules
 from belote.sheet import (
+    ENTRY_TYPES,
     FORMAT,
     ContractEntry,
     Entry,
@@ -26,7 +27,9 @@ from belote.sheet import (
     Sheet,
     SheetError,
     ThreeEntry,
+    entry_type_of,
 )
+from belote.variants import VARIANTS
 
 NS, EW = 0, 1
 N, E, S = 0, 1, 2
@@ -446,3 +449,10 @@ def test_the_sheet_adds_what_the_engine_scored(rules: Rules) -> None:
         assert sheet.add(entry_of(deal)).points == deal.result.points
 
     check()
+
+
+def test_a_sheet_enters_what_its_game_says() -> None:
+    for name, game in VARIANTS.items():
+        assert entry_type_of(name) is ENTRY_TYPES[game.sheet_entry]
+        assert Sheet.new({"variant": name}).entry_type is ENTRY_TYPES[game.sheet_entry]
+    assert {"sides": Entry, "contract": ContractEntry, "players": ThreeEntry} == ENTRY_TYPES

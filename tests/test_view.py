@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from belote.game import PASS, TAKE, Deal, Match, parse_action, shuffled_deck
 from belote.rules import PRESETS, Rules
-from belote.variants import VARIANTS, UnknownVariant, find_variant
+from belote.variants import DEFAULT_GAME, VARIANTS, UnknownVariant, find_variant
 
 N, E, S, W = range(4)
 GAMES = ["classic", "coinche", "three-handed", "two-handed", "counterclockwise"]
@@ -159,3 +159,20 @@ def test_the_games_registry() -> None:
     with pytest.raises(UnknownVariant, match="no game 'bridge'; the games are: classic, coinche"):
         find_variant("bridge")
     assert Rules(variant="three-handed").game is find_variant("three-handed")
+
+
+#: The facts a game gives the edges, with their value in each game: (fact, {game: value}).
+GAME_FACTS: list[tuple[str, dict[str, object]]] = [
+    ("sheet_entry", {"classic": "sides", "coinche": "contract", "three-handed": "players", "two-handed": "sides"}),
+    ("take_extra", {"classic": 0, "coinche": 0, "three-handed": 25, "two-handed": 20}),
+    ("par_budget", {"classic": 10_000_000, "coinche": 10_000_000, "three-handed": 10_000_000, "two-handed": 4_000_000}),
+]
+
+
+@pytest.mark.parametrize(("fact", "values"), GAME_FACTS, ids=[f for f, _ in GAME_FACTS])
+def test_each_game_gives_its_facts(fact: str, values: dict[str, object]) -> None:
+    assert {name: getattr(game, fact) for name, game in VARIANTS.items()} == values
+
+
+def test_the_default_game_is_the_rules_default() -> None:
+    assert DEFAULT_GAME in VARIANTS and Rules().variant == DEFAULT_GAME == "classic"

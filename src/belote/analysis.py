@@ -38,10 +38,12 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from belote.auctions.contracts import CONTRACTS
+from belote.auctions.turned import TURNED
 from belote.bots.search import NodeBudget, SearchBot
 from belote.cards import CARDS, parse_card
 from belote.contracts import CAPOT, MODE_LETTERS, Contract, bid_levels
@@ -52,6 +54,7 @@ from belote.rules import Rules
 from belote.scoring import CAPOT_POINTS, DEAL_POINTS, DealResult, share
 from belote.scoring import margin as scoring_margin
 from belote.solver import NodeLimit, Position, card_values, forget
+from belote.variants import Variant
 
 FORMAT = "belote-analysis/1"
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
@@ -59,14 +62,9 @@ CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
 #: most about 3 million (of three hands, half a million); a young two-handed deal may pass it, and
 #: that position's values are then null rather than seconds long.
 LIMIT = 10_000_000
-#: Solver nodes the par of one deal may spend in all (its solves one after another, each stopped
-#: past what is left): a deal of four or three hands needs a few million.
-PAR_BUDGET = 10_000_000
-#: The par's nodes at two hands, where its eight deals of sixteen tricks need 15 to 35 million in all
-#: (3 to 5 s): it could never be whole within the analysis's 3 s. The deal as played is solved apart,
-#: as the first position of its play (``par``); the other trumps and takers while these nodes last
-#: (about half a second of them), the rest marked unsolved.
-PAR_BUDGET_TWO_HANDS = 4_000_000
+#: Solver nodes the par of one deal may spend in all, where its game says no other
+#: (``Variant.par_budget``).
+PAR_BUDGET = Variant.par_budget
 #: How many of a player's costliest cards the summary lists.
 MISTAKES = 3
 
@@ -93,8 +91,8 @@ class Options:
 
 
 def par_budget_for(rules: Rules) -> int:
-    """The par's nodes for a game: ``PAR_BUDGET``, or ``PAR_BUDGET_TWO_HANDS`` at two hands."""
-    return PAR_BUDGET_TWO_HANDS if rules.players == 2 else PAR_BUDGET
+    """The par's nodes for a game: its ``Variant.par_budget``."""
+    return rules.game.par_budget
 
 
 # ----------------------------------------------------------------------------- double dummy
@@ -201,10 +199,7 @@ def par(
     then find it solved. The other trumps and takers, different deals, share the budget, each in a
     fresh table. The values are the same either way.
     """
-    nodes, first = NodeBudget(budget), NodeBudget(limit)
-    if fresh.variant.contracts:
-        return _par_contracts(fresh, nodes, None if played is None else played[1], first)
-    return _par_turned(fresh, nodes, played, first)
+    return PARS[fresh.variant.auction.name](fresh, NodeBudget(budget), played, NodeBudget(limit))
 
 
 def _team_points(deal: Deal, points: Sequence[int]) -> dict[str, int]:
@@ -250,10 +245,13 @@ def _par_turned(fresh: Deal, budget: NodeBudget, played: tuple[int, int] | None,
     return {"kind": "takers", "modes": modes}
 
 
-def _par_contracts(fresh: Deal, budget: NodeBudget, played: int | None, first: NodeBudget) -> dict[str, Any]:
+def _par_contracts(
+    fresh: Deal, budget: NodeBudget, contract: tuple[int, int] | None, first: NodeBudget
+) -> dict[str, Any]:
     """Coinche: each mode solved once (every card is dealt before the auction), then for each side the
-    highest contract it makes in that mode, not coinched, and what that contract scores. ``played``:
-    the mode of the contract played, solved first within ``first`` (``par``)."""
+    highest contract it makes in that mode, not coinched, and what that contract scores. ``contract``:
+    the bidder and mode of the contract played, whose mode is solved first within ``first`` (``par``)."""
+    played = None if contract is None else contract[1]
     rules = fresh.rules
     names = rules.team_names
     modes = range(6) if rules.no_trump_all_trump else range(4)
@@ -290,6 +288,14 @@ def _par_contracts(fresh: Deal, budget: NodeBudget, played: int | None, first: N
             sides[names[team]] = made
         out.append({"trump": MODE_LETTERS[mode], "solved": True, "cards": cards, "par": sides})
     return {"kind": "contracts", "modes": out}
+
+
+#: The par of each auction (``Auction.name``): each seat taking each trump where a card is turned,
+#: each side's highest contract made in each mode where contracts are bid.
+PARS: dict[str, Callable[[Deal, NodeBudget, tuple[int, int] | None, NodeBudget], dict[str, Any]]] = {
+    TURNED.name: _par_turned,
+    CONTRACTS.name: _par_contracts,
+}
 
 
 def _level_name(level: int) -> str:
@@ -482,7 +488,6 @@ __all__ = [
     "FORMAT",
     "LIMIT",
     "PAR_BUDGET",
-    "PAR_BUDGET_TWO_HANDS",
     "AnalysisError",
     "Options",
     "analyse",

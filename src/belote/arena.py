@@ -46,6 +46,7 @@ from belote.bot_protocol import ATTEMPTS, ExecBot, ProgramError, finished_view
 from belote.bots import EXEC, Bot, bot_names, make_bot
 from belote.game import SEATS, IllegalAction, Match
 from belote.rules import Rules, find_rules
+from belote.variants import DEFAULT_GAME
 
 #: Matches are seeded ``base_seed * SEED_STRIDE + j``: a prime, so runs of different seeds do not share matches.
 SEED_STRIDE = 100003
@@ -381,7 +382,7 @@ class ArenaResult:
     def report(self) -> str:
         """The figures for people."""
         a, b = self.team_a.label, self.team_b.label
-        rules = ", ".join(f"{k}={v}" for k, v in self.rules.changes().items()) or "classic"
+        rules = ", ".join(f"{k}={v}" for k, v in self.rules.changes().items()) or DEFAULT_GAME
         lo, hi = self.ci95
         tables = seatings(self.rules.players)
         if len(tables) == 2:

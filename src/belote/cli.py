@@ -6,13 +6,15 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from belote import sheet_cli
-from belote.cli_rules import add_rules_arguments, rules_from_args
-from belote.game import Deal, shuffled_deck
+from belote.cli_rules import add_game_argument, add_rules_arguments, rules_from_args
+from belote.game import SEATS, Deal, shuffled_deck
 from belote.record import RecordError, dumps, read_all, replay, text_report, to_record
 from belote.rules import RulesError
+from belote.variants import DEFAULT_GAME, VARIANTS
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -20,7 +22,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     rules = rules_from_args(args)
     deal = Deal(
-        rules, rng.randrange(rules.players) if args.dealer is None else "NESW".index(args.dealer), shuffled_deck(rng)
+        rules, rng.randrange(rules.players) if args.dealer is None else SEATS.index(args.dealer), shuffled_deck(rng)
     )
     while deal.phase != "done":
         actions = deal.legal_actions()
@@ -202,18 +204,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     return TerminalGame(rules, seed, bot=args.bot, bot_options=options, delay=args.delay).run()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="belote", description="Belote, the French card game.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
+if TYPE_CHECKING:
+    #: The subparsers of ``belote``, which each subcommand's function adds itself to.
+    Subcommands = argparse._SubParsersAction[argparse.ArgumentParser]
 
+
+def deal_parser(sub: Subcommands) -> None:
     p = sub.add_parser("deal", help="print a random deal, played by random legal moves, as a deal record")
     p.add_argument("--seed", type=int, default=None, help="the random seed (the same seed gives the same deal)")
-    p.add_argument("--dealer", choices=list("NESW"), default=None, help="the dealer (default: drawn by the seed)")
+    p.add_argument("--dealer", choices=list(SEATS), default=None, help="the dealer (default: drawn by the seed)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_deal)
 
+
+def serve_parser(sub: Subcommands) -> None:
     p = sub.add_parser("serve", help="start the web table on http://127.0.0.1:8000 (and the score sheet at /scores)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
@@ -224,6 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="share the tables with other processes through Redis (e.g. redis://localhost:6379/0)",
     )
+    _serve_pace(p)
+    _serve_limits(p)
+    _serve_logs_and_expiry(p)
+    p.set_defaults(func=cmd_serve)
+
+
+def _serve_pace(p: argparse.ArgumentParser) -> None:
+    """How the tables go: the queue's wait, the turn timer, the bots' pace."""
     p.add_argument(
         "--queue-wait", type=float, default=20.0, help="seconds before bots fill an online table (default 20)"
     )
@@ -233,6 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pace", type=float, default=1.0, help="multiplies the bots' pauses (default 1; 0: bots play at once)"
     )
+
+
+def _serve_limits(p: argparse.ArgumentParser) -> None:
+    """Who may connect, how much each client address may open, where the bots think."""
     p.add_argument(
         "--origin",
         action="append",
@@ -271,6 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="behind a reverse proxy: the proxies (comma-separated addresses, or *) whose X-Forwarded-For "
         "gives the client's address, which the limits count by",
     )
+
+
+def _serve_logs_and_expiry(p: argparse.ArgumentParser) -> None:
+    """How the log is written, and when unused tables leave the store."""
     p.add_argument(
         "--log-format",
         choices=("text", "json"),
@@ -300,12 +321,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="seconds between two sweeps of the expired tables (default 600)",
     )
-    p.set_defaults(func=cmd_serve)
 
+
+def play_parser(sub: Subcommands) -> None:
+    others = ", ".join(name for name in VARIANTS if name != DEFAULT_GAME)
     p = sub.add_parser(
         "play",
         help="play a match in the terminal against bots (South at four and three hands, North at two)",
-        description="A match in the terminal against bots, in any game: --rules coinche, three-handed, two-handed... "
+        description=f"A match in the terminal against bots, in any game: --rules {others}... "
         "You sit South (your partner North) at four players, South against North and East at three, North "
         "against East at two. Type a card's number or name; bids as take, pass, a suit letter, or in Coinche a "
         "contract such as 110H, 90NT, 160AT, capotS, and coinche, surcoinche; q quits.",
@@ -319,13 +342,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(p)
     p.set_defaults(func=cmd_play)
 
-    sheet_cli.add_parser(sub)
 
+def replay_parser(sub: Subcommands) -> None:
     p = sub.add_parser("replay", help="replay a deal record: the deal for people, or --json for programs")
     p.add_argument("file", help="a deal record (format belote-deal/1), or JSON lines of them (a table's archive)")
     p.add_argument("--json", action="store_true", help="print each deal's replay as one line of JSON")
     p.set_defaults(func=cmd_replay)
 
+
+def analyse_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "analyse",
         help="analyse deal records: what each card cost double dummy, the bot's view, the par of the bidding",
@@ -341,6 +366,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-view", action="store_true", help="double dummy and par only: no bot's view (faster)")
     p.set_defaults(func=cmd_analyse)
 
+
+def problems_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "problems",
         help="write training problems: positions where one card is clearly best, as JSON lines",
@@ -350,17 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--count", type=int, required=True, help="how many problems to write")
     p.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
-    p.add_argument(
-        "--game",
-        default=None,
-        choices=["classic", "coinche", "three-handed", "two-handed"],
-        help="the game (its preset; the same as --rules GAME)",
-    )
+    add_game_argument(p)
     p.add_argument("--min-cost", type=int, default=20, help="the least cost of every other card (default 20)")
     p.add_argument("-o", "--output", required=True, help="the file to write (JSON lines)")
     add_rules_arguments(p)
     p.set_defaults(func=cmd_problems)
 
+
+def arena_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "arena",
         help="two bots against each other on duplicate deals, with a 95%% confidence interval",
@@ -396,6 +420,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(p)
     p.set_defaults(func=cmd_arena)
 
+
+def bot_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "bot",
         help="bots as programs: serve a built-in bot, or check a program, over the line protocol",
@@ -425,6 +451,29 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print the report as one JSON object")
     add_rules_arguments(q)
     q.set_defaults(func=cmd_bot_check)
+
+
+#: The subcommands, in the order ``belote --help`` lists them: each adds its parser (with its flags
+#: and its ``func``) to the subparsers.
+SUBCOMMANDS: tuple[Callable[[Subcommands], object], ...] = (
+    deal_parser,
+    serve_parser,
+    play_parser,
+    sheet_cli.add_parser,
+    replay_parser,
+    analyse_parser,
+    problems_parser,
+    arena_parser,
+    bot_parser,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="belote", description="Belote, the French card game.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for add in SUBCOMMANDS:
+        add(sub)
     return parser
 
 

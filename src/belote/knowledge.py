@@ -33,6 +33,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from belote.auctions import COUNT, TAKES, Claim
 from belote.cards import FULL_PACK, SUIT_MASKS, bits_of, mask_of
 from belote.game import PlayerView
 from belote.play import ALL_TRUMP, beats, not_held
@@ -264,11 +265,11 @@ class Plausibility:
 
     Declarations are certain: a player who played a first card announced every declaration of the
     hand it started with, so a drawn hand must give exactly the names announced. The bids are
-    tendencies: a taker usually holds the jack or the nine of trumps, or length in them; a player who
-    passed the turned card rarely held its jack with two more. In Coinche a contract of ``L`` in a
-    mode says the bidder's hand counts near ``L`` for that mode (less what partner's bids promised),
-    and a pass that it counted below the next bid. ``weight`` gives the chance to keep a drawn deal;
-    ``draw`` keeps drawing until one is kept.
+    tendencies, which the auction tells (``Auction.claims``): a taker usually holds the jack or the
+    nine of trumps, or length in them; a player who passed the turned card rarely held its jack with
+    two more. In Coinche a contract of ``L`` in a mode says the bidder's hand counts near ``L`` for
+    that mode (less what partner's bids promised), and a pass that it counted below the next bid.
+    ``weight`` gives the chance to keep a drawn deal; ``draw`` keeps drawing until one is kept.
     """
 
     def __init__(
@@ -292,21 +293,16 @@ class Plausibility:
         else:
             first_trick_seats = {s for s, _ in view.trick}
         self.announced = {s: sorted(announced.get(s, [])) for s in first_trick_seats if s != view.seat}
-        self.turned_suit = None if view.turned is None else view.turned.suit
-        self.round_one_passers = [s for i, (s, b) in enumerate(view.bids) if i < self.players and str(b) == "pass"]
-        self.coinche_bids = coinche_claims(view) if view.game.contracts else []
+        #: What the bids say of the other bidders' hands.
+        self.claims = tuple(c for c in view.game.auction.claims(view) if c.seat != view.seat)
 
     def weight(self, hands: Sequence[int]) -> float:
         view = self.view
         if view.game.table_cards:
             return 1.0  # the table cards were dealt after the bidding: the bids say too little
         start = [h | p for h, p in zip(hands, self.played_by, strict=False)]
-        if view.game.contracts:
-            return self._coinche_weight(start)
         trump = view.trump
-        if trump is None:
-            return 1.0
-        if view.rules.declarations and self.announced:
+        if trump is not None and view.rules.declarations and self.announced:
             from belote.declarations import find_declarations
 
             for s, names in self.announced.items():
@@ -314,41 +310,27 @@ class Plausibility:
                 if found != names:
                     return 0.0
         w = 1.0
-        trumps = SUIT_MASKS[trump]
-        if view.taker is not None and view.taker != view.seat:
-            held = start[view.taker] & trumps
-            if not (held >> (8 * trump + 4) & 1 or held >> (8 * trump + 2) & 1) and held.bit_count() < 4:
-                w *= self.taker_weak
-        if self.turned_suit is not None:
-            suit_mask = SUIT_MASKS[self.turned_suit]
-            for s in self.round_one_passers:
-                if s == view.seat:
-                    continue
-                held = start[s] & suit_mask
-                if held >> (8 * self.turned_suit + 4) & 1 and held.bit_count() >= 3:
-                    w *= self.passer_strong
+        for claim in self.claims:
+            w = self._believed(claim, start[claim.seat], w)
         return w
 
-    def _coinche_weight(self, start: list[int]) -> float:
-        view = self.view
-        if view.rules.declarations and self.announced and view.trump is not None:
-            from belote.declarations import find_declarations
-
-            for s, names in self.announced.items():
-                found = sorted(
-                    d.name for d in find_declarations(start[s], view.trump, view.rules.declaration_card_reuse)
-                )
-                if found != names:
-                    return 0.0
-        w = 1.0
-        for claim in self.coinche_bids:
-            if claim.seat == view.seat:
-                continue
-            worth = self.evaluate(start[claim.seat], claim.mode)
+    def _believed(self, claim: Claim, hand: int, w: float) -> float:
+        """``w`` times the chance to keep ``hand`` given what ``claim`` says of it."""
+        mode = claim.mode
+        if claim.kind == COUNT:
+            worth = self.evaluate(hand, mode)
             if claim.low is not None and worth < claim.low:
                 w *= _soft(worth - claim.low)
             if claim.high is not None and worth > claim.high:
                 w *= _soft(claim.high - worth)
+            return w
+        held = hand & SUIT_MASKS[mode]
+        jack, nine = held >> (8 * mode + 4) & 1, held >> (8 * mode + 2) & 1
+        if claim.kind == TAKES:
+            if not (jack or nine) and held.bit_count() < 4:
+                w *= self.taker_weak
+        elif jack and held.bit_count() >= 3:  # PASSES
+            w *= self.passer_strong
         return w
 
     def draw(self, knowledge: Knowledge, rng: random.Random, tries: int = 40) -> list[int]:
@@ -370,49 +352,3 @@ class Plausibility:
 def _soft(shortfall: float, scale: float = 12.0) -> float:
     """The chance to keep a hand that counts ``-shortfall`` points away from what its bid said."""
     return max(0.05, 1.0 / (1.0 + (shortfall / scale) ** 2))
-
-
-@dataclass(frozen=True)
-class Claim:
-    """What one Coinche bid says of its bidder's hand: its count for ``mode`` lies in [low, high]."""
-
-    seat: int
-    mode: int
-    low: float | None
-    high: float | None
-
-
-#: A contract of L promises a hand counting about L with an average partner; partner's raise
-#: promises what it adds. A pass over a contract (or with none) says the hand could not bid one
-#: more step. Capot claims are read as 160.
-OPENING_SLACK = 10.0
-
-
-def coinche_claims(view: PlayerView) -> list[Claim]:
-    """The claims the Coinche bids so far make about each bidder's hand."""
-    from belote.contracts import CAPOT, COINCHE, SURCOINCHE, TOP_PROMISE, contract_of, is_contract
-
-    claims: list[Claim] = []
-    best: dict[int, tuple[int, int]] = {}  # camp -> (level, mode) of its last contract
-    current: tuple[int, int, int] | None = None  # level, mode, seat
-    for seat, bid in view.bids:
-        if is_contract(bid):
-            level, mode = contract_of(bid)
-            level = min(level, TOP_PROMISE) if level >= CAPOT else level
-            partner_level = best.get(seat & 1)
-            if partner_level is not None and partner_level[1] == mode:
-                # A raise: the hand adds about the difference to what partner promised.
-                claims.append(Claim(seat, mode, 50.0 + (level - partner_level[0]) - OPENING_SLACK, None))
-            else:
-                claims.append(Claim(seat, mode, level - OPENING_SLACK, None))
-            best[seat & 1] = (level, mode)
-            current = (level, mode, seat)
-        elif bid in (COINCHE, SURCOINCHE):
-            continue
-        elif current is None:
-            # A pass with no contract: no mode counted 80 or more.
-            for mode in range(6):
-                claims.append(Claim(seat, mode, None, 80 + OPENING_SLACK))
-        elif current[2] & 1 != seat & 1 and current[0] < TOP_PROMISE:
-            pass  # an opponent's pass says little: the contract may be too high to fight
-    return claims

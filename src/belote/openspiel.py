@@ -29,7 +29,7 @@ import pyspiel
 
 from belote.actions import NAME_SUIT, PASS, TAKE, action_str
 from belote.cards import CARDS, FULL_PACK, bits_of, format_cards, mask_of
-from belote.contracts import COINCHE, LEVELS, NO_TRUMP, SURCOINCHE, bid_levels, contract_of, is_contract
+from belote.contracts import COINCHE, LEVELS, NO_TRUMP, SURCOINCHE, contract_of, is_contract
 from belote.declarations import FOUR_RANK_MASK, POINTS_BY_NAME, belote_cards, find_declarations
 from belote.game import DONE, Deal, IllegalAction, PlayerView
 from belote.knowledge import InconsistentView, Knowledge
@@ -102,24 +102,16 @@ GAME_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
 
 
 def bid_slots(rules: Rules) -> int:
-    """The most bids a deal of these rules can hold: the slots of the tensors' bidding.
-
-    The turned card: two rounds. Coinche, with ``L`` levels to bid: three passes, a contract at each
-    level with two passes before each but the first, then two passes, a coinche and two more bids.
-    """
-    game = rules.game
-    if not game.contracts:
-        return 2 * game.players
-    levels = len(bid_levels(rules.coinche_max_bid, rules.generale))
-    return 3 * levels + 6
+    """The most bids a deal of these rules can hold: the slots of the tensors' bidding (the auction's
+    ``max_bids``: the turned card's two rounds; in Coinche three passes, a contract at each level with
+    two passes before each but the first, then two passes, a coinche and two more bids)."""
+    return rules.game.auction.max_bids(rules)
 
 
 def _utility_bound(rules: Rules) -> int:
-    """A bound on what one score can make in one deal (the most, not a figure ever reached)."""
-    if rules.game.contracts:
-        top = max(bid_levels(rules.coinche_max_bid, rules.generale))
-        return (rules.coinche_failed + top) * rules.surcoinche + CAPOT_POINTS + _ALL_DECLARATIONS + BELOTE_POINTS + 10
-    return CAPOT_POINTS + _ALL_DECLARATIONS + BELOTE_POINTS + 10
+    """A bound on what one score can make in one deal (the most, not a figure ever reached): the
+    contract's most, then capot, every declaration, belote and the last trick's ten."""
+    return rules.game.auction.most_contract_points(rules) + CAPOT_POINTS + _ALL_DECLARATIONS + BELOTE_POINTS + 10
 
 
 def _bid_width(n: int) -> int:
@@ -540,7 +532,7 @@ class BeloteState(pyspiel.State):  # type: ignore[misc]
         if deal.table_cards:
             return self._two_hands_pack(seat, hands, under, played_by, first_mine, rng)
         start = [hands[s] | played_by[s] for s in range(n)]
-        if variant.contracts:
+        if variant.bidding_hand == variant.playing_hand:  # every card of the hands was dealt before the bidding
             return _pack_from(game, start, None, None, rng)
         firsts = _first_hands(start, seat, first_mine, taker, turned, variant.bidding_hand, rng)
         seconds = [start[s] & ~firsts[s] & ~(1 << turned if turned is not None and s == taker else 0) for s in range(n)]

@@ -327,9 +327,7 @@ def describe(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str,
         "taker": None if deal.taker is None else SEATS[deal.taker],
     }
     game = rules.game
-    if game.contracts:
-        c = deal.contract
-        out["contract"] = None if c is None else {"bidder": SEATS[c.bidder], **c.to_json()}
+    out.update(game.auction.described(deal.contract, SEATS))
     out["hands"] = (
         {SEATS[s]: [str(c) for c in cards_of(h)] for s, h in enumerate(held_in_hand(deal))} if started else None
     )

@@ -21,12 +21,12 @@ coinche_max_bid, coinche_made, coinche_failed, surcoinche, no_trump_all_trump, g
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
 from belote.play import PLAY_OPTIONS, PlayRules
-from belote.variants import VARIANTS, Variant
+from belote.variants import DEFAULT_GAME, VARIANTS, Variant
 
 DIRECTIONS = ("clockwise", "counterclockwise")
 #: What an 81-81 deal does. ``carry`` (seed 000): the defenders score their 81 and the takers'
@@ -53,8 +53,36 @@ class RulesError(ValueError):
     """A rule option that does not exist or has a value it cannot take."""
 
 
-#: The choices of the option ``variant``: every game of ``belote.variants``.
-GAME_NAMES: tuple[str, ...] = tuple(VARIANTS)
+class GameNames(Sequence[str]):
+    """The names of the games of ``belote.variants.VARIANTS``, read from the registry each time they
+    are asked: a game registered after this module was imported is one of them (a choice of the
+    option ``variant``, so of the command line, the server's settings and the record's rules).
+
+    >>> names = GameNames()
+    >>> list(names), "coinche" in names, len(names)
+    (['classic', 'coinche', 'three-handed', 'two-handed'], True, 4)
+    """
+
+    __slots__ = ()
+
+    def __getitem__(self, index: Any) -> Any:
+        return tuple(VARIANTS)[index]
+
+    def __len__(self) -> int:
+        return len(VARIANTS)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(VARIANTS))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in VARIANTS
+
+    def __repr__(self) -> str:
+        return f"GameNames({', '.join(VARIANTS)})"
+
+
+#: The choices of the option ``variant``: every game of ``belote.variants``, as registered now.
+GAME_NAMES: Sequence[str] = GameNames()
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +201,7 @@ class Rules:
     deals: int | None = None
     declaration_tie: str = "eldest"
     declaration_card_reuse: bool = True
-    variant: str = "classic"
+    variant: str = DEFAULT_GAME
     round_five: str = "down"
     belote_counts: bool = True
     # Coinche (docs/rules.md): the defaults are the most common set of the French federation's rules.

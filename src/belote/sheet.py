@@ -47,7 +47,7 @@ from typing import Any, ClassVar, TypeGuard
 from belote.contracts import CAPOT, GENERALE, LEVELS, MODE_LETTERS, Contract, level_name
 from belote.rules import OPTION_SPECS, OPTIONS, Rules, RulesError
 from belote.scoring import DEAL_POINTS, SIDES, DealResult, match_winner, score_contract, score_deal, score_three
-from belote.variants import VARIANTS
+from belote.variants import SEATS, VARIANTS, find_variant
 
 FORMAT = "belote-sheet/1"
 #: Far more deals than any match plays; it only bounds what one stored sheet can grow to.
@@ -479,7 +479,8 @@ def _mode(value: object) -> int:
 
 
 # ---------------------------------------------------------------------------------- three hands
-THREE = VARIANTS["three-handed"].team_names
+#: The players of an entry by player: the first three seats.
+THREE = tuple(SEATS[:3])
 
 
 @dataclass(frozen=True, slots=True)
@@ -604,13 +605,22 @@ class ThreeEntry:
 
 AnyEntry = Entry | ContractEntry | ThreeEntry
 EntryType = type[Entry] | type[ContractEntry] | type[ThreeEntry]
-#: Each game's entry.
+#: Each kind of entry, by what a game's sheet enters of a deal (``Variant.sheet_entry``): the takers
+#: and one side's card points, the contract and the bidders' card points, or each player's.
 ENTRY_TYPES: dict[str, EntryType] = {
-    "classic": Entry,
-    "two-handed": Entry,
-    "coinche": ContractEntry,
-    "three-handed": ThreeEntry,
+    "sides": Entry,
+    "contract": ContractEntry,
+    "players": ThreeEntry,
 }
+
+
+def entry_type_of(variant: str) -> EntryType:
+    """The entry of a game's sheet: chosen by the game's ``sheet_entry``.
+
+    >>> entry_type_of("coinche").__name__
+    'ContractEntry'
+    """
+    return ENTRY_TYPES[find_variant(variant).sheet_entry]
 
 
 # ---------------------------------------------------------------------------------- the sheet
@@ -621,7 +631,7 @@ def sheet_rule_keys(variant: str) -> tuple[str, ...]:
     >>> sheet_rule_keys("three-handed")
     ('variant', 'target', 'deals', 'declarations', 'rounding', 'round_five', 'belote_counts', 'litige', 'direction')
     """
-    entry = ENTRY_TYPES[variant]
+    entry = entry_type_of(variant)
     return tuple(
         spec.name
         for spec in OPTIONS
@@ -630,7 +640,7 @@ def sheet_rule_keys(variant: str) -> tuple[str, ...]:
 
 
 #: Every rule option a score sheet may hold, in the order forms show them.
-SHEET_RULES = tuple(spec.name for spec in OPTIONS if any(spec.name in sheet_rule_keys(g) for g in ENTRY_TYPES))
+SHEET_RULES = tuple(spec.name for spec in OPTIONS if any(spec.name in sheet_rule_keys(g) for g in VARIANTS))
 
 
 def _check_names(names: object, teams: tuple[str, ...]) -> tuple[str, ...]:
@@ -743,7 +753,7 @@ class Sheet:
     @property
     def entry_type(self) -> EntryType:
         """The entry of this sheet's game: ``Entry``, ``ContractEntry`` or ``ThreeEntry``."""
-        return ENTRY_TYPES[self.variant]
+        return entry_type_of(self.variant)
 
     def entry_from_dict(self, data: object) -> AnyEntry:
         """An entry of this sheet's game from JSON, its sides or players named by ``rules.team_names``."""

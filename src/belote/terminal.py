@@ -17,18 +17,12 @@ import time
 from collections.abc import Callable, Sequence
 
 from belote.bots import Bot, make_bot
-from belote.cards import CARDS, HEARTS, SUIT_SYMBOLS, Card, parse_card
+from belote.cards import CARDS, SUIT_SYMBOLS, Card, parse_card
 from belote.contracts import (
-    COINCHE,
     MODE_LETTERS,
-    SURCOINCHE,
     Contract,
-    contract_action,
-    contract_of,
-    is_contract,
-    level_name,
 )
-from belote.game import SEATS, TAKE, Bid, IllegalAction, Match, PlayerView, action_str, parse_action
+from belote.game import SEATS, Bid, IllegalAction, Match, PlayerView, parse_action
 from belote.play import KEY, MODE_NAMES
 from belote.rules import Rules
 
@@ -39,18 +33,6 @@ SEAT_NAMES = {
     4: {0: "North (partner)", 1: "East", 2: "You", 3: "West"},
     3: {0: "North", 1: "East", 2: "You"},
     2: {0: "You", 1: "East"},
-}
-OUTCOME_WORDS = {
-    "made": "made",
-    "dedans": "dedans: the takers went down",
-    "litige": "litige: equal points, the takers' points wait for the next deal",
-    "capot": "capot: every trick to one side",
-    "thrown-in": "thrown in: everybody passed twice",
-}
-COINCHE_OUTCOME_WORDS = {
-    "made": "the contract is made",
-    "dedans": "dedans: the contract failed",
-    "thrown-in": "thrown in: nobody bid",
 }
 SEAT_WORDS = ("North", "East", "South", "West")
 #: Kept for callers of the four-hand game.
@@ -172,25 +154,8 @@ def parse_choice(text: str, view: PlayerView, cards: list[Card]) -> int:
 
 
 def bid_prompt(view: PlayerView) -> str:
-    """What the player may say now, in a few words."""
-    legal = view.legal
-    if not view.rules.game.contracts:
-        if TAKE in legal:
-            return "take or pass? "
-        return f"name a suit or pass ({'/'.join(action_str(a) for a in legal)})? "
-    if SURCOINCHE in legal:
-        return "surcoinche or pass? "
-    words = []
-    contracts = [contract_of(a) for a in legal if is_contract(a)]
-    if contracts:
-        lowest = contracts[0][0]
-        modes = " ".join(MODE_LETTERS[m] for lv, m in contracts if lv == lowest)
-        example = action_str(contract_action(lowest, HEARTS))
-        words.append(f"a contract of {level_name(lowest)} or more in {modes} (such as {example})")
-    if COINCHE in legal:
-        words.append("coinche")
-    words.append("pass")
-    return f"your bid: {', '.join(words)}? "
+    """What the player may say now, in a few words: the auction's question."""
+    return view.game.auction.prompt(view.legal)
 
 
 class TerminalGame:
@@ -307,7 +272,7 @@ class TerminalGame:
     def _announce_score(self, e: dict[str, object]) -> None:
         rules = self.match.rules
         outcome = str(e["outcome"])
-        words = COINCHE_OUTCOME_WORDS if rules.game.contracts else OUTCOME_WORDS
+        words = rules.game.auction.outcome_words
         if outcome == "capot":
             capot = e.get("capot")
             self.write(f"Deal over: capot, every trick to {capot}")

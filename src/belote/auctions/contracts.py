@@ -20,14 +20,20 @@ with no contract throw the deal in.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from belote.actions import NAME_SUIT, PASS, TAKE, Action, Bid, IllegalBid, action_str
-from belote.auctions import THROWN_IN, AuctionState, Outcome
+from belote.auctions import COUNT, THROWN_IN, AuctionState, Claim, Outcome
+from belote.cards import HEARTS
 from belote.contracts import (
+    CAPOT,
     COINCHE,
     GENERALE,
     MODE_LETTERS,
     SURCOINCHE,
+    TOP_PROMISE,
     Contract,
     bid_levels,
     contract_action,
@@ -35,6 +41,15 @@ from belote.contracts import (
     is_contract,
     level_name,
 )
+
+if TYPE_CHECKING:
+    from belote.rules import Rules
+    from belote.view import PlayerView
+
+#: A contract of L promises a hand counting about L with an average partner; partner's raise
+#: promises what it adds. A pass over a contract (or with none) says the hand could not bid one
+#: more step. Capot claims are read as 160.
+OPENING_SLACK = 10.0
 
 
 @functools.cache
@@ -51,6 +66,13 @@ class ContractAuction:
     bid_words = "pass, a contract such as 110H, 90NT or capotS, coinche, surcoinche"
     not_over = "the auction is not over: it ends after three passes behind a contract"
     thrown_in_words = "Nobody bid"
+    outcome_words: Mapping[str, str] = MappingProxyType(
+        {
+            "made": "the contract is made",
+            "dedans": "dedans: the contract failed",
+            "thrown-in": "thrown in: nobody bid",
+        }
+    )
 
     def legal(self, deal: AuctionState) -> tuple[Action, ...]:
         """Pass, a higher contract, or coinche (the other side's contract); after a coinche, the
@@ -142,6 +164,72 @@ class ContractAuction:
             )
         name = action_str(action)
         return IllegalBid(f"{name} is not a bid", "not_a_bid", bid=name)
+
+    def prompt(self, legal: Sequence[Action]) -> str:
+        """The lowest contract open and its modes, coinche where it may be said, pass; or surcoinche.
+
+        >>> CONTRACTS.prompt([PASS, *contracts_above(150, 160, False, False), Bid(COINCHE)])
+        'your bid: a contract of 160 or more in S H D C (such as 160H), coinche, pass? '
+        """
+        if SURCOINCHE in legal:
+            return "surcoinche or pass? "
+        words = []
+        contracts = [contract_of(a) for a in legal if is_contract(a)]
+        if contracts:
+            lowest = contracts[0][0]
+            modes = " ".join(MODE_LETTERS[m] for lv, m in contracts if lv == lowest)
+            example = action_str(contract_action(lowest, HEARTS))
+            words.append(f"a contract of {level_name(lowest)} or more in {modes} (such as {example})")
+        if COINCHE in legal:
+            words.append("coinche")
+        words.append("pass")
+        return f"your bid: {', '.join(words)}? "
+
+    def bid_round(self, bids: int, players: int) -> int | None:
+        """None: the auction goes on as long as the contracts rise."""
+        return None
+
+    def max_bids(self, rules: Rules) -> int:
+        """With ``L`` levels to bid: three passes, a contract at each level with two passes before
+        each but the first, then two passes, a coinche and two more bids."""
+        return 3 * len(bid_levels(rules.coinche_max_bid, rules.generale)) + 6
+
+    def most_contract_points(self, rules: Rules) -> int:
+        """The top contract failed, surcoinched: the defenders' points and the bid, multiplied."""
+        top = max(bid_levels(rules.coinche_max_bid, rules.generale))
+        return (rules.coinche_failed + top) * rules.surcoinche
+
+    def claims(self, view: PlayerView) -> tuple[Claim, ...]:
+        """What the contracts and passes so far say of each bidder's count for a mode."""
+        claims: list[Claim] = []
+        best: dict[int, tuple[int, int]] = {}  # camp -> (level, mode) of its last contract
+        current: tuple[int, int, int] | None = None  # level, mode, seat
+        for seat, bid in view.bids:
+            if is_contract(bid):
+                level, mode = contract_of(bid)
+                level = min(level, TOP_PROMISE) if level >= CAPOT else level
+                partner_level = best.get(seat & 1)
+                if partner_level is not None and partner_level[1] == mode:
+                    # A raise: the hand adds about the difference to what partner promised.
+                    claims.append(Claim(COUNT, seat, mode, 50.0 + (level - partner_level[0]) - OPENING_SLACK, None))
+                else:
+                    claims.append(Claim(COUNT, seat, mode, level - OPENING_SLACK, None))
+                best[seat & 1] = (level, mode)
+                current = (level, mode, seat)
+            elif bid in (COINCHE, SURCOINCHE):
+                continue
+            elif current is None:
+                # A pass with no contract: no mode counted 80 or more.
+                for mode in range(6):
+                    claims.append(Claim(COUNT, seat, mode, None, 80 + OPENING_SLACK))
+            elif current[2] & 1 != seat & 1 and current[0] < TOP_PROMISE:
+                pass  # an opponent's pass says little: the contract may be too high to fight
+        return tuple(claims)
+
+    def described(self, contract: Contract | None, seats: str) -> dict[str, Any]:
+        """The contract: its bidder, level, mode and multiplier (None before one is bid)."""
+        c = contract
+        return {"contract": None if c is None else {"bidder": seats[c.bidder], **c.to_json()}}
 
 
 CONTRACTS = ContractAuction()

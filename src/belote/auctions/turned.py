@@ -16,10 +16,18 @@ everybody passes twice, the deal is thrown in.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
 from belote.actions import NAME_SUIT, NAMES, PASS, TAKE, Action, Bid, IllegalBid, action_str
-from belote.auctions import THROWN_IN, AuctionState, Outcome
+from belote.auctions import PASSES, TAKES, THROWN_IN, AuctionState, Claim, Outcome
 from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS
-from belote.contracts import COINCHE, SURCOINCHE, is_contract
+from belote.contracts import COINCHE, SURCOINCHE, Contract, is_contract
+
+if TYPE_CHECKING:
+    from belote.rules import Rules
+    from belote.view import PlayerView
 
 
 class TurnedCardAuction:
@@ -30,6 +38,15 @@ class TurnedCardAuction:
     #: Why a card cannot be played yet, and why a deal was thrown in.
     not_over = "the bidding is not over: nobody has taken yet"
     thrown_in_words = "Everybody passed twice"
+    outcome_words: Mapping[str, str] = MappingProxyType(
+        {
+            "made": "made",
+            "dedans": "dedans: the takers went down",
+            "litige": "litige: equal points, the takers' points wait for the next deal",
+            "capot": "capot: every trick to one side",
+            "thrown-in": "thrown in: everybody passed twice",
+        }
+    )
 
     def legal(self, deal: AuctionState) -> tuple[Action, ...]:
         assert deal.turned is not None
@@ -72,6 +89,44 @@ class TurnedCardAuction:
                 suit=suit,
             )
         return IllegalBid(f"{name} is not a bid", "not_a_bid", bid=name)
+
+    def prompt(self, legal: Sequence[Action]) -> str:
+        """Take or pass, then a suit to name.
+
+        >>> TURNED.prompt([PASS, TAKE]), TURNED.prompt([PASS, *NAMES[1:]])
+        ('take or pass? ', 'name a suit or pass (pass/H/D/C)? ')
+        """
+        if TAKE in legal:
+            return "take or pass? "
+        return f"name a suit or pass ({'/'.join(action_str(a) for a in legal)})? "
+
+    def bid_round(self, bids: int, players: int) -> int | None:
+        """Two rounds, each player once in each."""
+        return bids // players
+
+    def max_bids(self, rules: Rules) -> int:
+        """Two rounds of passes."""
+        return 2 * rules.players
+
+    def most_contract_points(self, rules: Rules) -> int:
+        return 0
+
+    def claims(self, view: PlayerView) -> tuple[Claim, ...]:
+        """Once somebody has taken: the taker's trumps, then the first round's passes of the card
+        turned while it lies face up (the bidding itself is read for nothing)."""
+        trump = view.trump
+        if trump is None:
+            return ()
+        out = [] if view.taker is None else [Claim(TAKES, view.taker, trump)]
+        if view.turned is not None:
+            suit = view.turned.suit
+            players = view.rules.players
+            out += [Claim(PASSES, s, suit) for i, (s, b) in enumerate(view.bids) if i < players and b == PASS]
+        return tuple(out)
+
+    def described(self, contract: Contract | None, seats: str) -> dict[str, Any]:
+        """Nothing: the taker and the trumps say it all."""
+        return {}
 
 
 TURNED = TurnedCardAuction()

@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from belote.auctions.contracts import CONTRACTS
+from belote.auctions.turned import TURNED
 from belote.bots.coinche import Style, choose_bid
 from belote.cards import ACE, FULL_PACK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, Card, bits_of, mask_of
 from belote.declarations import POINTS_BY_NAME
@@ -65,10 +67,6 @@ TAKE_AT = 0
 LATE_POSITION = 5
 #: Name a suit in the second round at this worth (and only with its jack or nine and length).
 NAME_AT = 0
-#: The worth needed to take beyond ``TAKE_AT`` in the other games with a turned card: at three hands the
-#: taker plays alone against two; at two hands ten of the taker's cards are still unseen (each chosen
-#: in self-play over 1,000 duplicate deals: 0, 15, 30, 45, 60, 90 at three hands, 0, 20, 40 at two).
-VARIANT_TAKE_AT = {"three-handed": 25, "two-handed": 20}
 
 
 def trump_worth(hand: int, trump: int) -> int:
@@ -136,7 +134,7 @@ def take_the_turned_card(view: PlayerView, extra: int | None = None) -> Action:
 def take_at(rules: Rules, extra: int | None = None) -> int:
     """The worth a hand needs to take: alone against two at three hands, far more. ``extra``
     replaces the game's own addition to ``TAKE_AT``."""
-    return TAKE_AT + (VARIANT_TAKE_AT.get(rules.variant, 0) if extra is None else extra)
+    return TAKE_AT + (rules.game.take_extra if extra is None else extra)
 
 
 def has_jack_or_nine_with_length(hand: int, suit: int) -> bool:
@@ -152,7 +150,7 @@ def name_a_suit(view: PlayerView, extra: int | None = None) -> Action:
     """ "Going down costs the whole 162, where passing costs nothing": name only a suit worth it."""
     assert view.turned is not None
     hand = mask_of(view.hand) | 1 << view.turned  # the turned card comes to whoever names a suit
-    more = VARIANT_TAKE_AT.get(view.rules.variant, 0) if extra is None else extra
+    more = view.game.take_extra if extra is None else extra
     best: tuple[int, Action] = (NAME_AT + more - 1, PASS)
     for bid in view.legal:
         suit = bid - NAME_SUIT
@@ -571,7 +569,7 @@ class HeuristicBot:
         #: Coinche: how boldly to bid (``belote.bots.coinche.Style``'s fields as options)
         fields = {f for f in Style.__dataclass_fields__}
         self.style = Style(**{k: float(v) for k, v in options.items() if k in fields})
-        #: The worth needed to take beyond ``TAKE_AT`` (by default the game's ``VARIANT_TAKE_AT``)
+        #: The worth needed to take beyond ``TAKE_AT`` (by default the game's ``Variant.take_extra``)
         take = options.get("take_extra")
         self.take_extra = None if take is None else int(take)
 
@@ -579,12 +577,25 @@ class HeuristicBot:
         if len(view.legal) == 1:
             return view.legal[0]
         if view.phase == "bidding":
-            if view.game.contracts:
-                return choose_bid(view, mask_of(view.hand), style=self.style)
-            if TAKE in view.legal:
-                return take_the_turned_card(view, self.take_extra)
-            return name_a_suit(view, self.take_extra)
+            return BIDDING[view.game.auction.name](self, view)
         table = read_table(view)
         trick = read_trick(view, table)
         cards = [a for a in view.legal if isinstance(a, Card)]
         return lead(table, cards) if trick.led < 0 else follow(table, trick, cards)
+
+    def _take_or_name(self, view: PlayerView) -> Action:
+        """The turned card: take it in the first round, name a suit in the second."""
+        if TAKE in view.legal:
+            return take_the_turned_card(view, self.take_extra)
+        return name_a_suit(view, self.take_extra)
+
+    def _contract(self, view: PlayerView) -> Action:
+        """Coinche: bid by the count (``belote.bots.coinche``), in the bot's style."""
+        return choose_bid(view, mask_of(view.hand), style=self.style)
+
+
+#: How the bot bids in each auction (``Auction.name``).
+BIDDING: dict[str, Callable[[HeuristicBot, PlayerView], Action]] = {
+    TURNED.name: HeuristicBot._take_or_name,
+    CONTRACTS.name: HeuristicBot._contract,
+}

@@ -32,10 +32,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import belote.bots.coinche as coinche
+from belote.auctions.contracts import CONTRACTS
+from belote.auctions.turned import TURNED
 from belote.bots.heuristic import HeuristicBot, hand_worth
 from belote.cards import SUIT_MASKS, bits_of, mask_of
 from belote.contracts import Contract
@@ -212,11 +215,7 @@ class SearchBot:
         if view.phase == "bidding":
             if self._heuristic is not None:
                 return self._heuristic.act(view)
-            if view.game.contracts:
-                return self._contract_bid(view)
-            if not view.game.partners:  # taking by solved worlds is written for two partnerships
-                return self._fallback.act(view)
-            return self._bid(view)
+            return BIDDING[view.game.auction.name](self, view)
         if view.game.table_cards and len(view.tricks) < self.two_handed_from:
             # With cards face down on the table a world is slow to solve from the first tricks.
             return self._fallback.act(view)
@@ -314,6 +313,12 @@ class SearchBot:
         return totals, raw, solved
 
     # ----------------------------------------------------------------- bidding with a turned card
+    def _take_or_name(self, view: PlayerView) -> Action:
+        """The turned card: taking by solved worlds, written for two partnerships (else the heuristic's)."""
+        if not view.game.partners:
+            return self._fallback.act(view)
+        return self._bid(view)
+
     def _bid(self, view: PlayerView) -> Action:
         assert view.seat is not None and view.turned is not None
         rng = self._rng(view)
@@ -396,6 +401,13 @@ class SearchBot:
         hand = mask_of(view.hand)
         valuer = _SolvedValuer(self, view, hand)
         return coinche.choose_bid(view, hand, valuer)
+
+
+#: How the bot bids in each auction (``Auction.name``).
+BIDDING: dict[str, Callable[[SearchBot, PlayerView], Action]] = {
+    TURNED.name: SearchBot._take_or_name,
+    CONTRACTS.name: SearchBot._contract_bid,
+}
 
 
 class _SolvedValuer(coinche.CountValuer):

@@ -31,11 +31,13 @@ import numpy as np
 import numpy.typing as npt
 
 from belote.actions import NAME_SUIT, PASS, TAKE, action_str
+from belote.auctions import Auction
+from belote.auctions.turned import TURNED
 from belote.cards import bits_of
 from belote.contracts import COINCHE, LEVELS, SURCOINCHE, contract_of, is_contract
 from belote.declarations import POINTS_BY_NAME, SEQUENCE_NAMES, belote_cards, belote_holder
 from belote.playstate import BIDDING, DONE, PLAY
-from belote.rules import GAME_NAMES
+from belote.variants import VARIANTS
 
 if TYPE_CHECKING:
     from belote.game import Deal
@@ -59,6 +61,9 @@ Mask = npt.NDArray[np.int8]
 #: The size of the action space: the engine's actions, cards 0..31 then every bid (``belote.actions``).
 ACTIONS = SURCOINCHE + 1
 PHASES = (BIDDING, PLAY, DONE)
+#: The games of the field ``game``, one slot each: those registered when this module is imported, since
+#: the layout is fixed (a game registered later leaves the field 0).
+GAMES: tuple[str, ...] = tuple(VARIANTS)
 #: What a seat's latest bid was (the field ``last_bid``).
 BID_KINDS = ("pass", "take", "name S", "name H", "name D", "name C", "contract", "coinche", "surcoinche")
 #: How many points the announced declarations of one seat can reach at most: sequences (two
@@ -110,7 +115,7 @@ FIELDS: tuple[Field, ...] = _layout((
     ("played", 32, "seat", 4),      # every card played in the deal so far, by who played it
     ("turned", 32, "plain", 1),     # the turned card, while it is face up
     ("shown", 32, "seat", 4),       # declaration cards shown after the first trick
-    ("game", len(GAME_NAMES), "plain", 1),
+    ("game", len(GAMES), "plain", 1),
     ("phase", 3, "plain", 1),       # bidding, play, done
     ("options", 2, "plain", 1),     # the rules' undertrump and declarations
     ("dealer", 1, "seat", 4),
@@ -208,15 +213,17 @@ def encode(view: PlayerView) -> Obs:
             put("declared", rel(s), 1, declared[s][1] / MAX_FOURS)
         put("hand_sizes", rel(s), 0, view.hand_sizes[s] / 8)
         put("score", rel(s), 0, _scaled(view.score[rules.team(s)], rules.target))
-    put("game", 0, GAME_NAMES.index(rules.variant))
+    if rules.variant in GAMES:
+        put("game", 0, GAMES.index(rules.variant))
     put("phase", 0, PHASES.index(view.phase))
     put("options", 0, 0, float(rules.undertrump))
     put("options", 0, 1, float(rules.declarations))
     put("dealer", rel(view.dealer), 0)
     if view.to_move is not None:
         put("to_move", rel(view.to_move), 0)
-    if view.phase == BIDDING and not rules.game.contracts:
-        put("bid_round", 0, len(view.bids) // n)
+    bid_round = rules.game.auction.bid_round(len(view.bids), n) if view.phase == BIDDING else None
+    if bid_round is not None:
+        put("bid_round", 0, bid_round)
     highest = [-1] * n
     for s, b in view.bids:
         if is_contract(b):
@@ -311,7 +318,8 @@ class Observer:
         self.cells: Any = self.state.data
         #: Each field's offset in the absolute array, as attributes (``self._at.hand``).
         self._at = SimpleNamespace(**offsets)
-        self._two_hands = self._declared = self._contracts = False
+        self._two_hands = self._declared = False
+        self._auction: Auction = TURNED
         self._turned = self._belote_holder = -1
         self._belote_pair = 0
         self._trick: list[tuple[int, int]] = []
@@ -497,9 +505,10 @@ class Observer:
             st[o.mode + contract.mode] = 1.0
             st[o.coinched] = float(contract.multiplier >= 2)
             st[o.coinched + 1] = float(contract.multiplier >= 3)
-        if not self._contracts:
+        bid_round = self._auction.bid_round(len(deal.bids), n)
+        if bid_round is not None:
             st[o.bid_round] = st[o.bid_round + 1] = 0.0
-            st[o.bid_round + len(deal.bids) // n] = 1.0
+            st[o.bid_round + bid_round] = 1.0
         st[o.to_move + seat] = 0.0
         st[o.to_move + deal.to_move] = 1.0
 
@@ -565,7 +574,8 @@ class Observer:
         def put(name: str, index: int, value: float = 1.0) -> None:
             cells[o[name] + index] = value
 
-        put("game", GAME_NAMES.index(rules.variant))
+        if rules.variant in GAMES:
+            put("game", GAMES.index(rules.variant))
         put("phase", PHASES.index(deal.phase))
         put("options", 0, float(rules.undertrump))
         put("options", 1, float(rules.declarations))
@@ -574,8 +584,10 @@ class Observer:
             put("to_move", deal.to_move)
         bids, bid_seats = deal.bids, deal.bid_seats
         variant = deal.variant
-        if deal.phase == BIDDING and not variant.contracts:
-            put("bid_round", len(bids) // n)
+        auction = variant.auction
+        bid_round = auction.bid_round(len(bids), n) if deal.phase == BIDDING else None
+        if bid_round is not None:
+            put("bid_round", bid_round)
         last = [-1] * n
         highest = [-1] * n
         for s, b in zip(bid_seats, bids, strict=True):
@@ -639,7 +651,7 @@ class Observer:
         # What the in-place updates need to know of this deal.
         self._two_hands = bool(tables)
         self._declared = any(deal.declared)
-        self._contracts = variant.contracts
+        self._auction = auction
         self._turned = -1 if turned is None or not masks[20] else int(turned)
         playing = deal.phase is PLAY
         self._belote_pair = belote_cards(deal.mode) if playing else 0

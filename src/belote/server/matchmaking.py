@@ -27,7 +27,7 @@ from belote.server.hub import OUTAGE, Hub, Note
 from belote.server.room import SEATINGS, SettingsError
 from belote.server.tables import Send, TableManager
 from belote.server.wire import new_token
-from belote.variants import VARIANTS, find_variant
+from belote.variants import DEFAULT_GAME, VARIANTS, find_variant
 
 log = logging.getLogger("belote.matchmaking")
 
@@ -55,9 +55,10 @@ class Waiting:
 
 
 def variant_of(data: dict[str, Any]) -> str:
-    """The game an entry waits for (entries written before the queue had games wait for the classic one)."""
-    variant = data.get("variant", "classic")
-    return variant if variant in VARIANTS else "classic"
+    """The game an entry waits for (entries written before the queue had games, or for a game no longer
+    played, wait for the default one)."""
+    variant = data.get("variant", DEFAULT_GAME)
+    return variant if variant in VARIANTS else DEFAULT_GAME
 
 
 def seating_of(data: dict[str, Any]) -> str:
@@ -97,7 +98,7 @@ class Matchmaker:
         self._task: asyncio.Task[None] | None = None
         hub.bus.listen(self._on_note)
 
-    async def join(self, name: str, send: Send, variant: str = "classic", seating: str = "partners") -> str:
+    async def join(self, name: str, send: Send, variant: str = DEFAULT_GAME, seating: str = "partners") -> str:
         entry = new_token()
         data: dict[str, Any] = {"name": name, "variant": variant, "seating": seating, "process": self.hub.process}
         data["joined"] = time.time()

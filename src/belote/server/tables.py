@@ -60,6 +60,7 @@ from belote.server.room import (
 )
 from belote.server.thinking import Thinker
 from belote.server.wire import new_token, same_secret
+from belote.variants import DEFAULT_GAME
 
 log = logging.getLogger("belote.tables")
 
@@ -445,7 +446,7 @@ class TableManager:
         return await self._create(meta), token
 
     async def create_online(
-        self, names: list[str], variant: str = "classic", seatings: list[str] | None = None
+        self, names: list[str], variant: str = DEFAULT_GAME, seatings: list[str] | None = None
     ) -> tuple[Table, list[tuple[str, int]]]:
         """A table of ``variant`` for the players the queue matched (at most its seats, in queue
         order, each with their ``seating``, ``partners`` by default: ``online_seats``), bots in the

@@ -16,10 +16,12 @@ from belote.variants.coinche import Coinche
 from belote.variants.three import ThreeHanded
 from belote.variants.two import TwoHanded
 
-__all__ = ["SEATS", "VARIANTS", "Tally", "UnknownVariant", "Variant", "find_variant"]
+__all__ = ["DEFAULT_GAME", "SEATS", "VARIANTS", "Tally", "UnknownVariant", "Variant", "find_variant"]
 
 #: Every game, by name, in the order pages list them.
 VARIANTS: dict[str, Variant] = {v.name: v for v in (Classic(), Coinche(), ThreeHanded(), TwoHanded())}
+#: The game played when none is named: the rules' default (``Rules.variant``), a queue's, a table's.
+DEFAULT_GAME: str = Classic.name
 
 
 class UnknownVariant(ValueError):

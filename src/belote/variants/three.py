@@ -24,6 +24,8 @@ class ThreeHanded(Variant):
     team_names = ("N", "E", "S")
     partners = False
     out_of_play = 8
+    #: Alone against two (25 of 0, 15, 30, 45, 60, 90 in self-play).
+    take_extra = 25
 
     def camps(self, taker: int | None) -> tuple[int, ...]:
         """Each alone while nobody has taken; then the taker (0) against the two others (1)."""
