@@ -22,6 +22,7 @@ import pytest
 from belote.cards import cards_of
 from belote.game import SEATS, Match, parse_action
 from belote.server.room import rules_of
+from games import one_of_each
 from netplay import Player, Server, cards_in, match_over, private_table, run, stored_table
 
 if TYPE_CHECKING:
@@ -220,7 +221,7 @@ def seen_by(view: dict[str, Any]) -> set[str]:
     return set(view["hand"]) | set(view["legal"]) | {c for k in public for c in cards_in(view.get(k))}
 
 
-@pytest.mark.parametrize("variant", ["classic", "coinche"])
+@pytest.mark.parametrize("variant", one_of_each(lambda game: game.auction))  # hints of bids of each kind, then cards
 def test_a_hint_names_no_card_of_another_hand(app_client: Callable[..., TestClient], db: Path, variant: str) -> None:
     """A whole deal at a solo table with hints on, a hint at each of South's turns: every card a hint
     names is South's, never one of the cards the others hold then (the store's replay says which)."""

@@ -18,15 +18,17 @@ from belote.bots import make_bot
 from belote.bots.heuristic import HeuristicBot
 from belote.cli import build_parser
 from belote.game import Action, Match, PlayerView
-from belote.rules import PRESETS
+from belote.rules import Rules
 from belote.server import tables
 from belote.server.thinking import Thinker, default_workers
+from belote.variants import VARIANTS
+from games import GAMES
 from netplay import receive, run, until
 
 
 def views(game: str, seed: int, every: int) -> list[PlayerView]:
     """Every ``every``-th view of a deal of ``game`` played by heuristic bots, bids and cards."""
-    rules = PRESETS[game]
+    rules = Rules(variant=game)
     match = Match(rules, seed)
     bot = HeuristicBot()
     out: list[PlayerView] = []
@@ -48,12 +50,12 @@ def thinker() -> Iterator[Thinker]:
     run(t.close())
 
 
-@pytest.mark.parametrize("game", ["classic", "coinche", "three-handed", "two-handed"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_worker_decides_exactly_as_the_bot_does_here(thinker: Thinker, game: str) -> None:
     """The bots keep nothing from one decision to the next: a copy in a worker gives the same action."""
     chosen = views(game, 7, every=5)
     assert any(v.phase == "bidding" for v in chosen) and any(v.phase == "play" for v in chosen)
-    bots = [make_bot("search", seed=7 * 7 + s, think=0.5) for s in range(PRESETS[game].players)]
+    bots = [make_bot("search", seed=7 * 7 + s, think=0.5) for s in range(VARIANTS[game].players)]
     here = [bots[v.seat or 0].act(v) for v in chosen]
 
     async def there() -> list[Action]:
