@@ -11,6 +11,13 @@ a test taking it runs under both. ``Engine.run(func, *args)`` calls ``func(*args
 implementation: in this process when it is the one loaded here, else in the worker. ``func`` must be
 a module-level function that imports what it needs inside its body, and its result must be JSON.
 ``play_game`` below is the common one: a random game with its legal sets, views, events and record.
+
+The server's tests open the app through one factory: ``app_client(path=None, **config)`` is a
+Starlette ``TestClient`` (open it with ``with``: the app's lifespan runs inside) of the app that
+``belote.server.app.create_app`` makes on the SQLite file ``path`` (the test's ``db`` by default, so
+that a second client on it is the server started again), with ``ServerConfig(**config)``.
+``client`` is that app open for the test, with the config of its ``app_config`` marker
+(``pytestmark = pytest.mark.app_config(pace=0.0)`` for a whole file).
 """
 
 from __future__ import annotations
@@ -22,9 +29,13 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the tests' helper modules (netplay)
 
@@ -235,3 +246,41 @@ def play_game(seed: int, rules: dict[str, Any], check_undo: bool) -> dict[str, A
 def random_game() -> Callable[..., dict[str, Any]]:
     """``play_game`` itself, for tests that run it under an ``Engine``."""
     return play_game
+
+
+# ----------------------------------------------------------------- the app
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """The SQLite file of the test's app."""
+    return tmp_path / "belote.sqlite3"
+
+
+@pytest.fixture
+def app_client(db: Path) -> Iterator[Callable[..., TestClient]]:
+    """``app_client(path=None, **config)``: a TestClient of the app on ``db`` with ``ServerConfig(**config)``.
+
+    The apps' SQLite files are closed after the test (an app leaves its store open when it stops).
+    """
+    from starlette.testclient import TestClient
+
+    from belote.server.app import create_app
+    from belote.server.tables import ServerConfig
+
+    opened: list[Any] = []
+
+    def open_app(path: str | Path | None = None, **config: Any) -> TestClient:
+        app = create_app(db_path=path or db, config=ServerConfig(**config))
+        opened.append(app)
+        return TestClient(app)
+
+    yield open_app
+    for app in opened:
+        app.state.store.close()
+
+
+@pytest.fixture
+def client(request: pytest.FixtureRequest, app_client: Callable[..., TestClient]) -> Iterator[TestClient]:
+    """The app open for the test, with the ``ServerConfig`` fields of the test's ``app_config`` marker."""
+    marker = request.node.get_closest_marker("app_config")
+    with app_client(**(marker.kwargs if marker else {})) as c:
+        yield c

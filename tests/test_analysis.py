@@ -34,6 +34,7 @@ from belote.knowledge import Knowledge
 from belote.record import load_deal, parse, replay, to_record
 from belote.rules import Rules
 from belote.solver import Position, card_values, forget, nodes, value
+from games import GAMES
 
 VECTORS = Path(__file__).parent / "vectors"
 DOCS = Path(__file__).parent.parent / "docs"
@@ -304,7 +305,7 @@ def test_a_deal_is_taken_for_the_par_only_in_its_bidding() -> None:
 
 def test_the_bots_evaluation_names_the_card_it_plays() -> None:
     """``card_evaluation`` is ``act`` with its numbers shown: the same card, in every game."""
-    for variant in ("classic", "coinche", "three-handed", "two-handed"):
+    for variant in GAMES:
         deal = Deal.from_seed(2, Rules(variant=variant))
         bots = [HeuristicBot(s) for s in range(deal.players)]
         judge = SearchBot(9, think=0.25)

@@ -14,6 +14,7 @@ from belote.bots import bot_names, register
 from belote.game import PlayerView
 from belote.record import to_record
 from belote.rules import Rules
+from games import OTHER_GAMES
 
 #: Deterministic bots that exist now: two copies of one must tie exactly.
 SAME_BOTS = ["random", *(["heuristic"] if "heuristic" in bot_names() else [])]
@@ -117,13 +118,15 @@ def test_the_command_refuses_an_unknown_bot() -> None:
     assert out.stdout == ""
 
 
-@pytest.mark.parametrize("preset", ["three-handed", "two-handed", "coinche"])
-def test_the_same_bot_ties_exactly_in_every_game(preset: str) -> None:
-    r = run_arena("heuristic", "heuristic", deals=30, seed=4, rules=preset, jobs=1)
+@pytest.mark.parametrize("variant", OTHER_GAMES)  # the classic game: test_the_same_bot_on_both_sides_...
+def test_the_same_bot_ties_exactly_in_every_game(variant: str) -> None:
+    rules = Rules(variant=variant)
+    r = run_arena("heuristic", "heuristic", deals=30, seed=4, rules=rules, jobs=1)
     assert r.mean == 0.0 and r.sd == 0.0 and r.ci95 == (0.0, 0.0)
     assert r.means[0] == r.means[1] and r.means_ci95[0] == r.means_ci95[1]
     assert r.deals_won[0] == r.deals_won[1] and r.matches_won[0] == r.matches_won[1]
-    assert r.tables == (6 if preset == "three-handed" else 2)
+    # Two tables where two camps are seated (partners, or two alone), six where three play alone.
+    assert r.tables == {4: 2, 3: 6, 2: 2}[rules.players]
     assert r.unpaired == 0 and r.pairs >= 30
 
 

@@ -13,25 +13,33 @@ from belote.contracts import ALL_TRUMP, CAPOT, COINCHE, SURCOINCHE, contract_of,
 from belote.game import PASS, Deal, Match, PlayerView
 from belote.knowledge import OUT, Knowledge
 from belote.rules import PRESETS, Rules
-from belote.variants import find_variant
+from belote.variants import VARIANTS, find_variant
+from games import OTHER_GAMES
 
 #: Coinche: the places of the deck each player takes (three, two, three), in playing order.
 COINCHE_PLACES = find_variant("coinche").first_places()
 
 N, E, S, W = range(4)
 HEARTS = 1
-VARIANTS = ["coinche", "coinche-sans-annonces", "three-handed", "two-handed"]
+#: The games beside the classic one (its bots play in tests/test_bots.py and tests/test_arena.py), and Coinche
+#: without declarations.
+MATCHES = {
+    **{game: Rules(variant=game) for game in OTHER_GAMES},
+    "coinche-sans-annonces": PRESETS["coinche-sans-annonces"],
+}
+#: The games where cards are hidden from every hand: out of play, or face down on the table.
+HIDDEN_CARDS = [name for name, game in VARIANTS.items() if game.out_of_play or game.table_cards]
 
 
 def short(preset: str, deals: int = 2) -> Rules:
-    return Rules.from_dict({"deals": deals}, base=PRESETS[preset])
+    return Rules.from_dict({"deals": deals}, base=MATCHES[preset])
 
 
 def bot_options(name: str) -> dict[str, float]:
     return {"think": 0.25} if name == "search" else {}
 
 
-@pytest.mark.parametrize("preset", VARIANTS)
+@pytest.mark.parametrize("preset", MATCHES)
 @pytest.mark.parametrize("name", ["random", "heuristic", "search"])
 def test_every_bot_plays_whole_matches_of_every_game_legally(preset: str, name: str) -> None:
     rules = short(preset, 2 if name == "search" else 4)
@@ -58,16 +66,16 @@ def test_a_search_game_replays_exactly() -> None:
             m.apply(bots[seat].act(m.view(seat)), seat=seat)
         return m.actions
 
-    for preset in ("coinche", "three-handed", "two-handed"):
+    for preset in OTHER_GAMES:
         assert play(preset) == play(preset)
 
 
 # ----------------------------------------------------------------- worlds drawn at three and two hands
 
 
-@pytest.mark.parametrize("preset", ["three-handed", "two-handed"])
-def test_worlds_keep_what_nobody_may_see_out_of_every_hand(preset: str) -> None:
-    rules = PRESETS[preset]
+@pytest.mark.parametrize("variant", HIDDEN_CARDS)
+def test_worlds_keep_what_nobody_may_see_out_of_every_hand(variant: str) -> None:
+    rules = Rules(variant=variant)
     rng = random.Random(3)
     checked = 0
     for seed in range(12):
@@ -87,14 +95,15 @@ def test_worlds_keep_what_nobody_may_see_out_of_every_hand(preset: str) -> None:
                         assert hands[s] & seen == 0
                         assert hands[s] & k.excluded[s] == 0
                         assert k.hands[s] & ~hands[s] == 0  # the known cards (the turned card, face-up cards)
-                if rules.players == 3:
-                    # The eight cards out of play are nobody's: the hands hold the cards in play only.
+                if rules.game.out_of_play:
+                    # The cards out of play (eight at three hands) are nobody's: the hands hold the
+                    # cards in play only.
                     pile = k.sample(rng)[OUT]
-                    assert pile.bit_count() == 8
+                    assert pile.bit_count() == rules.game.out_of_play
                     in_hands = 0
                     for h in hands:
                         in_hands |= h
-                    assert in_hands.bit_count() == 24 - len(view.played)
+                    assert in_hands.bit_count() == 32 - rules.game.out_of_play - len(view.played)
                 else:
                     assert under is not None
                     real_under = deal.under

@@ -8,12 +8,14 @@ import sys
 
 import pytest
 
+from games import GAMES, OTHER_GAMES
+
 
 def belote(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "belote.cli", *args], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("preset", ["coinche", "three-handed", "two-handed"])
+@pytest.mark.parametrize("preset", OTHER_GAMES)  # the classic game: tests/test_arena.py
 def test_arena_plays_each_game(preset: str) -> None:
     proc = belote(
         "arena", "--ns", "random", "--ew", "random", "--rules", preset, "--option", "rounding=true",
@@ -27,4 +29,5 @@ def test_arena_plays_each_game(preset: str) -> None:
 def test_help_names_the_games() -> None:
     for sub in ("play", "deal", "arena", "scores"):
         proc = belote(sub, "--help")
-        assert proc.returncode == 0 and "--option NAME=VALUE" in proc.stdout and "three-handed" in proc.stdout
+        assert proc.returncode == 0 and "--option NAME=VALUE" in proc.stdout
+        assert all(game in proc.stdout for game in GAMES), (sub, proc.stdout)

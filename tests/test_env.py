@@ -28,6 +28,7 @@ from belote.cards import mask_of
 from belote.env import ACTIONS, FIELDS, OBS_SIZE, action_mask, encode, env, field, parallel_env, raw_env
 from belote.env.single import BeloteSingleEnv
 from belote.rules import Rules
+from games import GAMES, of_game
 
 
 @contextmanager
@@ -40,15 +41,14 @@ def env_warnings() -> Iterator[list[warnings.WarningMessage]]:
         yield caught
 
 
-GAMES = ["classic", "coinche", "three-handed", "two-handed"]
-#: Rule options that change what an observation holds: the direction of play, no declarations,
-#: Coinche's générale and 180, no no-trumps.
-OPTIONS = [
-    ("classic", {"direction": "counterclockwise", "declarations": False}),
-    ("coinche", {"generale": True, "coinche_max_bid": 180, "no_trump_all_trump": False}),
-    ("three-handed", {"direction": "counterclockwise"}),
-    ("two-handed", {"direction": "counterclockwise"}),
-]
+#: Rule options that change what an observation holds, in each game: the direction of play, no
+#: declarations, Coinche's générale and 180, no no-trumps.
+OPTIONS = {
+    "classic": {"direction": "counterclockwise", "declarations": False},
+    "coinche": {"generale": True, "coinche_max_bid": 180, "no_trump_all_trump": False},
+    "three-handed": {"direction": "counterclockwise"},
+    "two-handed": {"direction": "counterclockwise"},
+}
 #: The warnings PettingZoo's api_test gives any environment whose observation is a dict (it lists
 #: its own such games by name).
 DICT_OBSERVATION_WARNINGS = {
@@ -187,8 +187,10 @@ def same_as_the_view(e: Any) -> None:
         assert np.array_equal(obs["action_mask"], expected)
 
 
-@pytest.mark.parametrize(("game", "options"), [(g, {}) for g in GAMES] + OPTIONS)
-def test_the_observation_is_the_encoding_of_the_view(game: str, options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("changed", [False, True], ids=["default", "options"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_observation_is_the_encoding_of_the_view(game: str, changed: bool) -> None:
+    options = of_game(OPTIONS, game) if changed else {}
     play(raw_env(game=game, rules=options, episode="match"), seed=5, steps=250, check=same_as_the_view)
     play(raw_env(game=game, rules=options, episode="deal"), seed=6, steps=150, check=same_as_the_view)
 
@@ -263,16 +265,18 @@ def lowest_to_the_end(e: Any) -> dict[str, float]:
             total[agent] += reward
 
 
-@pytest.mark.parametrize(
-    ("game", "rewards"),
-    [
-        ("classic", [-162, 162, -162, 162]),  # dedans: the defenders score 162
-        ("coinche", [-1640, 1640, -1640, 1640]),  # capot surcoinched, lost
-        ("three-handed", [40, -80, 40]),  # 80 to each defender: each gets 80 less the others' mean
-        ("two-handed", [162, -162]),
-    ],
-)
-def test_a_deals_rewards_are_its_points_from_each_side(game: str, rewards: list[int]) -> None:
+#: Each seat's reward in the deal of seed 7 where every seat plays its last legal action.
+REWARDS = {
+    "classic": [-162, 162, -162, 162],  # dedans: the defenders score 162
+    "coinche": [-1640, 1640, -1640, 1640],  # capot surcoinched, lost
+    "three-handed": [40, -80, 40],  # 80 to each defender: each gets 80 less the others' mean
+    "two-handed": [162, -162],
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_deals_rewards_are_its_points_from_each_side(game: str) -> None:
+    rewards = of_game(REWARDS, game)
     e = raw_env(game=game)
     e.reset(seed=7)
     total = lowest_to_the_end(e)

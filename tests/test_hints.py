@@ -17,7 +17,6 @@ from belote.bots.search import SearchBot
 from belote.cards import CARDS
 from belote.game import PLAY, SEATS, Deal, PlayerView, Refusal, action_str
 from belote.hints import hint
-from belote.server.app import create_app
 from belote.server.room import (
     DEFAULT_SETTINGS,
     Hint,
@@ -32,7 +31,6 @@ from belote.server.room import (
     new_match,
     reduce,
 )
-from belote.server.tables import ServerConfig
 from belote.server.thinking import Thinker
 
 QUICK = check_settings({"deals": 2, "strength": "easy", "speed": "fast", "hints": True})
@@ -165,11 +163,7 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     opened.set()
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    config = ServerConfig(pace=0.0, think_workers=0, turn_timer=600)
-    with TestClient(create_app(db_path=tmp_path / "h.sqlite3", config=config)) as c:
-        yield c
+pytestmark = pytest.mark.app_config(pace=0.0, think_workers=0, turn_timer=600)
 
 
 def until(ws: Any, kind: str, test: Any = lambda m: True) -> dict[str, Any]:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -19,9 +18,7 @@ from starlette.testclient import TestClient
 
 from belote.rules import OPTIONS
 from belote.server import app as app_module
-from belote.server.app import create_app
 from belote.server.room import TABLE_SETTINGS
-from belote.server.tables import ServerConfig
 from netplay import receive
 
 HOSTILE: list[Any] = [
@@ -121,10 +118,9 @@ def tracebacks() -> Iterator[Tracebacks]:
 
 
 @pytest.fixture
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+def client(app_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     monkeypatch.setattr(app_module, "FLOOD", (10**9, 1.0))  # every message read: this test sends hundreds
-    app = create_app(db_path=tmp_path / "hostile.sqlite3", config=ServerConfig(pace=0.0))
-    with TestClient(app) as c:
+    with app_client(pace=0.0) as c:
         yield c
 
 

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,6 @@ from starlette.testclient import TestClient
 from belote.bots import make_bot
 from belote.game import SEATS, Match
 from belote.rules import Rules
-from belote.server.app import create_app
-from belote.server.store import SQLiteStore
 from belote.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,11 +54,11 @@ def played_match(variant: str, seed: int) -> dict[str, Any]:
     }
 
 
-def test_the_page_modules_under_node(tmp_path: Path) -> None:
+def test_the_page_modules_under_node(app_client: Callable[..., TestClient], tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is needed for the page's module tests (Debian's package nodejs)")
-    with TestClient(create_app(SQLiteStore(tmp_path / "s.sqlite3"))) as client:
+    with app_client() as client:
         games = client.get("/api/games").json()
     fixture = {"games": games, "matches": [played_match(v, seed) for v in VARIANTS for seed in (1, 2)]}
     path = tmp_path / "fixture.json"

@@ -10,6 +10,7 @@ from belote.cards import FULL_PACK, mask_of
 from belote.game import PASS, TAKE, Deal, Match
 from belote.knowledge import OUT, Knowledge
 from belote.rules import PRESETS, Rules
+from games import GAMES
 
 
 def _play_random(m: Match, rng: random.Random) -> None:
@@ -62,9 +63,9 @@ def test_knowledge_never_contradicts_the_real_hands(preset: str) -> None:
             _play_random(m, rng)
 
 
-@pytest.mark.parametrize("preset", ["classic", "coinche", "three-handed", "two-handed"])
-def test_sampled_deals_fit_the_view(preset: str) -> None:
-    rules = PRESETS[preset]
+@pytest.mark.parametrize("variant", GAMES)
+def test_sampled_deals_fit_the_view(variant: str) -> None:
+    rules = Rules(variant=variant)
     for seed in range(40):
         m = Match(rules, seed=seed)
         rng = random.Random(seed)

@@ -13,16 +13,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from belote.cards import cards_of
 from belote.game import SEATS, Match, parse_action
 from belote.server.room import rules_of
+from games import one_of_each
 from netplay import Player, Server, cards_in, match_over, private_table, run, stored_table
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 GAMES = 200
 AT_ONCE = 10
@@ -166,20 +170,15 @@ def test_no_hidden_card_in_any_message_of_200_games(server: tuple[str, Path]) ->
     assert messages > 200 * 100 and cards > 200 * 1000  # the scan looked at real traffic
 
 
-def test_no_hidden_card_through_the_archive_or_the_analysis(tmp_path: Path) -> None:
+def test_no_hidden_card_through_the_archive_or_the_analysis(app_client: Callable[..., TestClient], db: Path) -> None:
     """The records route gives the finished deals only, never the deal in progress (its deck holds
     every hidden card); the analysis of a deal in progress is refused, even to a seat of the table;
     a spectator has nothing before the match is over."""
-    from starlette.testclient import TestClient
-
     from belote.record import to_record
-    from belote.server.app import create_app
     from belote.server.room import check_settings, new_match
-    from belote.server.tables import ServerConfig
     from netplay import stored_table
 
-    db = tmp_path / "review.sqlite3"
-    with TestClient(create_app(db_path=db, config=ServerConfig(pace=0.0, think_workers=0))) as client:
+    with app_client(pace=0.0, think_workers=0) as client:
         data = client.post("/api/solo", json={"strength": "easy", "speed": "fast", "deals": 3}).json()
         url = f"/api/tables/{data['table']}/records"
         bearer = {"Authorization": f"Bearer {data['token']}"}
@@ -222,17 +221,11 @@ def seen_by(view: dict[str, Any]) -> set[str]:
     return set(view["hand"]) | set(view["legal"]) | {c for k in public for c in cards_in(view.get(k))}
 
 
-@pytest.mark.parametrize("variant", ["classic", "coinche"])
-def test_a_hint_names_no_card_of_another_hand(tmp_path: Path, variant: str) -> None:
+@pytest.mark.parametrize("variant", one_of_each(lambda game: game.auction))  # hints of bids of each kind, then cards
+def test_a_hint_names_no_card_of_another_hand(app_client: Callable[..., TestClient], db: Path, variant: str) -> None:
     """A whole deal at a solo table with hints on, a hint at each of South's turns: every card a hint
     names is South's, never one of the cards the others hold then (the store's replay says which)."""
-    from starlette.testclient import TestClient
-
-    from belote.server.app import create_app
-    from belote.server.tables import ServerConfig
-
-    config = ServerConfig(pace=0.0, think_workers=0, turn_timer=600)
-    with TestClient(create_app(db_path=tmp_path / "h.sqlite3", config=config)) as client:
+    with app_client(pace=0.0, think_workers=0, turn_timer=600) as client:
         settings = {"variant": variant, "strength": "easy", "speed": "fast", "deals": 1, "hints": True}
         t = client.post("/api/solo", json=settings).json()
         hints = 0
@@ -253,7 +246,7 @@ def test_a_hint_names_no_card_of_another_hand(tmp_path: Path, variant: str) -> N
                 ws.send_json({"type": "hint"})
                 while (answer := ws.receive_json())["type"] != "hint":
                     assert answer["type"] == "state", answer
-                meta, actions = stored_table(tmp_path / "h.sqlite3", t["table"])
+                meta, actions = stored_table(db, t["table"])
                 seed = int(meta["seed"])
                 truth = Match(rules_of(meta["settings"]), seed=seed, first_dealer=seed % 4)
                 for a in actions:
@@ -266,16 +259,15 @@ def test_a_hint_names_no_card_of_another_hand(tmp_path: Path, variant: str) -> N
     assert hints >= 8  # the bidding, and South's eight cards
 
 
-def test_a_problem_shows_no_answer_and_no_other_hand_before_it_is_answered() -> None:
+def test_a_problem_shows_no_answer_and_no_other_hand_before_it_is_answered(
+    app_client: Callable[..., TestClient],
+) -> None:
     """Every problem of the set as the page gets it: the seat's view alone; no card held by another
     seat at the position (the record replayed) unless the table shows it to everybody."""
-    from starlette.testclient import TestClient
-
     from belote.record import load_deal
-    from belote.server.app import create_app
     from belote.server.problems import problem_set
 
-    with TestClient(create_app(db_path=":memory:")) as client:
+    with app_client(":memory:") as client:
         for pid, problem in problem_set().items():
             shown = client.get(f"/api/problems/{pid}").json()
             assert set(shown) == {"id", "game", "seat", "view"}, pid

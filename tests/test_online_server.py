@@ -6,7 +6,7 @@ import contextlib
 import random
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from belote.server import matchmaking
-from belote.server.app import create_app
 from belote.server.hub import local_hub
 from belote.server.matchmaking import QUEUE_GAP, Matchmaker
 from belote.server.room import BOT_NAMES, bot_names, online_seats, same_name
@@ -28,19 +27,7 @@ Sockets = dict[str, Any]
 States = dict[str, dict[str, Any]]
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "belote.sqlite3"
-
-
-def app_client(db: Path, **config: Any) -> TestClient:
-    return TestClient(create_app(db_path=db, config=ServerConfig(**{"pace": 0.0, **config})))
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with app_client(db) as c:
-        yield c
+pytestmark = pytest.mark.app_config(pace=0.0)
 
 
 def create(client: TestClient, name: str = "Alice", **body: Any) -> dict[str, Any]:
@@ -254,8 +241,8 @@ def test_the_queue_seats_four_players_together(client: TestClient) -> None:
             cm.__exit__(None, None, None)
 
 
-def test_one_queued_player_gets_three_bots_after_the_wait(db: Path) -> None:
-    with app_client(db, queue_wait=0.5) as client, client.websocket_connect("/ws") as ws:
+def test_one_queued_player_gets_three_bots_after_the_wait(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, queue_wait=0.5) as client, client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "queue", "name": "Solo"})
         first = receive(ws, "queue")
         assert first["waiting"] == 1 and first["wait"] == 0.5
@@ -506,14 +493,14 @@ def test_reconnecting_gets_what_was_missed(client: TestClient) -> None:
             assert gap["view"] == states["N"]["view"]
 
 
-def test_every_table_comes_back_after_a_restart(db: Path) -> None:
-    with app_client(db) as client:
+def test_every_table_comes_back_after_a_restart(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0) as client:
         t, tokens = four_people(client)
         lobby = create(client, "Host")
         with started(client, t, tokens) as (ws, states):
             play_until(ws, states, lambda st: len(st["S"]["view"]["tricks"]) == 3)
             ws["E"].send_json({"type": "chat", "text": "see you"})
-    with app_client(db) as client:
+    with app_client(pace=0.0) as client:
         for s, token in tokens.items():
             with client.websocket_connect("/ws") as w:
                 w.send_json({"type": "join", "table": t["table"], "token": token, "since": -1})
@@ -670,9 +657,9 @@ def queue_together(
     ],
 )
 def test_the_queue_seats_people_as_they_asked(
-    db: Path, variant: str, people: list[tuple[str, str | None]], seats: str
+    app_client: Callable[..., TestClient], db: Path, variant: str, people: list[tuple[str, str | None]], seats: str
 ) -> None:
-    with app_client(db, queue_wait=1.0) as client:
+    with app_client(pace=0.0, queue_wait=1.0) as client:
         seated = queue_together(client, variant, people)
     table = seated[0][0]["table"]
     meta = stored_table(db, table)[0]

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,14 +80,11 @@ def my_turn(ws: Any) -> dict[str, Any]:
             return state
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path=tmp_path / "ops.sqlite3", config=ServerConfig(pace=0.0))) as c:
-        yield c
+pytestmark = pytest.mark.app_config(pace=0.0)
 
 
 # ----------------------------------------------------------------- /metrics
-def test_metrics_count_a_scripted_game(client: TestClient, tmp_path: Path) -> None:
+def test_metrics_count_a_scripted_game(client: TestClient, db: Path) -> None:
     first = parse_metrics(client.get("/metrics").text)
     assert client.get("/metrics").headers["content-type"].startswith("text/plain; version=0.0.4")
     assert with_name(first, "belote_refusals_total") == {}
@@ -114,7 +111,7 @@ def test_metrics_count_a_scripted_game(client: TestClient, tmp_path: Path) -> No
         waiting.send_json({"type": "queue", "name": "Ana", "variant": "coinche"})
         receive(waiting, "queue")
         during = parse_metrics(client.get("/metrics").text)
-    stored = SQLiteStore(tmp_path / "ops.sqlite3").load_table(table["table"])
+    stored = SQLiteStore(db).load_table(table["table"])
     assert stored is not None
     played = len(stored[1])
 
@@ -204,16 +201,15 @@ def test_serve_log_format_json_writes_one_object_a_line(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------------- tables on demand
-def test_stored_tables_load_on_demand_not_at_start(tmp_path: Path) -> None:
-    db = tmp_path / "many.sqlite3"
-    with TestClient(create_app(db_path=db, config=ServerConfig(pace=0.0))) as c:
+def test_stored_tables_load_on_demand_not_at_start(app_client: Callable[..., TestClient], db: Path) -> None:
+    with app_client(pace=0.0) as c:
         first = c.post("/api/solo", json=FAST).json()
     store = SQLiteStore(db)
     meta, actions = store.load_table(first["table"]) or ({}, [])
     for i in range(5000):
         store.commit(f"stored{i}", meta, True, 0, actions, False)
     store.close()
-    with TestClient(create_app(db_path=db, config=ServerConfig(pace=0.0))) as c:
+    with app_client(pace=0.0) as c:
         manager: TableManager = c.app.state.tables  # type: ignore[attr-defined]
         assert manager.tables == {}  # nothing loaded, no bot thinking
         with c.websocket_connect("/ws") as ws:

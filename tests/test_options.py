@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import fields
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +15,6 @@ from belote.cards import CARDS
 from belote.cli_rules import option_of
 from belote.record import FORMAT, RULE_KEYS, RecordError, parse
 from belote.rules import GROUPS, KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec, Rules, RulesError
-from belote.server.app import create_app
 from belote.server.room import NOT_AT_A_TABLE, RULE_SETTINGS, TABLE_SETTINGS, SettingsError, check_settings
 from belote.sheet import SHEET_RULES, Sheet, SheetError, sheet_rule_keys
 from belote.variants import VARIANTS
@@ -137,12 +134,6 @@ def test_the_table_settings_have_specs_of_the_same_shape(spec: OptionSpec) -> No
             check_settings({spec.name: value})
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path=tmp_path / "belote.sqlite3")) as c:
-        yield c
-
-
 def test_any_json_setting_is_refused_cleanly_over_http(client: TestClient) -> None:
     for spec in (*OPTIONS, *TABLE_SETTINGS):
         if spec.name not in (*RULE_SETTINGS, *(s.name for s in TABLE_SETTINGS)):
@@ -184,11 +175,9 @@ def test_api_games_answers_the_games_and_the_specs(client: TestClient) -> None:
     assert all(set(s) - {"choices", "min", "max"} == common for s in answer["table_settings"])
 
 
-def test_api_games_gives_the_servers_turn_timer(tmp_path: Path) -> None:
-    from belote.server.tables import ServerConfig
-
-    with TestClient(create_app(db_path=tmp_path / "b.sqlite3", config=ServerConfig(turn_timer=45))) as c:
-        timer = c.get("/api/games").json()["table_settings"][-1]
+@pytest.mark.app_config(turn_timer=45)
+def test_api_games_gives_the_servers_turn_timer(client: TestClient) -> None:
+    timer = client.get("/api/games").json()["table_settings"][-1]
     assert timer["name"] == "turn_timer" and timer["default"] == 45
 
 

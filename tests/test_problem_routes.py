@@ -4,24 +4,19 @@ sees it, an answer judged with the whole analysis, and bad requests refused with
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from belote.problems import FORMAT
-from belote.server.app import create_app
 from belote.server.problems import problem_set
 from schemacheck import validator
 
 PROBLEM = validator("problem")
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path=tmp_path_factory.mktemp("p") / "p.sqlite3")) as c:
-        yield c
+pytestmark = pytest.mark.app_config(think_workers=0)  # the routes of the problems start no bot: no worker
 
 
 def test_the_package_ships_problems_of_every_game() -> None:

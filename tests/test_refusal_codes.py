@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from belote.actions import REFUSALS, IllegalAction, IllegalBid, IllegalPlay, Refusal, parse_action
-from belote.server.app import create_app
-from belote.server.tables import ServerConfig, Table
+from belote.server.tables import Table
 from netplay import receive, until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -303,11 +301,7 @@ def test_the_words_stay_those_of_the_rule() -> None:
 
 
 # ----------------------------------------------------------------- the server
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    config = ServerConfig(pace=0.0)
-    with TestClient(create_app(db_path=tmp_path / "belote.sqlite3", config=config)) as c:
-        yield c
+pytestmark = pytest.mark.app_config(pace=0.0)
 
 
 def http_refusal(r: Any, status: int) -> tuple[str, dict[str, Any]]:

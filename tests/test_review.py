@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,7 @@ from belote.bots.heuristic import HeuristicBot
 from belote.game import Deal
 from belote.record import to_record
 from belote.rules import Rules
-from belote.server.app import create_app
 from belote.server.review import MAX_BODY
-from belote.server.tables import ServerConfig
 
 URL = "/api/analyse"
 
@@ -45,15 +42,12 @@ def finished() -> dict[str, Any]:
     raise AssertionError("no three-handed deal was taken in 20 seeds")
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Any:
-    return create_app(db_path=tmp_path / "review.sqlite3", config=ServerConfig(pace=0.0, think_workers=0))
+pytestmark = pytest.mark.app_config(pace=0.0, think_workers=0)
 
 
 @pytest.fixture
-def client(app: Any) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
+def app(client: TestClient) -> Any:
+    return client.app
 
 
 def refused(answer: Any, status: int, code: str) -> None:

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from belote.server.app import create_app
 from belote.server.rules_page import WEB, choose_lang, contents, document, inline, render
 
 NNBSP, NBSP = "\u202f", "\u00a0"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path=tmp_path / "belote.sqlite3")) as c:
-        yield c
 
 
 # ----------------------------------------------------------------- the renderer

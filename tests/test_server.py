@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,23 +13,10 @@ from starlette.testclient import TestClient
 from belote import cli
 from belote.game import Match, parse_action
 from belote.record import match_records
-from belote.server.app import create_app
 from belote.server.room import check_settings, new_match
 from belote.server.store import SQLiteStore
-from belote.server.tables import ServerConfig
 
 FAST = {"strength": "easy", "speed": "fast"}
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "belote.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path=db)) as c:
-        yield c
 
 
 def solo(client: TestClient, **settings: Any) -> dict[str, Any]:
@@ -157,8 +144,8 @@ def test_illegal_card_is_refused_with_the_rule(client: TestClient) -> None:
         assert refused is not None and refused.startswith("you must")
 
 
-def test_a_restart_brings_the_table_back_exactly(db: Path) -> None:
-    with TestClient(create_app(db_path=db)) as c:
+def test_a_restart_brings_the_table_back_exactly(db: Path, app_client: Callable[..., TestClient]) -> None:
+    with app_client() as c:
         data = solo(c)
         with c.websocket_connect("/ws") as ws:
             ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
@@ -173,7 +160,7 @@ def test_a_restart_brings_the_table_back_exactly(db: Path) -> None:
         assert stored is not None
     meta, actions = stored
     expected = Match.from_dict({"seed": meta["seed"], "first_dealer": "NESW"[meta["seed"] % 4], "actions": actions})
-    with TestClient(create_app(db_path=db)) as c2, c2.websocket_connect("/ws") as ws:
+    with app_client() as c2, c2.websocket_connect("/ws") as ws:
         ws.send_json({"type": "join", "table": data["table"], "token": data["token"], "since": -1})
         state = receive_state(ws)
         assert state["view"]["hand"] == [str(x) for x in expected.view(2).hand]
@@ -226,12 +213,11 @@ def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> No
 
 
 def test_a_tables_finished_deals_download_as_records_that_replay(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    app_client: Callable[..., TestClient], db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The archive: a seat downloads the finished deals at any time, a spectator once the match is
     over; never the deal in progress; the lines replay (``belote replay``) to the table's match."""
-    config = ServerConfig(pace=0.0, think_workers=0)
-    with TestClient(create_app(db_path=tmp_path / "archive.sqlite3", config=config)) as client:
+    with app_client(pace=0.0, think_workers=0) as client:
         data = solo(client, deals=2)
         url = f"/api/tables/{data['table']}/records"
         bearer = {"Authorization": f"Bearer {data['token']}"}
@@ -266,7 +252,7 @@ def test_a_tables_finished_deals_download_as_records_that_replay(
         after = client.get(url, headers=watcher)
         assert after.status_code == 200
         records = [json.loads(line) for line in after.text.splitlines()]
-        stored = SQLiteStore(tmp_path / "archive.sqlite3").load_table(data["table"])
+        stored = SQLiteStore(db).load_table(data["table"])
     assert stored is not None
     meta, actions = stored
     match = new_match(check_settings(meta["settings"]), meta["seed"])

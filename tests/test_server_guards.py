@@ -16,7 +16,7 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,19 +33,7 @@ from netplay import post, receive, run, serve_in_thread, stored_match, until
 FAST = {"strength": "easy", "speed": "fast"}
 
 
-def app_client(db: Path, **config: Any) -> TestClient:
-    return TestClient(create_app(db_path=db, config=ServerConfig(**{"pace": 0.0, **config})))
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "guards.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with app_client(db) as c:
-        yield c
+pytestmark = pytest.mark.app_config(pace=0.0)
 
 
 def solo(client: TestClient) -> dict[str, Any]:
@@ -144,8 +132,8 @@ def test_the_chat_limit_counts_the_seat_not_the_socket(client: TestClient) -> No
             s.__exit__(None, None, None)
 
 
-def test_new_tables_are_limited_per_address(db: Path) -> None:
-    with app_client(db, table_rate=(3, 60.0)) as client:
+def test_new_tables_are_limited_per_address(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, table_rate=(3, 60.0)) as client:
         for _ in range(2):
             assert client.post("/api/solo", json=FAST).status_code == 200
         assert client.post("/api/tables", json={"name": "Ann"}).status_code == 200
@@ -154,8 +142,8 @@ def test_new_tables_are_limited_per_address(db: Path) -> None:
             assert (r.json()["code"], r.json()["args"]) == ("too_many_tables", {"count": 3, "seconds": 60})
 
 
-def test_websockets_are_limited_per_address(db: Path) -> None:
-    with app_client(db, sockets_per_address=2) as client:
+def test_websockets_are_limited_per_address(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, sockets_per_address=2) as client:
         with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
             with client.websocket_connect("/ws") as c:
                 assert refusal(c) == ("too_many_sockets", {"max": 2})
@@ -171,8 +159,8 @@ def test_websockets_are_limited_per_address(db: Path) -> None:
 
 
 # ----------------------------------------------------------------- other sites
-def test_a_websocket_from_another_site_is_refused(db: Path) -> None:
-    with app_client(db, origins=("https://friend.example",)) as client:
+def test_a_websocket_from_another_site_is_refused(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, origins=("https://friend.example",)) as client:
         with client.websocket_connect("/ws", headers={"origin": "https://evil.example"}) as ws:
             assert refusal(ws) == ("bad_origin", {"origin": "https://evil.example"})
             with pytest.raises(WebSocketDisconnect) as closed:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -303,18 +303,16 @@ def test_a_two_handed_solo_table_is_played_to_the_end_without_showing_a_face_dow
 # ----------------------------------------------------------------- the queue
 
 
-def app_client(db: Path, **config: Any) -> TestClient:
-    return TestClient(create_app(db_path=db, config=ServerConfig(**{"pace": 0.0, "turn_timer": 600, **config})))
-
-
 def join(ws: Any, table: str, token: str) -> dict[str, Any]:
     ws.send_json({"type": "join", "table": table, "token": token, "since": -1})
     return receive(ws)
 
 
-def test_the_queue_seats_players_of_the_same_game_together_and_bots_after_the_wait(tmp_path: Path) -> None:
+def test_the_queue_seats_players_of_the_same_game_together_and_bots_after_the_wait(
+    app_client: Callable[..., TestClient],
+) -> None:
     with (
-        app_client(tmp_path / "q.sqlite3", queue_wait=0.8) as client,
+        app_client(pace=0.0, turn_timer=600, queue_wait=0.8) as client,
         client.websocket_connect("/ws") as a,
         client.websocket_connect("/ws") as b,
         client.websocket_connect("/ws") as c,
@@ -340,9 +338,9 @@ def test_the_queue_seats_players_of_the_same_game_together_and_bots_after_the_wa
         assert classic["settings"]["variant"] == "classic" and sum(p["bot"] for p in classic["players"].values()) == 3
 
 
-def test_two_players_of_the_two_handed_game_are_seated_at_once(tmp_path: Path) -> None:
+def test_two_players_of_the_two_handed_game_are_seated_at_once(app_client: Callable[..., TestClient]) -> None:
     with (
-        app_client(tmp_path / "q.sqlite3", queue_wait=600) as client,
+        app_client(pace=0.0, turn_timer=600, queue_wait=600) as client,
         client.websocket_connect("/ws") as a,
         client.websocket_connect("/ws") as b,
     ):
@@ -390,8 +388,8 @@ def test_the_queue_of_one_game_is_shared_by_processes_on_redis(tmp_path: Path) -
 
 
 # ----------------------------------------------------------------- refusals
-def test_settings_name_the_rule_option_they_break(tmp_path: Path) -> None:
-    with app_client(tmp_path / "r.sqlite3") as client:
+def test_settings_name_the_rule_option_they_break(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, turn_timer=600) as client:
         for bad, words in (
             ({"variant": "belote-a-cinq"}, ("variant", "coinche", "two-handed")),
             ({"variant": "coinche", "surcoinche": 8}, ("surcoinche", "3, 4")),
@@ -424,8 +422,8 @@ def four_people(client: TestClient, settings: dict[str, Any]) -> tuple[dict[str,
     return host, tokens
 
 
-def test_bids_of_another_game_and_a_defenders_surcoinche_are_refused(tmp_path: Path) -> None:
-    with app_client(tmp_path / "r.sqlite3") as client:
+def test_bids_of_another_game_and_a_defenders_surcoinche_are_refused(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, turn_timer=600) as client:
         host, tokens = four_people(client, {**QUICK, "variant": "coinche"})
         with (
             client.websocket_connect("/ws") as n,
@@ -483,8 +481,10 @@ def test_bids_of_another_game_and_a_defenders_surcoinche_are_refused(tmp_path: P
             assert error(me) == "110H is a Coinche bid: take, pass or name a suit"
 
 
-def test_a_game_of_fewer_seats_moves_the_people_beyond_them_or_is_refused_when_too_many_sit(tmp_path: Path) -> None:
-    with app_client(tmp_path / "r.sqlite3") as client:
+def test_a_game_of_fewer_seats_moves_the_people_beyond_them_or_is_refused_when_too_many_sit(
+    app_client: Callable[..., TestClient],
+) -> None:
+    with app_client(pace=0.0, turn_timer=600) as client:
         host = client.post("/api/tables", json={"name": "Ann", "settings": QUICK}).json()
         assert host["seat"] == "S"
         guest = client.post(
@@ -525,8 +525,8 @@ def test_a_game_of_fewer_seats_moves_the_people_beyond_them_or_is_refused_when_t
             assert not any(p["bot"] for p in started["players"].values())
 
 
-def test_a_new_match_of_another_game_at_a_private_table(tmp_path: Path) -> None:
-    with app_client(tmp_path / "r.sqlite3") as client:
+def test_a_new_match_of_another_game_at_a_private_table(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, turn_timer=600) as client:
         host = client.post("/api/tables", json={"name": "Ann", "settings": {**QUICK, "deals": 1}}).json()
         with client.websocket_connect("/ws") as h:
             join(h, host["table"], host["token"])
@@ -553,8 +553,8 @@ def test_a_new_match_of_another_game_at_a_private_table(tmp_path: Path) -> None:
             assert two["events"][0][0] == 0 and two["view"]["score"] == {"N": 0, "E": 0}
 
 
-def test_a_solo_table_changes_game_and_the_person_follows_their_seat(tmp_path: Path) -> None:
-    with app_client(tmp_path / "r.sqlite3") as client:
+def test_a_solo_table_changes_game_and_the_person_follows_their_seat(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, turn_timer=600) as client:
         solo = client.post("/api/solo", json=QUICK).json()
         assert solo["seat"] == "S"
         with client.websocket_connect("/ws") as me:
@@ -568,8 +568,8 @@ def test_a_solo_table_changes_game_and_the_person_follows_their_seat(tmp_path: P
             assert four["seat"] == "S" and len(four["players"]) == 4 and len(four["view"]["hand"]) == 8
 
 
-def test_an_invitation_says_the_game_and_its_free_seats(tmp_path: Path) -> None:
-    with app_client(tmp_path / "i.sqlite3") as client:
+def test_an_invitation_says_the_game_and_its_free_seats(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, turn_timer=600) as client:
         host = client.post("/api/tables", json={"name": "Ann", "settings": {**QUICK, "variant": "three-handed"}}).json()
         url = f"/api/tables/{host['table']}"
         seen = client.get(url, params={"invite": host["invite"]}).json()

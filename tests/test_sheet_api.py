@@ -2,35 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from belote.server.sheets import routes
-from belote.server.store import SQLiteSheets, SQLiteStore
-
-
-def make_client(path: Path) -> TestClient:
-    app = Starlette(routes=routes)
-    app.state.store = SQLiteStore(path)
-    app.state.sheets = SQLiteSheets(app.state.store)
-    return TestClient(app)
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "t.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with make_client(db) as c:
-        yield c
-        c.app.state.store.close()  # type: ignore[attr-defined]
+pytestmark = pytest.mark.app_config(pace=0.0, think_workers=0)  # no table here: no bot thinks
 
 
 def create(client: TestClient, **settings: Any) -> dict[str, Any]:
@@ -225,13 +203,13 @@ def test_the_page_is_served(client: TestClient) -> None:
     assert '<script type="module" src="/static/scores.js">' in r.text
 
 
-def test_sheets_persist_across_a_new_store_on_the_same_file(db: Path) -> None:
-    with make_client(db) as first:
+def test_sheets_persist_across_a_new_store_on_the_same_file(app_client: Callable[..., TestClient]) -> None:
+    with app_client(pace=0.0, think_workers=0) as first:
         sheet_id = create(first, names=["Alice & Cara", "Ben & Dev"], start=[210, 176])["id"]
         for entry, *_ in WORKED[:2]:
             deal(first, sheet_id, **entry)
         first.app.state.store.close()  # type: ignore[attr-defined]
-    with make_client(db) as second:
+    with app_client(pace=0.0, think_workers=0) as second:
         sheet = second.get(f"/api/sheets/{sheet_id}").json()
         assert sheet["score"] == {"NS": 500, "EW": 230} and sheet["names"]["NS"] == "Alice & Cara"
         sheet = deal(second, sheet_id, **WORKED[2][0])

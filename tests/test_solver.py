@@ -25,6 +25,7 @@ from belote.play import ALL_TRUMP, LAST_TRICK, NO_TRUMP, POINTS, PlayRules
 from belote.playstate import PLAY, PlayState
 from belote.rules import Rules
 from belote.solver import Position, PositionError, alphabeta, card_values, reference, value
+from games import GAMES, of_game
 
 try:
     from belote.solver import _dds
@@ -715,14 +716,14 @@ def _deal_positions(variant: str, seed: int, skip: int) -> list[Position]:
 KEEP_FROM = {"classic": 4, "coinche": 4, "three-handed": 0, "two-handed": 12}
 
 
-@pytest.mark.parametrize("variant", sorted(KEEP_FROM))
+@pytest.mark.parametrize("variant", GAMES)
 def test_a_kept_table_gives_the_values_of_fresh_solves(variant: str) -> None:
     """Positions of two deals solved in a shuffled order, each keeping the table the solves before it
     kept: every value is the value a fresh solve gives; a position of the other deal starts the table
     anew (its cards left may be the same set, held by other seats), and solving the same deal again
     in order visits fewer nodes than fresh solves."""
-    first = _deal_positions(variant, 11, KEEP_FROM[variant])
-    second = _deal_positions(variant, 12, KEEP_FROM[variant])
+    first = _deal_positions(variant, 11, of_game(KEEP_FROM, variant))
+    second = _deal_positions(variant, 12, of_game(KEEP_FROM, variant))
     fresh = {id(p): (card_values(p), value(p)) for p in first + second}
     order = first + second + first[::3] + second[1::2]
     random.Random(variant).shuffle(order)

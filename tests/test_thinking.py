@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from multiprocessing.managers import SyncManager
 from pathlib import Path
 from typing import Any
@@ -18,17 +18,17 @@ from belote.bots import make_bot
 from belote.bots.heuristic import HeuristicBot
 from belote.cli import build_parser
 from belote.game import Action, Match, PlayerView
-from belote.rules import PRESETS
+from belote.rules import Rules
 from belote.server import room
-from belote.server.app import create_app
-from belote.server.tables import ServerConfig
 from belote.server.thinking import Thinker, default_workers
+from belote.variants import VARIANTS
+from games import GAMES
 from netplay import receive, run, until
 
 
 def views(game: str, seed: int, every: int) -> list[PlayerView]:
     """Every ``every``-th view of a deal of ``game`` played by heuristic bots, bids and cards."""
-    rules = PRESETS[game]
+    rules = Rules(variant=game)
     match = Match(rules, seed)
     bot = HeuristicBot()
     out: list[PlayerView] = []
@@ -50,12 +50,12 @@ def thinker() -> Iterator[Thinker]:
     run(t.close())
 
 
-@pytest.mark.parametrize("game", ["classic", "coinche", "three-handed", "two-handed"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_worker_decides_exactly_as_the_bot_does_here(thinker: Thinker, game: str) -> None:
     """The bots keep nothing from one decision to the next: a copy in a worker gives the same action."""
     chosen = views(game, 7, every=5)
     assert any(v.phase == "bidding" for v in chosen) and any(v.phase == "play" for v in chosen)
-    bots = [make_bot("search", seed=7 * 7 + s, think=0.5) for s in range(PRESETS[game].players)]
+    bots = [make_bot("search", seed=7 * 7 + s, think=0.5) for s in range(VARIANTS[game].players)]
     here = [bots[v.seat or 0].act(v) for v in chosen]
 
     async def there() -> list[Action]:
@@ -173,10 +173,11 @@ def join(ws: Any, table: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def test_a_person_is_answered_while_a_bot_of_another_table_thinks(tmp_path: Path, gated: tuple[int, Any, Any]) -> None:
+def test_a_person_is_answered_while_a_bot_of_another_table_thinks(
+    app_client: Callable[..., TestClient], gated: tuple[int, Any, Any]
+) -> None:
     workers, inside, gate = gated
-    config = ServerConfig(pace=0.0, think_workers=workers)
-    with TestClient(create_app(db_path=tmp_path / "b.sqlite3", config=config)) as client:
+    with app_client(pace=0.0, think_workers=workers) as client:
         a = client.post("/api/solo", json={"strength": "easy", "speed": "fast"}).json()
         b = client.post("/api/solo", json={"strength": "strong", "speed": "fast"}).json()
         with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
@@ -197,8 +198,10 @@ def test_a_person_is_answered_while_a_bot_of_another_table_thinks(tmp_path: Path
             assert until(ws_a, lambda s: s["last"] > seen_at_a)["events"]
 
 
-def test_the_app_thinks_in_processes_by_default_and_stops_them_with_itself(tmp_path: Path) -> None:
-    with TestClient(create_app(db_path=tmp_path / "t.sqlite3")) as client:
+def test_the_app_thinks_in_processes_by_default_and_stops_them_with_itself(
+    app_client: Callable[..., TestClient],
+) -> None:
+    with app_client() as client:
         thinker = client.app.state.tables.config.thinker  # type: ignore[attr-defined]
         assert thinker.processes and thinker.workers == default_workers()
         pids = set(thinker._pool._processes)

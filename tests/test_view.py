@@ -13,12 +13,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from belote.bots import make_bot
 from belote.game import PASS, TAKE, Deal, Match, parse_action, shuffled_deck
 from belote.rules import PRESETS, Rules
 from belote.variants import DEFAULT_GAME, VARIANTS, UnknownVariant, find_variant
+from games import GAMES, of_game
 
 N, E, S, W = range(4)
-GAMES = ["classic", "coinche", "three-handed", "two-handed", "counterclockwise"]
+#: Every game, and the classic game played counterclockwise.
+MATCHES = {**{game: Rules(variant=game) for game in GAMES}, "counterclockwise": PRESETS["counterclockwise"]}
 
 
 def play_some(rules: Rules, seed: int, steps: int) -> Deal:
@@ -33,9 +36,9 @@ def play_some(rules: Rules, seed: int, steps: int) -> Deal:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=st.sampled_from(GAMES), seed=st.integers(0, 10**6), steps=st.integers(0, 80))
+@given(game=st.sampled_from(list(MATCHES)), seed=st.integers(0, 10**6), steps=st.integers(0, 80))
 def test_the_view_carries_order_camps_players_and_hand_sizes(game: str, seed: int, steps: int) -> None:
-    rules = PRESETS[game]
+    rules = MATCHES[game]
     deal = play_some(rules, seed, steps)
     n = rules.players
     for seat in (*range(n), None):
@@ -50,15 +53,24 @@ def test_the_view_carries_order_camps_players_and_hand_sizes(game: str, seed: in
         assert [m.bit_count() for m in masks] == [seats.count(s) for s in range(n)]
 
 
-def test_hand_sizes_through_a_deal_of_each_game() -> None:
-    deal = Deal.from_seed(3, PRESETS["two-handed"])
-    assert deal.view(None).hand_sizes == (5, 5)
-    deal.apply(TAKE)
-    assert deal.view(None).hand_sizes == (6, 6)  # and ten cards on the table each
-    three = Deal.from_seed(3, PRESETS["three-handed"])
-    assert three.view(None).hand_sizes == (5, 5, 5)
-    coinche = Deal.from_seed(3, PRESETS["coinche"])
-    assert coinche.view(None).hand_sizes == (8, 8, 8, 8)
+#: Each seat's cards in hand while the bidding goes on, and when play starts (table cards apart).
+HAND_SIZES = {
+    "classic": ((5, 5, 5, 5), (8, 8, 8, 8)),
+    "coinche": ((8, 8, 8, 8), (8, 8, 8, 8)),
+    "three-handed": ((5, 5, 5), (8, 8, 8)),
+    "two-handed": ((5, 5), (6, 6)),  # and ten cards on the table each
+}
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_hand_sizes_through_a_deal_of_each_game(variant: str) -> None:
+    bidding, play = of_game(HAND_SIZES, variant)
+    deal = Deal.from_seed(3, Rules(variant=variant))
+    assert deal.view(None).hand_sizes == bidding
+    bidder = make_bot("heuristic", take_extra=-200)  # someone takes at once
+    while deal.phase == "bidding":
+        deal.apply(bidder.act(deal.view(deal.to_move)))
+    assert deal.phase == "play" and deal.view(None).hand_sizes == play
 
 
 def test_camps_before_and_after_the_taking() -> None:
@@ -109,21 +121,21 @@ def test_score_deal_two_handed() -> None:
     assert (r.outcome, r.points) == ("made", (100, 82))
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", MATCHES)
 def test_score_deal_gives_the_result_of_a_deal_played_out(game: str) -> None:
     """At the end of a deal, the view's scoring of what each seat took is the deal's result."""
-    m = Match(PRESETS[game], seed=5)
+    m = Match(MATCHES[game], seed=5)
     rng = random.Random(5)
     while m.deal.result is None or m.deal.result.outcome == "thrown-in":
         if m.deal.result is not None:
-            m = Match(PRESETS[game], seed=rng.randrange(1000))
+            m = Match(MATCHES[game], seed=rng.randrange(1000))
         legal = m.legal_actions()
         m.apply(legal[rng.randrange(len(legal))])
     deal = m.deal if m.over else m.deals[-2]
     if deal.result is None:
         deal = m.deals[-1]
     v = deal.view(None)
-    n = PRESETS[game].players
+    n = MATCHES[game].players
     cards, tricks = [0] * n, [0] * n
     for t in v.tricks:
         cards[t.winner] += t.points
