@@ -165,10 +165,14 @@ def test_api_games_answers_the_games_and_the_specs(client: TestClient) -> None:
     common = {"name", "kind", "default", "games", "label", "group", "nullable", "help"}
     for spec, out in zip(OPTIONS, answer["options"], strict=True):
         keys = {"choice": {"choices"}, "int": {"min", "max"}, "bool": set()}[spec.kind]
-        assert set(out) == common | keys | {"table"}
+        shown = {"shown_with"} if spec.shown_with else set()
+        assert set(out) == common | keys | shown | {"table"}
         assert out == {**spec.to_json(), "table": spec.name in RULE_SETTINGS}
     surcoinche = next(o for o in answer["options"] if o["name"] == "surcoinche")
     assert surcoinche["choices"] == [3, 4] and surcoinche["default"] == 4 and surcoinche["games"] == ["coinche"]
+    # Which way a five goes only matters while scores are rounded: a form shows it under rounding.
+    shown = [(o["name"], o["shown_with"]) for o in answer["options"] if "shown_with" in o]
+    assert shown == [("round_five", "rounding")]
     deals = next(o for o in answer["options"] if o["name"] == "deals")
     assert deals["min"] == 1 and deals["max"] == 100 and deals["nullable"] is True and deals["default"] is None
     assert [s["name"] for s in answer["table_settings"]] == ["strength", "speed", "hints", "lang", "turn_timer"]

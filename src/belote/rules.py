@@ -114,6 +114,9 @@ class OptionSpec:
     min: int | None = None
     max: int | None = None
     nullable: bool = False
+    #: The bool option this one only matters under (``round_five`` under ``rounding``): a form shows
+    #: it beneath that one, and only while it is on.
+    shown_with: str | None = None
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS and (self.kind == "choice") == bool(self.choices), self.name
@@ -184,6 +187,8 @@ class OptionSpec:
             nullable=self.nullable,
             help=self.help,
         )
+        if self.shown_with is not None:
+            out["shown_with"] = self.shown_with
         return out
 
 
@@ -308,7 +313,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
           help="Sequences and fours of a kind score; false is sans annonces (belote still counts)."),
     _rule("rounding", "bool", "settingsRounding", "scoring",
           help="Scores rounded to the ten (160 a deal)."),
-    _rule("round_five", "choice", "settingsRoundFive", "scoring", choices=ROUND_FIVE,
+    _rule("round_five", "choice", "settingsRoundFive", "scoring", choices=ROUND_FIVE, shown_with="rounding",
           help="Which way a five goes when rounding: down (85 to 80) or up (85 to 90)."),
     _rule("belote_counts", "bool", "settingsBeloteCounts", "scoring",
           help="Whether belote counts towards the takers' total that decides made or dedans (it scores either way)."),
@@ -326,6 +331,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 # fmt: on
 #: The specs by option name.
 OPTION_SPECS: dict[str, OptionSpec] = {spec.name: spec for spec in OPTIONS}
+assert all(OPTION_SPECS[s.shown_with].kind == "bool" for s in OPTIONS if s.shown_with), "shown_with names a bool option"
 #: The options of a match, not of one deal (the group ``match``: its line, its number of deals): a deal
 #: record's rule keys and the OpenSpiel game's parameters are the other options.
 MATCH_OPTIONS: tuple[str, ...] = tuple(spec.name for spec in OPTIONS if spec.group == "match")
