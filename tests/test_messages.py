@@ -103,6 +103,8 @@ def test_what_the_server_gives_is_given_by_the_server() -> None:
         ({"type": "queue", "name": "Léa", "variant": "bridge"}, False, None, "bad_setting"),
         ({"type": "queue", "name": "Léa", "variant": None}, False, None, "bad_setting"),
         ({"type": "queue"}, False, None, "bad_name"),
+        ({"type": "queue", "name": "Léa", "seating": "alone"}, False, None, "bad_seating"),
+        ({"type": "queue", "name": "Léa", "seating": ["any"]}, False, None, "bad_seating"),
     ],
 )
 def test_a_message_is_refused_with_the_rule_it_breaks(
@@ -111,6 +113,16 @@ def test_a_message_is_refused_with_the_rule_it_breaks(
     with pytest.raises(Refusal) as refused:
         parse(data, joined=joined, seat=seat)
     assert refused.value.code == code
+
+
+def test_a_seating_refused_says_what_it_takes() -> None:
+    with pytest.raises(Refusal) as refused:
+        parse({"type": "queue", "name": "Léa", "seating": "alone"}, joined=False, seat=None)
+    assert refused.value.to_json() == {
+        "message": "seating is one of partners, any, not 'alone'",
+        "code": "bad_seating",
+        "args": {"seating": "alone", "choices": ["partners", "any"]},
+    }
 
 
 def test_join_takes_what_it_can_read_and_looks_up_nothing_else() -> None:

@@ -68,6 +68,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "bad_setting": ("option", "value", "choices", "min", "max"),
     "bad_name": ("min", "max"),
     "name_control_characters": (),
+    "bad_seating": ("seating", "choices"),
     # The server: seats and the lobby.
     "bad_seat": (),
     "no_such_seat": ("seat", "seats"),

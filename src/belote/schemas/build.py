@@ -38,7 +38,7 @@ from belote.actions import REFUSALS
 from belote.record import RULE_KEYS
 from belote.rules import KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec
 from belote.schemas import NAMES
-from belote.server.room import DEFAULT_SETTINGS, REACTIONS, RULE_SETTINGS, TABLE_SETTINGS
+from belote.server.room import DEFAULT_SETTINGS, REACTIONS, RULE_SETTINGS, SEATINGS, TABLE_SETTINGS
 from belote.sheet import SHEET_RULES
 from belote.variants import SEATS, VARIANTS, Variant
 
@@ -445,6 +445,7 @@ ARGS: dict[str, Json] = {
     "seconds": {"type": "integer"},
     "origin": {"type": "string"},
     "type": {"type": "string"},
+    "seating": {},  # what was sent, maybe not text
 }
 #: The args of a code that hold something else than their name's.
 CODE_ARGS: dict[tuple[str, str], Json] = {
@@ -452,6 +453,7 @@ CODE_ARGS: dict[tuple[str, str], Json] = {
     ("bid_too_low", "min"): {"anyOf": [{"$ref": "#/$defs/level"}, {"type": "null"}]},
     ("bad_setting", "min"): {"anyOf": [{"type": "integer"}, {"type": "null"}]},  # null: not a number
     ("bad_setting", "max"): {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+    ("bad_seating", "choices"): {"type": "array", "items": {"enum": list(SEATINGS)}},
 }
 
 

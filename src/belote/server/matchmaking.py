@@ -72,7 +72,12 @@ def check_seating(value: Any) -> str:
     if value is None:
         return "partners"
     if value not in SEATINGS:
-        raise SettingsError(f"seating is one of {', '.join(SEATINGS)}, not {value!r}")
+        raise SettingsError(
+            f"seating is one of {', '.join(SEATINGS)}, not {value!r}",
+            "bad_seating",
+            seating=value,
+            choices=list(SEATINGS),
+        )
     return str(value)
 
 

@@ -136,6 +136,7 @@ const WORDS = {
         ? `The setting “${a.option}” must be ${w.or(a.choices)}, not ${w.value(a.value)}.`
         : `The setting “${a.option}” must be a whole number from ${a.min} to ${a.max}, not ${w.value(a.value)}.`,
     bad_name: (a) => `A name is ${a.min} to ${a.max} characters long.`,
+    bad_seating: () => "Choose to sit with the other people against bots, or wherever the draw puts you.",
     name_control_characters: () => "A name cannot hold control characters.",
     bad_seat: () => "Choose a seat: North, East, South or West.",
     no_such_seat: (a, w) => `This game has no ${w.seat(a.seat)} seat: its seats are ${w.seats(a.seats)}.`,
@@ -244,6 +245,7 @@ const WORDS = {
         ? `Le réglage « ${a.option} » vaut ${w.or(a.choices)}, pas ${w.value(a.value)}.`
         : `Le réglage « ${a.option} » est un nombre entier de ${a.min} à ${a.max}, pas ${w.value(a.value)}.`,
     bad_name: (a) => `Un nom fait de ${a.min} à ${a.max} caractères.`,
+    bad_seating: () => "Choisissez de jouer avec les autres joueurs contre des robots, ou là où le tirage vous place.",
     name_control_characters: () => "Un nom ne peut pas contenir de caractères de contrôle.",
     bad_seat: () => "Choisissez une place : Nord, Est, Sud ou Ouest.",
     no_such_seat: (a, w) => `Ce jeu n'a pas de place ${w.seat(a.seat)} : ses places sont ${w.seats(a.seats)}.`,
