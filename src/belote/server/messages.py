@@ -8,7 +8,7 @@ refusing an unknown type, a message for a table from a socket at none, a spectat
 its field refuses; ``schema`` is the JSON Schema of them all, kept as ``client-message.json``.
 
 >>> parse({"type": "act", "action": "jh"}, joined=True, seat=2)
-Act(seat=2, action=...)
+Act(seat=2, action=Card('JH'))
 >>> parse({"type": "act", "action": "jh"}, joined=True, seat=None)
 Traceback (most recent call last):
 ...
