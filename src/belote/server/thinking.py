@@ -26,6 +26,8 @@ import multiprocessing
 import os
 import pickle
 import signal
+import tempfile
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -56,6 +58,25 @@ def default_workers() -> int:
 def _start_worker() -> None:
     # Ctrl-C at ``belote serve`` reaches the whole process group: the server shuts the pool down.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: How long the workers' start waits for all of them before going on with those that came.
+START_WAIT = 30.0
+
+
+def _check_in(folder: str, workers: int) -> int:
+    """In a worker, at the pool's start: say so in ``folder`` and wait there until ``workers`` have.
+
+    The pool starts a process for a task only while none is idle: a task that returned at once
+    would let one process take every task of the start. Held until all have checked in, each
+    task is taken by a process of its own, so that every worker is started with the app."""
+    pid = os.getpid()
+    with open(os.path.join(folder, str(pid)), "w"):
+        pass
+    deadline = time.monotonic() + START_WAIT
+    while len(os.listdir(folder)) < workers and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return pid
 
 
 def _decide(payload: bytes) -> Action:
@@ -102,9 +123,15 @@ class Thinker:
     async def start(self) -> None:
         """Starts the workers now, off the event loop, rather than at the first bot's decision (the
         first start of the fork server imports the bots: a fraction of a second)."""
-        pool = self._pool
+        pool, n = self._pool, self.workers
         if pool is not None:
-            await asyncio.to_thread(lambda: [f.result() for f in [pool.submit(os.getpid) for _ in range(self.workers)]])
+
+            def start() -> None:
+                with tempfile.TemporaryDirectory(prefix="belote-workers-") as folder:
+                    for future in [pool.submit(_check_in, folder, n) for _ in range(n)]:
+                        future.result()
+
+            await asyncio.to_thread(start)
 
     @property
     def processes(self) -> bool:
