@@ -12,8 +12,6 @@ export const DEFAULT_SETTINGS = { ...defaultSettings(), lang: "en" };
 
 /** The lines a match can be played to at one pick; any other number of points, or of deals, is typed. */
 const TARGET_PICKS = [501, 1000];
-/** An option that means something only when another is on: its row follows the other's box. */
-const SHOWN_WITH = { round_five: "rounding" };
 
 const testId = (prefix, name) => `${prefix}-${name.replaceAll("_", "-")}`;
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -48,7 +46,8 @@ function fieldHtml(prefix, option) {
       `${labelHtml(option)}</label>`
     );
   }
-  const cls = SHOWN_WITH[option.name] ? "field sub" : "field";
+  // An option that means something only under a bool option (its spec's shown_with) sits beneath its box.
+  const cls = option.shown_with ? "field sub" : "field";
   if (option.kind === "choice") {
     const choices = option.choices
       .map((v) => `<option value="${esc(v)}" data-i18n="${choiceKey(option, v)}" data-i18n-else="${esc(v)}"></option>`)
@@ -231,8 +230,8 @@ export function syncSettingsForm(form) {
     show(form.querySelector(".deals-field"), game.shows("deals", place) && f.target.value === "deals");
     show(form.querySelector(".points-field"), f.target.value === "other");
   }
-  for (const [name, on] of Object.entries(SHOWN_WITH)) {
-    const node = form.querySelector(`[data-row="${name}"]`);
+  for (const { name, shown_with: on } of ALL()) {
+    const node = on && form.querySelector(`[data-row="${name}"]`);
     if (node && !node.hidden) show(node, Boolean(f[on] && f[on].checked));
   }
   for (const tile of form.querySelectorAll(".variant-tile")) {
