@@ -22,12 +22,16 @@ export function choiceKey(option, value) {
 }
 
 // ---------------------------------------------------------------------- building a form
-/** The game tiles: a radio button each, the game's name and a line on how it is played. */
+/**
+ * The game tiles: a radio button each, the game's name and a line on how it is played. A game the
+ * page has no words for is named by the server's title, without the line.
+ */
 export function variantPickerHtml(prefix) {
   const tiles = GAMES.map(
-    ({ name }) =>
+    ({ name, title }) =>
       `<label class="variant-tile" data-testid="${prefix}-variant-${name}"><input type="radio" name="variant" value="${name}">` +
-      `<span class="variant-name" data-i18n="variant_${name}"></span><span class="variant-help" data-i18n="variantHelp_${name}"></span></label>`,
+      `<span class="variant-name" data-i18n="variant_${name}" data-i18n-else="${esc(title)}"></span>` +
+      `<span class="variant-help" data-i18n="variantHelp_${name}" data-i18n-else=""></span></label>`,
   ).join("");
   return `<div class="variant-pick" role="radiogroup" data-testid="${prefix}-variant" data-i18n-label="settingsGame">${tiles}</div>`;
 }
