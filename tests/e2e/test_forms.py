@@ -205,3 +205,28 @@ def test_no_seat_name_is_cut_on_a_phone(open_tab: Callable[..., Tab], base_url: 
     names = page.evaluate(CUT_NAMES_JS)
     assert len(names) == 4
     assert [name for name, cut in names if cut] == [], names
+
+
+def test_a_game_or_a_choice_without_words_is_shown_as_the_server_names_it(
+    open_tab: Callable[..., Tab], base_url: str
+) -> None:
+    """A game and a choice the page has no words for (a newer server's): the form names the game by
+    its title in GET /api/games and the choice by its value, never by a key of words it lacks."""
+    spec = spec_of(base_url)
+    spec["games"].append({**spec["games"][0], "name": "fifth", "title": "the fifth game"})
+    for option in spec["options"]:
+        if option["name"] in ("litige", "round_five"):
+            option["choices"] = [*option["choices"], "sideways"]
+    tab = open_tab(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = tab.page
+    page.route("**/api/games", lambda route: route.fulfill(json=spec))
+    for lang in ("en", "fr"):
+        page.goto(f"{base_url}/scores?lang={lang}")
+        expect(page.locator("#setup")).to_be_visible()
+        expect(page.get_by_test_id("sheet-variant-fifth")).to_have_text("the fifth game")
+        page.get_by_test_id("sheet-rounding").check()
+        for name in ("litige", "round_five"):
+            choice = page.locator(f'#setup-form select[name="{name}"] option[value="sideways"]')
+            expect(choice).to_have_text("sideways")
+        assert page.locator("#setup-form").evaluate(UNTRANSLATED_JS) == []
+    assert tab.errors == []

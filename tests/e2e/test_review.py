@@ -201,3 +201,32 @@ def test_a_french_phone_review_of_a_dropped_file(browser: Any, review_server: Se
     expect(error).to_contain_text("La donne n'est pas finie")
     assert not tab.unexpected_errors("status of 409")
     tab.context.close()
+
+
+def test_my_games_name_each_game_by_its_title(browser: Any, review_server: ServerProcess) -> None:
+    """My games names a game by the page's title of it (i18n.js), in the reader's language, and a game
+    the page has no words for (a newer server's) by the title GET /api/games gives it."""
+    with urllib.request.urlopen(f"{review_server.url}/api/games") as answer:
+        spec = json.load(answer)
+    first = spec["games"][0]
+    spec["games"].append({**first, "name": "fifth", "title": "the fifth game"})
+    games = [
+        {"table": f"table{i}", "game": 1, "when": 0, "variant": g["name"], "names": {}, "deals": 1}
+        for i, g in enumerate(spec["games"])
+    ]
+    tab = open_tab(browser, **DESKTOP)
+    page = tab.page
+    page.route("**/api/games", lambda route: route.fulfill(json=spec))
+    page.goto(f"{review_server.url}/review?lang=en")
+    page.evaluate("games => localStorage.setItem('belote.games', JSON.stringify(games))", games)
+    titles = {
+        "en": {"three-handed": "Three-handed Belote", "fifth": "the fifth game"},
+        "fr": {"three-handed": "Belote à trois", "fifth": "the fifth game"},
+    }
+    table = {g["variant"]: g["table"] for g in games}
+    for lang, want in titles.items():
+        page.goto(f"{review_server.url}/review?lang={lang}")
+        for name, title in want.items():
+            expect(page.locator(f'[data-testid="game-entry"][data-table="{table[name]}"] b')).to_have_text(title)
+    assert not tab.unexpected_errors()
+    tab.context.close()

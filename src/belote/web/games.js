@@ -4,6 +4,7 @@
 // its name, and builds its forms from the options (settings.js).
 
 import { Game } from "./gamefacts.js";
+import { knowGames } from "./i18n.js";
 
 export { Game };
 
@@ -24,6 +25,8 @@ const answer = await load();
 
 /** The games, in the server's order (the order of the game tiles). */
 export const GAMES = answer.games.map((spec) => new Game(spec, answer));
+// The server's titles stand in for the words of a game the page has none for (i18n.js gameTitle).
+knowGames(GAMES);
 /** The rule options, in form order, and the settings only a server table has (bots, speed, timer). */
 export const OPTIONS = answer.options;
 export const TABLE_SETTINGS = answer.table_settings || [];

@@ -323,6 +323,12 @@ const WORDS = {
     variantHelp_coinche: "4 players in pairs, an auction of contracts",
     "variantHelp_three-handed": "3 players, each for themselves",
     "variantHelp_two-handed": "2 players, ten cards on the table each",
+    // A game's title (gameTitle): the review's headings, the refusals' sentences. The tiles above name a
+    // game shorter, beside the line on how it is played.
+    game_classic: "Classic Belote",
+    game_coinche: "Coinche",
+    "game_three-handed": "Three-handed Belote",
+    "game_two-handed": "Two-handed Belote",
     group_scoring: "Scoring",
     group_table: "The table",
     group_play: "Play",
@@ -797,6 +803,16 @@ const WORDS = {
     variantHelp_coinche: "4 joueurs par équipes, des enchères",
     "variantHelp_three-handed": "3 joueurs, chacun pour soi",
     "variantHelp_two-handed": "2 joueurs, dix cartes chacun sur la table",
+    game_classic: "Belote classique",
+    game_coinche: "Coinche",
+    "game_three-handed": "Belote à trois",
+    "game_two-handed": "Belote à deux",
+    // A game as the subject of a sentence (gameTitle with {subject: true}): French needs its article,
+    // and the article its gender, which the title does not tell.
+    gameSubject_classic: "La belote classique",
+    gameSubject_coinche: "La coinche",
+    "gameSubject_three-handed": "La belote à trois",
+    "gameSubject_two-handed": "La belote à deux",
     group_scoring: "Marque",
     group_table: "La table",
     group_play: "Jeu de la carte",
@@ -983,6 +999,35 @@ export function colon() {
 export function tIn(l, key, params = {}) {
   const text = (WORDS[l] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Whether the page has words for a key, in some language (`t` reads English where a language has none). */
+export function hasWords(key) {
+  return Object.values(WORDS).some((words) => key in words);
+}
+
+// The games' titles as the server gives them (GET /api/games: games.js tells them), for a game the
+// page has no words for.
+const SERVER_TITLES = new Map();
+
+/** Keeps the server's titles of the games (`[{name, title}]`), which `gameTitle` says where the page has no words. */
+export function knowGames(games) {
+  for (const { name, title } of games) SERVER_TITLES.set(name, title);
+}
+
+/**
+ * A game's title in a language: the page's words (`game_<name>`, English where the language has
+ * none), else the server's title, else its name. With `subject`, as the subject of a sentence: the
+ * language's own form where it has one (`gameSubject_<name>`), else the title with a capital.
+ *
+ *   gameTitle("three-handed", "fr")                     -> "Belote à trois"
+ *   gameTitle("three-handed", "fr", { subject: true })  -> "La belote à trois"
+ */
+export function gameTitle(name, l = lang, { subject = false } = {}) {
+  const words = WORDS[l] || WORDS.en;
+  const title = words[`game_${name}`] ?? WORDS.en[`game_${name}`] ?? SERVER_TITLES.get(name) ?? name;
+  if (!subject) return title;
+  return words[`gameSubject_${name}`] ?? title.charAt(0).toUpperCase() + title.slice(1);
 }
 
 /** The words of a key in the current language only, or undefined (no English in their place). */

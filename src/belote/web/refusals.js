@@ -9,7 +9,7 @@
 // the same refusal reads the same wherever it is shown.
 
 import { cardText } from "./cards.js";
-import { tIn } from "./i18n.js";
+import { gameTitle, tIn } from "./i18n.js";
 
 const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -20,12 +20,6 @@ const NAMES = {
     modeNames: { NT: "No trumps", AT: "All trumps" },
     levels: { capot: "capot", generale: "générale" },
     bids: { coinche: "coinche", surcoinche: "surcoinche", pass: "pass", take: "take" },
-    games: {
-      classic: "Classic Belote",
-      coinche: "Coinche",
-      "three-handed": "Three-handed Belote",
-      "two-handed": "Two-handed Belote",
-    },
     values: { true: "true", false: "false" },
     or: "or",
   },
@@ -35,12 +29,6 @@ const NAMES = {
     modeNames: { NT: "Le sans atout", AT: "Le tout atout" },
     levels: { capot: "capot", generale: "générale" },
     bids: { coinche: "coinche", surcoinche: "surcoinche", pass: "passe", take: "prendre" },
-    games: {
-      classic: "La belote classique",
-      coinche: "La coinche",
-      "three-handed": "La belote à trois",
-      "two-handed": "La belote à deux",
-    },
     values: { true: "vrai", false: "faux" },
     or: "ou",
   },
@@ -80,7 +68,8 @@ function helpers(lang) {
       return `${level(m[1].toLowerCase())} ${SUIT_SYMBOLS[mode] ?? n.modes[mode]}`;
     },
     mode: (mode) => n.modeNames[mode] ?? mode,
-    game: (name) => n.games[name] ?? name,
+    // A game opens its sentence: the page's title of it (i18n.js), as the language starts a sentence with it.
+    game: (name) => gameTitle(name, lang, { subject: true }),
     value: (v) => shown(v, n),
     or: (values) => {
       const words = values.map((v) => shown(v, n));

@@ -13,17 +13,14 @@
 import { cardFace, cardText, sortHand } from "./cards.js";
 import { parseBid } from "./coinche.js";
 import { $, esc } from "./dom.js";
-import { getLang, keepPageLang, pageLang, setLang } from "./i18n.js";
+import { gameOf } from "./games.js";
+import { gameTitle, getLang, keepPageLang, pageLang, setLang } from "./i18n.js";
 import { forget, latestGame, loadGames, reviewUrl, secretOf } from "./mygames.js";
 import { refusalText } from "./refusals.js";
 import { rt } from "./review-words.js";
 import { screenPos } from "./seats.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣", NT: "SA", AT: "TA" };
-const GAME_NAMES = {
-  en: { classic: "Classic Belote", coinche: "Coinche", "three-handed": "Three-handed Belote", "two-handed": "Two-handed Belote" },
-  fr: { classic: "Belote classique", coinche: "Coinche", "three-handed": "Belote à trois", "two-handed": "Belote à deux" },
-};
 const RETRIES = 5; // a busy server (analysis_running, analyses_busy) is asked again after Retry-After
 
 const el = {
@@ -83,7 +80,7 @@ const seatWord = (seat) => {
   const name = R.source && R.source.names ? R.source.names[seat] : null;
   return name ? `${name}` : rt(`seat${seat}`);
 };
-const gameName = (variant) => (GAME_NAMES[getLang()] || GAME_NAMES.en)[variant] || variant;
+const gameName = (variant) => gameTitle(variant, getLang());
 const cardHtml = (code) => `<span class="ctext ${"HD".includes(code[1]) ? "red" : ""}">${esc(cardText(code, getLang()))}</span>`;
 const modeText = (mode) => SUIT[mode] || mode;
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
@@ -285,16 +282,14 @@ function actions() {
   return [...a.bids.map((b) => ({ kind: "bid", ...b })), ...a.plays.map((p) => ({ kind: "card", ...p }))];
 }
 
+/** The seats of the analysed deal's game, as the server describes it (GET /api/games). */
 function seatsOf(a) {
-  return { classic: 4, coinche: 4, "three-handed": 3, "two-handed": 2 }[a.game] === 2
-    ? ["N", "E"]
-    : a.game === "three-handed"
-      ? ["N", "E", "S"]
-      : ["N", "E", "S", "W"];
+  return gameOf(a.game).seats;
 }
 
+/** The score a seat's tricks go to: its side's, or its own. */
 function teamOf(a, seat) {
-  return "NS" in a.summary.result.points ? ("NS".includes(seat) ? "NS" : "EW") : seat;
+  return gameOf(a.game).team(seat);
 }
 
 function drawPicker() {
@@ -367,7 +362,7 @@ function drawBoard(a, steps) {
   const played = Math.max(0, R.step - bids);
   const held = cardsHeld(a, played);
   const next = steps[R.step] && steps[R.step].kind === "card" ? steps[R.step] : null;
-  const me = R.source && R.source.seat ? R.source.seat : n === 2 ? "E" : "S";
+  const me = R.source && R.source.seat ? R.source.seat : gameOf(a.game).bottom;
   const trump = a.summary.contract ? a.summary.contract.mode : a.summary.trump;
   let html = "";
   for (const seat of seatsOf(a)) {

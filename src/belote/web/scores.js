@@ -5,7 +5,7 @@
 // scores), so that a mistake is named next to its field at once.
 
 import { GAMES, gameOf, SHEET_LIMITS } from "./games.js";
-import { browserLang, getLang, own, setLang, t, translatePage } from "./i18n.js";
+import { browserLang, getLang, hasWords, own, setLang, t, translatePage } from "./i18n.js";
 import { fillSettingsForm, optionsHtml, readSettingsForm, syncSettingsForm, variantPickerHtml } from "./settings.js";
 
 const NETWORK = "network"; // the code of a server that does not answer (its words: "sheet-error-network")
@@ -25,6 +25,10 @@ const {
 // Setup choices whose words are too long for a phone's select: the sheet says them short, and the
 // chosen one in full under the field when there is more to say ("sheet-help-...").
 const SHORT_CHOICES = ["litige", "direction"];
+// The setup's name and starting score fields, one row per score the game keeps, in the order of its
+// teams (scores.html has three rows: the most scores a game keeps).
+const SCORE_ROWS = ["ns", "ew", "s"];
+const rowsOf = (chosen, field) => SCORE_ROWS.slice(0, chosen.teams.length).map((row) => $(`${field}-${row}`));
 
 let sheet = null; // the last sheet the server sent
 let game = GAMES[0]; // the sheet's game (games.js)
@@ -43,7 +47,10 @@ for (const name of SHORT_CHOICES) {
   const select = document.querySelector(`#setup-form select[name="${name}"]`);
   if (!select) continue;
   for (const option of select.options) {
-    option.dataset.i18n = `sheet-choice-${name}-${option.value}`;
+    // A choice without short words keeps its own (or, without those, its value).
+    const short = `sheet-choice-${name}-${option.value}`;
+    if (!hasWords(short)) continue;
+    option.dataset.i18n = short;
     delete option.dataset.i18nElse;
   }
   const help = document.createElement("p");
@@ -224,7 +231,7 @@ function showGameFields() {
   const form = $("setup-form");
   syncSettingsForm(form);
   const chosen = gameOf(form.elements.variant.value);
-  $("third-player").hidden = chosen.teams.length < 3;
+  $("third-player").hidden = !chosen.teams[2];
   $("teams-legend").dataset.i18n = chosen.partners ? "teams" : "players";
   $("teams-legend").textContent = t($("teams-legend").dataset.i18n);
   const labels = document.querySelectorAll("#setup-form .team-label");
@@ -234,9 +241,8 @@ function showGameFields() {
   });
   // A name still at its default follows the game: NS and EW, or N, E and S.
   const defaults = new Set(["", ...GAMES.flatMap((g) => g.teams)]);
-  ["name-ns", "name-ew", "name-s"].forEach((id, i) => {
-    const input = $(id);
-    if (defaults.has(input.value.trim()) && chosen.teams[i]) input.value = chosen.teams[i];
+  rowsOf(chosen, "name").forEach((input, i) => {
+    if (defaults.has(input.value.trim())) input.value = chosen.teams[i];
   });
   for (const name of SHORT_CHOICES) {
     const select = form.querySelector(`select[name="${name}"]`);
@@ -245,22 +251,22 @@ function showGameFields() {
 }
 
 /** The problems of the setup, by the checks of belote/sheet.py (names, starting scores). */
-function setupProblems(settings, count) {
+function setupProblems(settings, chosen) {
   const found = [];
   const seen = new Set();
-  ["name-ns", "name-ew", "name-s"].slice(0, count).forEach((id, i) => {
+  rowsOf(chosen, "name").forEach((control, i) => {
     const name = settings.names[i].split(/\s+/).filter(Boolean).join(" ");
     const folded = name.toLowerCase();
-    if (!name) found.push({ control: $(id), key: "sheet-check-name-missing" });
-    else if (name.length > MAX_NAME || /\p{C}/u.test(name)) found.push({ control: $(id), key: "sheet-error-names" });
-    else if (seen.has(folded)) found.push({ control: $(id), key: "sheet-check-name-same" });
+    if (!name) found.push({ control, key: "sheet-check-name-missing" });
+    else if (name.length > MAX_NAME || /\p{C}/u.test(name)) found.push({ control, key: "sheet-error-names" });
+    else if (seen.has(folded)) found.push({ control, key: "sheet-check-name-same" });
     seen.add(folded);
   });
-  ["start-ns", "start-ew", "start-s"].slice(0, count).forEach((id, i) => {
+  rowsOf(chosen, "start").forEach((control, i) => {
     const points = settings.start[i];
-    if (!whole(points) || points < 0 || points > MAX_START) found.push({ control: $(id), key: "sheet-error-start" });
+    if (!whole(points) || points < 0 || points > MAX_START) found.push({ control, key: "sheet-error-start" });
     else if (settings.deals === null && points >= settings.target) {
-      found.push({ control: $(id), key: "sheet-error-start-over" });
+      found.push({ control, key: "sheet-error-start-over" });
     }
   });
   return found;
@@ -270,12 +276,12 @@ async function createSheet(event) {
   event.preventDefault();
   // The rules are the options the game reads, as the table's form gives them.
   const rules = readSettingsForm($("setup-form"), { onlyRead: true });
-  const count = gameOf(rules.variant).teams.length;
-  const names = ["name-ns", "name-ew", "name-s"].slice(0, count).map((id) => $(id).value);
-  const start = ["start-ns", "start-ew", "start-s"].slice(0, count).map((id) => fieldValue($(id)) ?? 0);
+  const chosen = gameOf(rules.variant);
+  const names = rowsOf(chosen, "name").map((input) => input.value);
+  const start = rowsOf(chosen, "start").map((input) => fieldValue(input) ?? 0);
   const settings = { ...rules, names, start };
   showRefusal("setup-error", null);
-  if (!passes(setupProblems(settings, count))) return;
+  if (!passes(setupProblems(settings, chosen))) return;
   const button = event.submitter ?? $("setup-form").querySelector("button[type=submit]");
   button.disabled = true;
   try {
@@ -296,9 +302,92 @@ async function createSheet(event) {
 // ------------------------------------------------------------------ the deal form
 
 const key = (team) => team.toLowerCase();
-// More than two scores (three hands): the card points are asked of each player, and a capot is the
-// taker's or the defenders'; with two, of the takers (the other side has the rest of 162).
-const eachCounts = () => game.teams.length > 2;
+
+// What the deal form enters, by what the game's sheet enters of a deal (`sheet_entry` in GET
+// /api/games, the fact belote/sheet.py reads): the form's boxes shown, the radio group of who took
+// (whose card points #cards holds, and where the next deal starts), the first column's words, and
+// the entry's own steps: its fields built for a sheet, kept in step as they change, reset, read,
+// checked, and a deal of it drawn.
+const ENTRIES = {
+  // Two scores: who took, and the takers' card points (the other side has the rest of 162).
+  sides: {
+    boxes: ["takers-fields", "cards-field", "capot-sides"],
+    side: "takers",
+    role: "takers",
+    first: 'input[name="takers"]',
+    column: "takers",
+    read: () => ({ takers: checked("takers") || null, ...sidesOfForm() }),
+    problems: (found) => checkSides(found, checked("takers"), "takers", "sheet-error-takers-missing"),
+    cell: (row, entry, names) => cell(row, names[entry.takers]),
+  },
+  // The contract, who bid it and how far it was coinched, and the bidders' card points.
+  contract: {
+    boxes: ["contract-fields", "cards-field", "capot-sides"],
+    side: "bidder",
+    role: "bidders",
+    first: "#level",
+    column: "contract",
+    build: buildLevels,
+    update: updateContract,
+    read: () => ({
+      bidder: checked("bidder") || null,
+      level: $("level").value || null,
+      mode: checked("mode") || null,
+      coinche: checked("coinche") || null,
+      alone: $("alone").checked,
+      ...sidesOfForm(),
+    }),
+    problems: contractProblems,
+    cell: (row, entry, names) => {
+      const times = entry.multiplier > 1 ? ` ×${entry.multiplier}` : "";
+      cell(row, `${levelWords(entry.level)} ${modeWords(entry.mode)} ${names[entry.bidder]}${times}`, "contract");
+    },
+    outcome: (entry, names) => {
+      if (entry.outcome === "capot") return null;
+      const words = t(entry.outcome === "dedans" ? "sheet-failed" : `sheet-${entry.outcome}`);
+      return entry.capot ? `${words}, ${t("capot-by", { name: names[entry.capot] })}` : words;
+    },
+  },
+  // More than two scores: who dealt and who took, each player's card points (the last trick
+  // included), and a capot is the taker's or the defenders'.
+  players: {
+    boxes: ["three-fields", "capot-three"],
+    first: 'input[name="taker"]',
+    column: "taker",
+    update: updateTotal,
+    reset: () => {
+      const dealer = sheet.next_dealer && document.querySelector(`#deal-form input[name="dealer"][value="${sheet.next_dealer}"]`);
+      if (dealer) dealer.checked = true;
+    },
+    read: () => {
+      const cards = {};
+      for (const team of sheet.teams) cards[team] = fieldValue($(`cards-${key(team)}`));
+      return {
+        taker: checked("taker") || null,
+        dealer: checked("dealer") || null,
+        cards,
+        declarations: byTeam("decl"),
+        belote: checked("belote") || null,
+        capot: checked("capot3") || null,
+      };
+    },
+    problems: playersProblems,
+    cell: (row, entry, names) => {
+      const taker = cell(row, names[entry.taker]);
+      const small = document.createElement("small");
+      small.textContent = t("dealt", { name: names[entry.dealer] });
+      taker.append(small);
+    },
+    outcome: (entry, names) => {
+      if (entry.outcome !== "capot") return null;
+      return t(entry.capot === "taker" ? "capot-by" : "capot-against", { name: names[entry.taker] });
+    },
+  },
+};
+/** Every box some entry shows: those of the others are hidden. */
+const BOXES = [...new Set(Object.values(ENTRIES).flatMap((entry) => entry.boxes))];
+/** The entry of the sheet's game. */
+const entryKind = () => ENTRIES[game.sheet_entry];
 
 function radio(name, value, text, className) {
   const label = document.createElement("label");
@@ -356,62 +445,76 @@ function buildForm(data) {
       box.append(label);
     }
   }
-  const level = $("level");
-  level.replaceChildren();
-  if (game.contracts) {
-    const levels = [];
-    for (let n = 80; n <= data.rules.coinche_max_bid; n += 10) levels.push(String(n));
-    levels.push("capot");
-    if (data.rules.generale) levels.push("generale");
-    const blank = document.createElement("option");
-    blank.value = "";
-    blank.textContent = "–";
-    level.append(blank);
-    for (const value of levels) {
-      const option = document.createElement("option");
-      option.value = value;
-      if (/^\d+$/.test(value)) option.textContent = value;
-      else {
-        option.dataset.i18n = `level-${value}`;
-        option.textContent = t(option.dataset.i18n);
-      }
-      level.append(option);
-    }
-    for (const label of document.querySelectorAll("#contract-fields .nt-at")) {
-      label.hidden = !data.rules.no_trump_all_trump;
-    }
-  }
-  $("contract-fields").hidden = !game.contracts;
-  $("three-fields").hidden = !eachCounts();
-  $("takers-fields").hidden = game.contracts || eachCounts();
-  $("cards-field").hidden = eachCounts();
+  $("level").replaceChildren();
+  const entry = entryKind();
+  if (entry.build) entry.build(data);
+  for (const box of BOXES) $(box).hidden = !entry.boxes.includes(box);
   $("declarations-field").hidden = !game.declarations;
-  $("capot-sides").hidden = eachCounts();
-  $("capot-three").hidden = !eachCounts();
   resetDealForm();
 }
 
-// Who the card points in #cards belong to: the takers, or in Coinche the bidders.
-function cardSide() {
-  return game.contracts ? checked("bidder") : checked("takers");
+/** The contracts a bidder may name (80 up to the sheet's highest bid, capot, the générale), and no trumps and all trumps where they are played. */
+function buildLevels(data) {
+  const level = $("level");
+  const levels = [];
+  for (let n = 80; n <= data.rules.coinche_max_bid; n += 10) levels.push(String(n));
+  levels.push("capot");
+  if (data.rules.generale) levels.push("generale");
+  const blank = document.createElement("option");
+  blank.value = "";
+  blank.textContent = "–";
+  level.append(blank);
+  for (const value of levels) {
+    const option = document.createElement("option");
+    option.value = value;
+    if (/^\d+$/.test(value)) option.textContent = value;
+    else {
+      option.dataset.i18n = `level-${value}`;
+      option.textContent = t(option.dataset.i18n);
+    }
+    level.append(option);
+  }
+  for (const label of document.querySelectorAll("#contract-fields .nt-at")) {
+    label.hidden = !data.rules.no_trump_all_trump;
+  }
+}
+
+/** Each player's card points entered, added up under them. */
+function updateTotal() {
+  const values = sheet.teams.map((team) => fieldValue($(`cards-${key(team)}`)));
+  const total = values.reduce((sum, v) => sum + (Number.isInteger(v) ? v : 0), 0);
+  $("three-total").textContent = t("three-total", { points: total });
+}
+
+/** No belote at no-trumps or all-trumps; the générale asks whether the bidder was alone. */
+function updateContract() {
+  const mode = checked("mode");
+  const noSuit = mode === "NT" || mode === "AT";
+  for (const input of document.querySelectorAll('#deal-form input[name="belote"]')) {
+    input.disabled = noSuit && input.value !== "";
+    if (noSuit && input.value === "") input.checked = true;
+  }
+  const generale = $("level").value === "generale";
+  $("alone-field").hidden = !generale;
+  if (!generale) $("alone").checked = false;
 }
 
 function updateCards() {
   if (!sheet) return;
-  if (eachCounts()) {
-    const values = sheet.teams.map((team) => fieldValue($(`cards-${key(team)}`)));
-    const total = values.reduce((sum, v) => sum + (Number.isInteger(v) ? v : 0), 0);
-    $("three-total").textContent = t("three-total", { points: total });
+  const entry = entryKind();
+  if (!entry.side) {
+    entry.update();
     return;
   }
-  const side = cardSide();
+  // Who the card points in #cards belong to: the takers, or the bidders.
+  const side = checked(entry.side);
   const capot = checked("capot");
   const cards = $("cards");
   cards.disabled = capot !== "";
   if (capot !== "" && side !== "") cards.value = capot === side ? String(DEAL_POINTS) : "0";
   else if (capot !== "") cards.value = "";
   // The card points are the takers' (or bidders'): named by the side once it is chosen.
-  const role = game.contracts ? "bidders" : "takers";
+  const role = entry.role;
   $("cards-label").textContent = side === "" ? t(`${role}-cards`) : t(`sheet-cards-of-${role}`, { name: sheet.names[side] });
   const hint = $("defenders");
   const points = fieldValue(cards);
@@ -421,28 +524,14 @@ function updateCards() {
   } else {
     hint.textContent = t("defenders-rest");
   }
-  if (game.contracts) {
-    // No belote at no-trumps or all-trumps; the générale asks whether the bidder was alone.
-    const mode = checked("mode");
-    const noSuit = mode === "NT" || mode === "AT";
-    for (const input of document.querySelectorAll('#deal-form input[name="belote"]')) {
-      input.disabled = noSuit && input.value !== "";
-      if (noSuit && input.value === "") input.checked = true;
-    }
-    const generale = $("level").value === "generale";
-    $("alone-field").hidden = !generale;
-    if (!generale) $("alone").checked = false;
-  }
+  if (entry.update) entry.update();
 }
 
 function resetDealForm() {
   const form = $("deal-form");
   form.reset();
   $("cards").value = "";
-  if (sheet && eachCounts() && sheet.next_dealer) {
-    const dealer = document.querySelector(`#deal-form input[name="dealer"][value="${sheet.next_dealer}"]`);
-    if (dealer) dealer.checked = true;
-  }
+  if (sheet && entryKind().reset) entryKind().reset();
   updateCards();
 }
 
@@ -452,19 +541,8 @@ function byTeam(prefix) {
   return out;
 }
 
-function entryOfForm() {
-  if (eachCounts()) {
-    const cards = {};
-    for (const team of sheet.teams) cards[team] = fieldValue($(`cards-${key(team)}`));
-    return {
-      taker: checked("taker") || null,
-      dealer: checked("dealer") || null,
-      cards,
-      declarations: byTeam("decl"),
-      belote: checked("belote") || null,
-      capot: checked("capot3") || null,
-    };
-  }
+/** What a deal of two scores holds besides who took: the card points in #cards, belote, capot, declarations. */
+function sidesOfForm() {
   const capot = checked("capot");
   const entry = {
     // A capot fixes the card points; the server fills them in.
@@ -473,17 +551,7 @@ function entryOfForm() {
     capot: capot || null,
   };
   if (game.declarations) entry.declarations = byTeam("decl");
-  if (game.contracts) {
-    return {
-      bidder: checked("bidder") || null,
-      level: $("level").value || null,
-      mode: checked("mode") || null,
-      coinche: checked("coinche") || null,
-      alone: $("alone").checked,
-      ...entry,
-    };
-  }
-  return { takers: checked("takers") || null, ...entry };
+  return entry;
 }
 
 // ------------------------------------------------------------------ checking a deal before sending it
@@ -524,35 +592,38 @@ function checkSides(found, side, sideGroup, missingKey) {
 /** What is wrong with the deal entered, by the rules of belote/sheet.py, in the order of the form. */
 function dealProblems() {
   const found = [];
-  if (eachCounts()) {
-    if (checked("dealer") === "") found.push({ control: groupOf("dealer"), key: "sheet-error-dealer-missing" });
-    const taker = checked("taker");
-    if (taker === "") found.push({ control: groupOf("taker"), key: "sheet-error-takers-missing" });
-    const inputs = sheet.teams.map((team) => $(`cards-${key(team)}`));
-    const wrong = inputs.map(cardsProblem).filter(Boolean);
-    found.push(...wrong);
-    if (!wrong.length) {
-      const total = inputs.reduce((sum, input) => sum + fieldValue(input), 0);
-      if (total < THREE_MIN_POINTS || total > DEAL_POINTS) {
-        found.push({ control: inputs[0].closest("[role=group]"), key: "sheet-error-cards-total" });
-      }
-      const capot = checked("capot3");
-      if (taker !== "" && capot === "taker" && inputs.some((input, i) => sheet.teams[i] !== taker && fieldValue(input))) {
-        found.push({ control: groupOf("capot3"), key: "sheet-check-capot-taker" });
-      }
-      if (taker !== "" && capot === "defenders" && fieldValue($(`cards-${key(taker)}`))) {
-        found.push({ control: groupOf("capot3"), key: "sheet-check-capot-defenders" });
-      }
+  entryKind().problems(found);
+  return found;
+}
+
+/** Each player's card points: who dealt and who took, 64 to 162 in all, a capot that fits them. */
+function playersProblems(found) {
+  if (checked("dealer") === "") found.push({ control: groupOf("dealer"), key: "sheet-error-dealer-missing" });
+  const taker = checked("taker");
+  if (taker === "") found.push({ control: groupOf("taker"), key: "sheet-error-takers-missing" });
+  const inputs = sheet.teams.map((team) => $(`cards-${key(team)}`));
+  const wrong = inputs.map(cardsProblem).filter(Boolean);
+  found.push(...wrong);
+  if (!wrong.length) {
+    const total = inputs.reduce((sum, input) => sum + fieldValue(input), 0);
+    if (total < THREE_MIN_POINTS || total > DEAL_POINTS) {
+      found.push({ control: inputs[0].closest("[role=group]"), key: "sheet-error-cards-total" });
     }
-    if (taker !== "") {
-      declarationProblems(found, [[taker], sheet.teams.filter((team) => team !== taker)]);
-    } else declarationProblems(found, []);
-    return found;
+    const capot = checked("capot3");
+    if (taker !== "" && capot === "taker" && inputs.some((input, i) => sheet.teams[i] !== taker && fieldValue(input))) {
+      found.push({ control: groupOf("capot3"), key: "sheet-check-capot-taker" });
+    }
+    if (taker !== "" && capot === "defenders" && fieldValue($(`cards-${key(taker)}`))) {
+      found.push({ control: groupOf("capot3"), key: "sheet-check-capot-defenders" });
+    }
   }
-  if (!game.contracts) {
-    checkSides(found, checked("takers"), "takers", "sheet-error-takers-missing");
-    return found;
-  }
+  if (taker !== "") {
+    declarationProblems(found, [[taker], sheet.teams.filter((team) => team !== taker)]);
+  } else declarationProblems(found, []);
+}
+
+/** A contract named in full, its bidders, and what the contract allows (belote in a suit, the générale alone). */
+function contractProblems(found) {
   const level = $("level").value;
   if (level === "") found.push({ control: $("level"), key: "sheet-check-level" });
   const mode = checked("mode");
@@ -565,25 +636,19 @@ function dealProblems() {
   if ($("alone").checked && (level !== "generale" || checked("capot") === "" || checked("capot") !== bidder)) {
     found.push({ control: $("alone"), key: "sheet-check-alone" });
   }
-  return found;
 }
 
 async function addDeal(event) {
   event.preventDefault();
   showRefusal("deal-error", null);
   if (!passes(dealProblems())) return;
-  await change(`/api/sheets/${sheet.id}/deals`, { ...entryOfForm(), seen: sheet.deals }, $("add"), "deal-error");
+  await change(`/api/sheets/${sheet.id}/deals`, { ...entryKind().read(), seen: sheet.deals }, $("add"), "deal-error");
 }
 
 async function undo() {
   await change(`/api/sheets/${sheet.id}/undo`, { seen: sheet.deals }, $("undo"), "undo-error");
 }
 
-// Where the next deal starts: who took, or in Coinche the contract.
-function firstField() {
-  if (game.contracts) return "#level";
-  return eachCounts() ? 'input[name="taker"]' : 'input[name="takers"]';
-}
 
 async function change(path, body, button, box) {
   const isDeal = box === "deal-error";
@@ -595,7 +660,7 @@ async function change(path, body, button, box) {
     render(answer);
     if (isDeal) {
       resetDealForm();
-      document.querySelector(firstField())?.focus();
+      document.querySelector(entryKind().first)?.focus();
     }
   } catch (error) {
     if (!(error instanceof Refused)) console.error(error); // a bug here, not a refusal: say so loudly
@@ -637,17 +702,11 @@ function levelWords(level) {
   return /^\d+$/.test(level) ? level : t(`level-${level}`);
 }
 
+/** A deal's outcome in words: the entry's own words where it has them, else made, dedans, litige or a side's capot. */
 function outcomeWords(entry, names) {
-  if (eachCounts() && entry.outcome === "capot") {
-    return entry.capot === "taker"
-      ? t("capot-by", { name: names[entry.taker] })
-      : t("capot-against", { name: names[entry.taker] });
-  }
+  const own = entryKind().outcome?.(entry, names);
+  if (own) return own;
   if (entry.outcome === "capot") return t("capot-by", { name: names[entry.capot] });
-  if (game.contracts) {
-    const words = t(entry.outcome === "dedans" ? "sheet-failed" : `sheet-${entry.outcome}`);
-    return entry.capot ? `${words}, ${t("capot-by", { name: names[entry.capot] })}` : words;
-  }
   return t(`sheet-${entry.outcome}`);
 }
 
@@ -679,8 +738,7 @@ function drawBoard(data) {
 function drawHead(data) {
   const row = $("deals").tHead.rows[0];
   row.replaceChildren();
-  const first = game.contracts ? "contract" : eachCounts() ? "taker" : "takers";
-  for (const [words, className] of [["#"], [first], ["card-points"], ["outcome"]]) {
+  for (const [words, className] of [["#"], [entryKind().column], ["card-points"], ["outcome"]]) {
     const th = document.createElement("th");
     th.scope = "col";
     if (className) th.className = className;
@@ -709,17 +767,7 @@ function drawRow(body, entry, data) {
   const row = body.insertRow();
   row.className = `outcome-${entry.outcome}`;
   cell(row, String(entry.n));
-  if (game.contracts) {
-    const times = entry.multiplier > 1 ? ` ×${entry.multiplier}` : "";
-    cell(row, `${levelWords(entry.level)} ${modeWords(entry.mode)} ${names[entry.bidder]}${times}`, "contract");
-  } else if (eachCounts()) {
-    const taker = cell(row, names[entry.taker]);
-    const small = document.createElement("small");
-    small.textContent = t("dealt", { name: names[entry.dealer] });
-    taker.append(small);
-  } else {
-    cell(row, names[entry.takers]);
-  }
+  entryKind().cell(row, entry, names);
   const extras = [];
   if (entry.belote) extras.push(`${t("belote")} ${names[entry.belote]}`);
   for (const team of data.teams) {

@@ -12,8 +12,6 @@ export const DEFAULT_SETTINGS = { ...defaultSettings(), lang: "en" };
 
 /** The lines a match can be played to at one pick; any other number of points, or of deals, is typed. */
 const TARGET_PICKS = [501, 1000];
-/** An option that means something only when another is on: its row follows the other's box. */
-const SHOWN_WITH = { round_five: "rounding" };
 
 const testId = (prefix, name) => `${prefix}-${name.replaceAll("_", "-")}`;
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -24,12 +22,16 @@ export function choiceKey(option, value) {
 }
 
 // ---------------------------------------------------------------------- building a form
-/** The game tiles: a radio button each, the game's name and a line on how it is played. */
+/**
+ * The game tiles: a radio button each, the game's name and a line on how it is played. A game the
+ * page has no words for is named by the server's title, without the line.
+ */
 export function variantPickerHtml(prefix) {
   const tiles = GAMES.map(
-    ({ name }) =>
+    ({ name, title }) =>
       `<label class="variant-tile" data-testid="${prefix}-variant-${name}"><input type="radio" name="variant" value="${name}">` +
-      `<span class="variant-name" data-i18n="variant_${name}"></span><span class="variant-help" data-i18n="variantHelp_${name}"></span></label>`,
+      `<span class="variant-name" data-i18n="variant_${name}" data-i18n-else="${esc(title)}"></span>` +
+      `<span class="variant-help" data-i18n="variantHelp_${name}" data-i18n-else=""></span></label>`,
   ).join("");
   return `<div class="variant-pick" role="radiogroup" data-testid="${prefix}-variant" data-i18n-label="settingsGame">${tiles}</div>`;
 }
@@ -48,7 +50,8 @@ function fieldHtml(prefix, option) {
       `${labelHtml(option)}</label>`
     );
   }
-  const cls = SHOWN_WITH[option.name] ? "field sub" : "field";
+  // An option that means something only under a bool option (its spec's shown_with) sits beneath its box.
+  const cls = option.shown_with ? "field sub" : "field";
   if (option.kind === "choice") {
     const choices = option.choices
       .map((v) => `<option value="${esc(v)}" data-i18n="${choiceKey(option, v)}" data-i18n-else="${esc(v)}"></option>`)
@@ -231,8 +234,8 @@ export function syncSettingsForm(form) {
     show(form.querySelector(".deals-field"), game.shows("deals", place) && f.target.value === "deals");
     show(form.querySelector(".points-field"), f.target.value === "other");
   }
-  for (const [name, on] of Object.entries(SHOWN_WITH)) {
-    const node = form.querySelector(`[data-row="${name}"]`);
+  for (const { name, shown_with: on } of ALL()) {
+    const node = on && form.querySelector(`[data-row="${name}"]`);
     if (node && !node.hidden) show(node, Boolean(f[on] && f[on].checked));
   }
   for (const tile of form.querySelectorAll(".variant-tile")) {
