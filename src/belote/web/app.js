@@ -18,6 +18,7 @@ import { historyHtml } from "./history.js";
 import { SETTINGS_KEY, browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
 import { copyText, shareLink } from "./lobby.js";
 import { Motion } from "./motion.js";
+import { Page } from "./page.js";
 import { remember } from "./mygames.js";
 import { refusalText } from "./refusals.js";
 import { SEATS } from "./seats.js";
@@ -127,33 +128,8 @@ const el = {
 /** The table, as the server told it: replaced by the reducer (state.js) at each message. */
 let T = emptyTable(GAMES[0]);
 
-/** What this page keeps for itself: where it is, what it sent, and what is on show for a moment. */
-const U = {
-  table: null, // the table's id
-  token: null, // the seat token, or null for a spectator
-  watch: null, // the spectator code when watching
-  connected: false,
-  settings: loadSettings(), // the solo settings and the page's language
-  sending: null, // the card or bid sent and not yet answered
-  bubbles: {}, // seat -> {html, cls, until}
-  banner: null, // {html, until}
-  lastTrickOpen: false,
-  historyTab: null, // the history drawer's open tab ("deal" | "match"), or null when closed
-  panelHeld: false, // the deal's score waits a moment while the last trick is seen
-  takeHint: false, // a newcomer's first taking decision: what taking means is said
-  errors: [],
-  passing: null, // the words of a join refused for a passing reason, shown until a join succeeds
-  queueName: null, // the name given to the queue while waiting for a table
-  queueVariant: GAMES[0].name, // the game asked of the queue
-  queueSeating: "partners", // partners: sit with the other people against bots; any: as drawn
-  queue: null, // the queue's last message, with the deadline on this page's clock
-  chatOpen: false,
-  unread: 0,
-  bidLevel: null, // Coinche: the level chosen in the bid panel
-  bidKey: "", // the legal bids the level was chosen for
-  fresh: {}, // two hands: card -> when it was turned up
-  logItems: [], // the log's events, drawn again in another language: {e, deal}
-};
+/** What this page keeps for itself (page.js): changed only through its named transitions. */
+const U = new Page(loadSettings(), GAMES[0].name);
 const chat = new Chat(el.chatLines);
 const motion = new Motion({ felt: el.felt, trick: el.trick, hand: el.hand });
 
@@ -161,14 +137,12 @@ const conn = new Connection({
   hello,
   onMessage,
   onStatus(status) {
-    U.connected = status === "open";
+    U.connection(status);
     if (status === "lost") {
-      U.sending = null;
       // A join refused for a passing reason (Redis restarting) keeps saying why while it is tried again.
       showConnection(U.passing || t("reconnecting"));
     } else if (status !== "connecting") {
-      U.passing = null; // joined (open) or gone (closed)
-      showConnection("");
+      showConnection(""); // joined (open) or gone (closed)
     }
     render();
   },
@@ -318,7 +292,7 @@ function refusal(msg) {
 const PASSING = new Set(["server_error", "slow_down", "flooding", "store_unreachable"]);
 
 function onError(msg) {
-  U.sending = null;
+  U.answered();
   hintRefused();
   if (!U.table && U.queueName) {
     // The queue refused us (a bad name): back to the home screen, with the reason.
@@ -328,7 +302,7 @@ function onError(msg) {
   }
   if (!conn.joined) {
     if (PASSING.has(msg.code)) {
-      U.passing = refusal(msg);
+      U.joinRefused(refusal(msg));
       showConnection(U.passing);
       conn.tryAgain(); // the join is tried again after a pause, the seat kept
       return;
@@ -357,7 +331,7 @@ function tableGone() {
   forgetTable();
   conn.close();
   resetTable();
-  U.table = null;
+  U.tableGone();
   render();
   if (link && link.table === table && link.invite) {
     openSit(link);
@@ -376,10 +350,10 @@ function onState(msg) {
   if (restart || msg.gap) clearLog();
   const w = wordsFor(T);
   for (const item of applied) announce(item, w);
-  U.sending = null;
+  U.answered();
   if (T.kind === "solo" && msg.settings) {
     // A solo table's settings are the page's; the language stays the one this page chose last.
-    U.settings = { ...U.settings, ...msg.settings, lang: U.settings.lang };
+    U.tableSettings(msg.settings);
   }
   // A message refused earlier stays until something happens at the table.
   const v = T.view;
@@ -387,8 +361,9 @@ function onState(msg) {
   if (v && myTurn(T, "play", U.connected) && !(before && myTurn({ ...T, view: before }, "play"))) sound.play("turn");
   if (v && myTurn(T, "bidding", U.connected) && !(before && before.to_move === T.seat && before.phase === "bidding")) {
     sound.play("turn");
-    U.takeHint = !localStorage.getItem(TOOK_KEY);
+    U.turnToBid(!localStorage.getItem(TOOK_KEY));
   }
+  if (v && v.phase === "bidding" && v.legal.length) U.bidsOffered(v);
   saveTable();
   remember(T, U); // My games (mygames.js): this table, for its reviews
   render();
@@ -396,10 +371,7 @@ function onState(msg) {
 
 /** An event that happened: its line in the log and, when it happens now, its bubble, banner, sound and motion. */
 function announce({ e, deal, live }, w) {
-  if (e.type === "deal") {
-    U.bubbles = {};
-    U.fresh = {};
-  }
+  if (e.type === "deal") U.dealStarted();
   if (e.type !== "deal") addLog(e, deal, w);
   if (!live) return;
   switch (e.type) {
@@ -430,15 +402,15 @@ function announce({ e, deal, live }, w) {
       motion.trickWon();
       break;
     case "turned-up":
-      U.fresh[e.card] = Date.now();
+      U.turnedUp(e.card, Date.now());
       setTimeout(render, TURNED_UP_MS + 30);
       break;
     case "scored":
       // The last trick is seen (and swept to its winner) before the deal's score covers the table.
       if (!motion.reduced) {
-        U.panelHeld = true;
+        U.scoreHeld(true);
         setTimeout(() => {
-          U.panelHeld = false;
+          U.scoreHeld(false);
           render();
         }, PANEL_PAUSE_MS);
       }
@@ -455,7 +427,7 @@ function announce({ e, deal, live }, w) {
 
 // ---------------------------------------------------------------------- the log
 function clearLog() {
-  U.logItems = [];
+  U.logCleared();
   el.log.textContent = "";
 }
 
@@ -472,8 +444,7 @@ function logNode({ html, cls }) {
 }
 
 function addLog(e, deal, w) {
-  U.logItems.push({ e, deal });
-  if (U.logItems.length > 300) U.logItems.shift();
+  U.logged(e, deal);
   for (const line of logLines(e, deal, w)) el.log.append(logNode(line));
   while (el.log.childElementCount > 300) el.log.firstElementChild.remove();
   el.log.scrollTop = el.log.scrollHeight;
@@ -487,35 +458,31 @@ function redrawLog() {
 }
 
 function bubble(seat, html, cls, ms = BUBBLE_MS) {
-  U.bubbles[seat] = { html, cls, until: Date.now() + ms };
+  U.bubbled(seat, html, cls, Date.now() + ms);
   setTimeout(render, ms + 30);
 }
 
 function banner(html) {
-  U.banner = { html, until: Date.now() + BANNER_MS };
+  U.bannered(html, Date.now() + BANNER_MS);
   setTimeout(render, BANNER_MS + 30);
 }
 
 // ---------------------------------------------------------------------- queue
 function onQueue(msg) {
-  U.queue = { ...msg, deadline: Date.now() + (msg.left_ms || 0), variant: msg.variant || U.queueVariant };
+  U.queued(msg, Date.now());
   renderQueue();
 }
 
 function onMatched(msg) {
   localStorage.setItem(tokenKey(msg.table), msg.token);
-  U.queueName = null;
-  U.queue = null;
+  U.queueLeft();
   el.queuePanel.hidden = true;
   enterTable({ table: msg.table, token: msg.token });
 }
 
 function playOnline(name, variant = storedOnlineVariant(), seating = storedSeating()) {
   leaveTable();
-  U.queueName = name;
-  U.queueVariant = variant;
-  U.queueSeating = seating;
-  U.queue = null;
+  U.queueJoined(name, variant, seating);
   el.queueError.textContent = "";
   el.queuePanel.hidden = false;
   render();
@@ -524,8 +491,7 @@ function playOnline(name, variant = storedOnlineVariant(), seating = storedSeati
 
 function leaveQueue(tell = true) {
   if (tell) conn.send({ type: "leave_queue" });
-  U.queueName = null;
-  U.queue = null;
+  U.queueLeft();
   el.queuePanel.hidden = true;
   conn.close();
   render();
@@ -564,7 +530,7 @@ function onChat(line) {
     const html = esc(line.reaction ? t(`react_${line.reaction}`) : line.text);
     bubble(line.seat, html, line.reaction ? "react" : "chat", CHAT_BUBBLE_MS);
   }
-  if (!chatVisible() && !(T.seat && line.seat === T.seat)) U.unread += 1;
+  if (!chatVisible() && !(T.seat && line.seat === T.seat)) U.chatUnread();
   render();
 }
 
@@ -585,8 +551,7 @@ function renderReactions() {
 }
 
 function toggleChat(open = !U.chatOpen) {
-  U.chatOpen = open;
-  if (open) U.unread = 0;
+  U.chatToggled(open);
   render();
   if (open) el.chatForm.elements.text.focus({ preventScroll: true });
 }
@@ -595,8 +560,7 @@ function toggleChat(open = !U.chatOpen) {
 function act(action) {
   if (!T.view || U.sending || spectating(U)) return;
   if (conn.send({ type: "act", action })) {
-    U.sending = action;
-    U.takeHint = false;
+    U.sent(action);
     render();
   } else {
     showError(t("offlineAct"));
@@ -656,18 +620,13 @@ async function askNewGame() {
 
 function showError(text) {
   el.error.textContent = text || "";
-  if (text) U.errors.push(text);
+  if (text) U.erred(text);
 }
 
 // ---------------------------------------------------------------------- going to a table
 function resetTable() {
   T = emptyTable(T.game);
-  U.sending = null;
-  U.unread = 0;
-  U.bubbles = {};
-  U.banner = null;
-  U.fresh = {};
-  U.panelHeld = false;
+  U.tableReset();
   clearLog();
   chat.clear();
   closeLastTrick();
@@ -678,9 +637,7 @@ function resetTable() {
 function enterTable({ table, token = null, watch = null }) {
   conn.close();
   resetTable();
-  U.table = table;
-  U.token = token;
-  U.watch = token ? null : watch;
+  U.entered(table, token, watch);
   saveTable();
   showError("");
   showConnection(t("connecting"));
@@ -693,9 +650,7 @@ function leaveTable() {
   if (!U.table) return;
   conn.close();
   forgetTable();
-  U.table = null;
-  U.token = null;
-  U.watch = null;
+  U.left();
   resetTable();
   clearLink();
   render();
@@ -713,7 +668,7 @@ async function postJson(url, body) {
 }
 
 async function startSolo(settings) {
-  U.settings = settings;
+  U.settingsChosen(settings);
   saveSettings();
   applyLang(settings.lang);
   showError("");
@@ -874,7 +829,7 @@ function checkName(raw) {
 
 /** The page's language, chosen on the home screen, is kept for every kind of table. */
 function keepLang() {
-  U.settings = { ...U.settings, lang: el.langPick.value };
+  U.langChosen(el.langPick.value);
   saveSettings();
   applyLang(U.settings.lang);
 }
@@ -920,26 +875,26 @@ function openLastTrick() {
   const tr = lastTrickShown(T);
   if (!tr) return;
   const w = wordsFor(T);
-  U.lastTrickOpen = true;
+  U.lastTrick(true);
   el.lastTrickCards.innerHTML = tr.cards.map(([seat, card]) => trickCardHtml(T, w, seat, card, seat === tr.winner, "last-trick-card")).join("");
   el.lastTrickInfo.textContent = w.tsSeat("wonTrick", tr.winner, { seat: w.seatName(tr.winner), n: tr.points });
   el.lastTrick.hidden = false;
 }
 
 function closeLastTrick() {
-  U.lastTrickOpen = false;
+  U.lastTrick(false);
   el.lastTrick.hidden = true;
 }
 
 /** The history drawer: the deal under way (bids, contract, declarations, tricks) or the match's score sheet. */
 function openHistory(tab = "deal") {
-  U.historyTab = tab;
+  U.history(tab);
   renderHistory();
   if (!el.history.open) el.history.showModal();
 }
 
 function closeHistory() {
-  U.historyTab = null;
+  U.history(null);
   if (el.history.open) el.history.close();
 }
 
@@ -950,7 +905,7 @@ function renderHistory() {
 
 // ---------------------------------------------------------------------- drawing
 function render() {
-  U.elsewhere = !U.table && (Boolean(U.queueName) || el.sitDialog.open);
+  U.placed(el.sitDialog.open);
   drawTable(el, T, U);
   drawHint(el, T, U);
   renderHistory();
@@ -998,7 +953,7 @@ el.bids.addEventListener("click", (ev) => {
   const level = ev.target.closest("[data-level]");
   if (level) {
     // Coinche: choosing a level enables the trump modes that may be bid at it.
-    U.bidLevel = level.dataset.level;
+    U.bidLevelChosen(level.dataset.level);
     render();
     return;
   }
@@ -1043,7 +998,7 @@ el.history.addEventListener("click", (ev) => {
   if (tab) openHistory(tab.dataset.tab);
   else if (ev.target.closest('[data-testid="history-close"]') || ev.target === el.history) closeHistory();
 });
-el.history.addEventListener("close", () => (U.historyTab = null));
+el.history.addEventListener("close", () => U.history(null));
 el.muteBtn.addEventListener("click", () => {
   sound.setMuted(!sound.muted());
   renderMute();

@@ -3,7 +3,7 @@
 // the page; nothing here sends or changes state.
 
 import { cardBack, cardFace, cardText, sortHand } from "./cards.js";
-import { bidHtml, bidPanelHtml, contractHtml, lowestLevel } from "./coinche.js";
+import { bidHtml, bidPanelHtml, contractHtml } from "./coinche.js";
 import { esc, setHtml } from "./dom.js";
 import { colon, getLang, t } from "./i18n.js";
 import { lobbySeatsHtml, tableLinks } from "./lobby.js";
@@ -404,14 +404,9 @@ function drawBids(c) {
     .join("");
 }
 
-/** Coinche: the bid panel, its level chosen afresh (the lowest one open) at each turn to bid. */
+/** Coinche: the bid panel at the level the page holds (chosen afresh at each turn to bid: Page.bidsOffered). */
 function drawCoincheBids({ el, U, v, w }) {
-  const legalKey = `${v.deal_number}|${v.bids.length}|${v.legal.join(",")}`;
-  if (U.bidKey !== legalKey) {
-    U.bidKey = legalKey;
-    U.bidLevel = lowestLevel(v.legal, v.rules);
-  }
-  const key = `coinche|${legalKey}|${U.bidLevel}|${getLang()}|${U.sending}`;
+  const key = `coinche|${U.bidKey}|${U.bidLevel}|${getLang()}|${U.sending}`;
   if (el.bids.dataset.key === key) return;
   el.bids.dataset.key = key;
   el.bids.classList.add("coinche");
