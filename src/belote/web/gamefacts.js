@@ -16,11 +16,6 @@ export class Game {
     Object.defineProperty(this, "catalog", { value: catalog, enumerable: false });
   }
 
-  /** Whether the auction names contracts (Coinche) rather than taking a turned card. */
-  get contracts() {
-    return this.auction === "contracts";
-  }
-
   /** The score a seat's points go to: its side, or its own. */
   team(seat) {
     return this.partners ? SIDES[seat] : seat;

@@ -1,6 +1,6 @@
 // The games and their options, as the server describes them (GET /api/games, docs/protocol.md):
 // the one place in the page that knows how the games differ. The rest of the page asks a game for
-// its facts (game.players, game.contracts, game.tricks, game.table_cards...) instead of testing
+// its facts (game.players, game.auction, game.tricks, game.table_cards...) instead of testing
 // its name, and builds its forms from the options (settings.js).
 
 import { Game } from "./gamefacts.js";

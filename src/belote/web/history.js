@@ -3,7 +3,8 @@
 // the match's score sheet. Drawn from the table's state (state.js); it sends nothing.
 
 import { cardText } from "./cards.js";
-import { bidHtml, contractHtml } from "./coinche.js";
+import { auctionOf } from "./auctions.js";
+import { contractHtml } from "./coinche.js";
 import { esc } from "./dom.js";
 import { colon, getLang, t } from "./i18n.js";
 import { currentDeal, declarationsOf, teamsFromMe } from "./state.js";
@@ -18,10 +19,7 @@ function speakingOrder(T, dealer) {
 }
 
 function bidCell(T, w, bid, turned) {
-  if (T.game.contracts) return bidHtml(bid, t);
-  if (bid === "pass") return esc(t("passed"));
-  if (bid === "take") return `${esc(t("took"))} ${w.suitHtml(turned[1])}`;
-  return `${esc(t("names"))} ${w.suitHtml(bid)}`;
+  return auctionOf(T.game).bidHtml(bid, w, turned);
 }
 
 /** The bidding as a table: one column per seat, one row per round of speaking. */

@@ -5,6 +5,8 @@
 // A table state is replaced, never changed in place: `reduce(table, message)` returns a new one,
 // with the events it folded in (`applied`) so that the page can animate and announce them.
 
+import { auctionOf } from "./auctions.js";
+
 /** A page at no table. `game` is the game's facts (games.js), given by whoever builds the state. */
 export function emptyTable(game) {
   return {
@@ -204,10 +206,7 @@ export function turnLine(table, { connected = true, hasTable = false } = {}) {
   if (table.seat && v.to_move === table.seat) {
     let key;
     if (v.phase === "play") key = "yourTurnPlay";
-    else if (table.game.contracts) {
-      // Name only what the player may do now: coinche is there only against the other side's contract.
-      key = v.legal.includes("surcoinche") ? "yourTurnSurcoinche" : v.legal.includes("coinche") ? "yourTurnCoinche" : "yourTurnContract";
-    } else key = v.bids.length >= table.game.players ? "yourTurnName" : "yourTurnBid";
+    else key = auctionOf(table.game).turnKey(v, table.game);
     return { key, mine: true };
   }
   if (v.to_move) return { key: v.phase === "play" ? "waitingFor" : "waitingBid", seat: v.to_move };

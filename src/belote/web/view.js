@@ -3,6 +3,7 @@
 // the page; nothing here sends or changes state.
 
 import { cardBack, cardFace, cardText, sortHand } from "./cards.js";
+import { auctionOf } from "./auctions.js";
 import { bidHtml, bidPanelHtml, contractHtml } from "./coinche.js";
 import { esc, setHtml } from "./dom.js";
 import { colon, getLang, t } from "./i18n.js";
@@ -130,7 +131,7 @@ function drawContract({ el, T, v, w, between }) {
       el.contract.dataset.contract = `${v.contract.level}${v.contract.mode}`;
       el.contract.dataset.multiplier = String(v.contract.multiplier);
     }
-  } else if (game.contracts) {
+  } else if (auctionOf(game).standing) {
     // The auction: the highest bid so far, and who bid it.
     const standing = v.contract
       ? `<span class="trump-chip contract-chip">${contractHtml(v.contract, t)}</span>` +
@@ -271,11 +272,7 @@ function seatBubbleHtml({ T, U, v, w, now, between }, seat) {
   const mine = v.bids.filter(([s]) => s === seat);
   if (!mine.length) return "";
   const bid = mine[mine.length - 1][1];
-  let text;
-  if (T.game.contracts) text = bidHtml(bid, t);
-  else if (bid === "pass") text = esc(t("passed"));
-  else if (bid === "take") text = `${esc(t("took"))} ${w.suitHtml(v.turned[1])}`;
-  else text = `${esc(t("names"))} ${w.suitHtml(bid)}`;
+  const text = auctionOf(T.game).bidHtml(bid, w, v.turned);
   const cls = bid === "pass" ? "pass" : bid === "coinche" || bid === "surcoinche" ? "say doubled" : "say";
   return `<div class="bubble ${cls}" data-testid="bubble-${seat}" data-bid="${esc(bid)}">${text}</div>`;
 }
@@ -380,7 +377,7 @@ function drawHand({ el, T, U, v, between }) {
 function drawBids(c) {
   const { el, T, U, v, w, between } = c;
   const mine = !between && myTurn(T, "bidding", U.connected);
-  if (mine && T.game.contracts) {
+  if (mine && auctionOf(T.game).panel) {
     drawCoincheBids(c);
     return;
   }
@@ -434,7 +431,7 @@ function drawTurn({ el, T, U, w }) {
   el.takeBack.hidden = !line.standin;
   // The newcomer's word on what taking means, at their first decision to take.
   el.takeHint.hidden = !(mine && U.takeHint && T.view && T.view.phase === "bidding");
-  if (!el.takeHint.hidden) el.takeHint.textContent = t(T.game.contracts ? "hintContract" : "hintTake");
+  if (!el.takeHint.hidden) el.takeHint.textContent = t(auctionOf(T.game).hintKey);
 }
 
 function drawPanel(c) {
@@ -468,7 +465,7 @@ function panelHtml(c, deal) {
   const row = (label, by, cls = "", testid = "") =>
     `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><th scope="row">${label}</th>${cols.map((x) => `<td>${by(x)}</td>`).join("")}</tr>`;
   if (outcome === "thrown-in") {
-    html += `<p>${esc(t(game.contracts ? "thrownInCoinche" : "thrownInLong"))}</p>`;
+    html += `<p>${esc(t(auctionOf(game).thrownInKey))}</p>`;
     html += `<table class="sheet"><tbody>${row(esc(t("matchScore")), (x) => v.score[x], "score", "row-score")}</tbody></table>`;
   } else {
     const taker = w.seatName(deal.taker);

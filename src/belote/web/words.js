@@ -3,6 +3,7 @@
 // in the page's language (i18n.js); it draws nothing.
 
 import { cardText } from "./cards.js";
+import { auctionOf } from "./auctions.js";
 import { bidHtml, contractText, modeHtml, modeWord, parseBid } from "./coinche.js";
 import { esc } from "./dom.js";
 import { colon, getLang, t, ts } from "./i18n.js";
@@ -69,7 +70,10 @@ export function wordsFor(table) {
   const declName = (name) => t(name);
 
   /** What a deal's outcome is called: in Coinche a contract that fails is "Failed" (chuté). */
-  const dealOutcome = (outcome) => (game.contracts && outcome === "dedans" ? t("failed") : outcomeWord(outcome));
+  const dealOutcome = (outcome) => {
+    const own = auctionOf(game).outcomeKeys[outcome];
+    return own ? t(own) : outcomeWord(outcome);
+  };
 
   const bidText = (seat, bid, turned) => {
     if (bid === "pass") return esc(tsSeat("bidPass", seat, { seat: seatName(seat) }));
