@@ -15,10 +15,11 @@ from starlette.testclient import TestClient
 
 from belote.server import matchmaking
 from belote.server.hub import local_hub
+from belote.server.manager import TableManager
 from belote.server.matchmaking import QUEUE_GAP, Matchmaker
 from belote.server.room import BOT_NAMES, bot_names, online_seats, same_name
 from belote.server.store import SQLiteStore
-from belote.server.tables import ServerConfig, TableManager
+from belote.server.tables import ServerConfig
 from belote.variants import VARIANTS
 from netplay import error, receive, run, stored_table, until
 

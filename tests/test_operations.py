@@ -24,11 +24,12 @@ from belote.game import parse_action
 from belote.server.app import create_app
 from belote.server.hub import local_hub
 from belote.server.logs import JsonFormatter, TableField
+from belote.server.manager import TableManager
 from belote.server.metrics import Metrics
 from belote.server.redis_hub import RedisLink, RedisTables
 from belote.server.room import DEFAULT_SETTINGS, Act, Meta, Seat, bot_seat
 from belote.server.store import SQLiteStore
-from belote.server.tables import Client, ServerConfig, Table, TableManager
+from belote.server.tables import Client, ServerConfig, Table
 from netplay import Player, State, free_port, post, redis_server, run, serve_in_thread
 
 FAST = {"strength": "easy", "speed": "fast"}

@@ -30,11 +30,12 @@ from websockets.asyncio.client import connect
 from belote.game import Refusal, action_str, parse_action
 from belote.server.app import create_app
 from belote.server.hub import StoreLost
+from belote.server.manager import TableManager
 from belote.server.matchmaking import Matchmaker
 from belote.server.redis_hub import RedisBus, RedisLink, RedisSheets, RedisTables, redis_hub
 from belote.server.room import Act, Start, check_settings
 from belote.server.store import SQLiteStore
-from belote.server.tables import Client, ServerConfig, Table, TableManager
+from belote.server.tables import Client, ServerConfig, Table
 from netplay import (
     Player,
     RedisProcess,
@@ -273,7 +274,7 @@ def test_who_is_at_a_table_is_told_again_when_the_notes_come_back(
     # A solo table driven by A, its person's socket on B. A takes the table over while B hears no
     # notes (its connection to Redis away): A's question "who is there" is lost, and the bots wait for
     # a person A never heard of, until B's notes come back and B says again where its sockets are.
-    monkeypatch.setattr("belote.server.tables.secrets.randbelow", lambda n: 6)  # the same game each time, West first
+    monkeypatch.setattr("belote.server.manager.secrets.randbelow", lambda n: 6)  # the same game each time, West first
     with redis_server(tmp_path) as url:
 
         async def main() -> list[tuple[str, int, int]]:

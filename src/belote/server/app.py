@@ -31,6 +31,7 @@ from belote.server import messages
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
+from belote.server.manager import TableManager
 from belote.server.matchmaking import Matchmaker, waiting_by_game
 from belote.server.messages import Join, LeaveQueue, Queue
 from belote.server.metrics import Gauge, Metrics
@@ -54,7 +55,7 @@ from belote.server.rules_page import rules_page
 from belote.server.shared_limits import SharedLimits
 from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteSheets, SQLiteStore, default_path
-from belote.server.tables import Client, ServerConfig, Table, TableManager, dumps
+from belote.server.tables import Client, ServerConfig, Table, dumps
 from belote.server.thinking import Thinker
 from belote.server.wire import (
     BadRequest,

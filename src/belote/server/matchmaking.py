@@ -10,7 +10,7 @@ empty), each process puts its own waiting players back in the queue, with the ti
 Each process tells its own waiting players how many wait for each game and how long before the bots
 come, reading the hub's queue on every round of its loop: so it hears of the people who come and go
 on the other processes too. The people seated together sit as partners unless they asked to sit
-anywhere (``seating``; ``belote.server.tables.online_seats``).
+anywhere (``seating``; ``belote.server.room.online_seats``).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from typing import Any
 
 from belote.game import SEATS
 from belote.server.hub import OUTAGE, Hub, Note
+from belote.server.manager import TableManager
 from belote.server.room import SEATINGS, SettingsError
-from belote.server.tables import Send, TableManager
+from belote.server.tables import Send
 from belote.server.wire import new_token
 from belote.variants import DEFAULT_GAME, VARIANTS, find_variant
 
