@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+
+from belote.game import SEATS
+from belote.server.room import DEFAULT_SETTINGS, new_match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from online_fixtures import (
@@ -366,6 +370,33 @@ def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_ur
     expect(turn).not_to_have_attribute("data-state", "standin")
     expect(back).to_be_hidden()
     assert state(page)["players"]["S"]["standin"] is False
+    assert not tab.unexpected_errors()
+
+
+def test_the_first_turn_has_its_whole_clock_after_a_lobby_longer_than_the_timer(
+    open_tab: OpenTab, online_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn clock starts when the game does: a lobby that lasted longer than the turn timer
+    leaves the first speaker their whole time, not a bot in their place."""
+    # A table whose seed makes South, the host, the first to speak.
+    seed = next(s for s in range(64) if new_match(DEFAULT_SETTINGS, s).to_move == SEATS.index("S"))
+    monkeypatch.setattr("belote.server.manager.secrets.randbelow", lambda n: seed)
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    create_table(page, online_url, "Alice")
+    page.get_by_test_id("lobby-turn-timer").fill("5")
+    page.get_by_test_id("lobby-turn-timer").blur()
+    wait_js(page, "() => window.__belote.state.settings.turn_timer === 5")
+    time.sleep(6)  # the lobby outlasts the turn timer: the condition under test, not a wait for a state
+    page.get_by_test_id("lobby-start").click()
+    playing(page)
+    wait_js(page, "() => window.__belote.timer && window.__belote.timer.seat === 'S'")
+    timer = page.evaluate("() => window.__belote.timer")
+    assert timer["left_ms"] > 3_000, timer
+    turn = page.get_by_test_id("turn")
+    expect(turn).not_to_have_attribute("data-state", "standin")
+    assert state(page)["players"]["S"]["standin"] is False
+    assert state(page)["view"]["bids"] == []  # nobody spoke for her
     assert not tab.unexpected_errors()
 
 

@@ -55,16 +55,17 @@ class Driver:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._thought: tuple[int, int, asyncio.Future[Action]] | None = None  # a bot deciding: revision, seat
-        self._position: tuple[int, int, int, int] = (-1, -1, -1, -1)
+        self._position: tuple[int, str, int, int, int] = (-1, "", -1, -1, -1)
         self.turn_started = time.monotonic()
         self.remote: dict[str, set[int]] = {}  # in a shared hub: the seats with a socket in each other process
         self.note_position()
 
     # ----------------------------------------------------------------- the clock and who is there
     def note_position(self) -> None:
-        """Start the turn clock when the table has moved on."""
+        """Start the turn clock when the table has moved on: a new game, an action, a deal's score
+        read, a stand-in, or the host's start (a lobby's time is nobody's turn)."""
         room = self.replica.room
-        position = (room.meta.game, room.n_actions, room.meta.continued, len(room.meta.standin))
+        position = (room.meta.game, room.meta.status, room.n_actions, room.meta.continued, len(room.meta.standin))
         if position != self._position:
             self._position = position
             self.turn_started = time.monotonic()
