@@ -46,7 +46,7 @@ same seconds, a burst no real evening has); the window opens once all have. Prin
   event number is beyond the one it was played on;
 - how late the bots act beyond their pause, p50 / p99 / max: from the state that gives a bot the
   turn to the state that holds its action, minus the pause the server waits before a bot acts
-  (``SPEEDS`` of belote.server.tables, times the pace: the first figure, plus the second after a
+  (``SPEEDS`` of belote.server.room, times the pace: the first figure, plus the second after a
   finished trick); that is the bot's thinking plus every wait for the server's event loop;
 - the bots' CPU per deal: the CPU of the server's processes and threads other than its event loop
   (the main thread), which is where the bots think whether they run in threads or in worker

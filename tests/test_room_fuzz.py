@@ -40,7 +40,7 @@ from starlette.testclient import TestClient
 
 from belote.game import SEATS, parse_action
 from belote.server import app as app_module
-from belote.server import tables as tables_module
+from belote.server import manager as manager_module
 from belote.server.app import create_app
 from belote.server.tables import ServerConfig
 from netplay import cards_in, stored_match, stored_table
@@ -364,7 +364,7 @@ class Room(RuleBasedStateMachine):
 @pytest.mark.parametrize("game", GAMES)
 def test_random_sessions(game: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(app_module, "FLOOD", (10**9, 1.0))  # every barrier is a refusal
-    monkeypatch.setattr(tables_module, "secrets", Draws)
+    monkeypatch.setattr(manager_module, "secrets", Draws)
     monkeypatch.setattr(Room, "game", game)
     with caplog.at_level(logging.WARNING):
         run_state_machine_as_test(

@@ -187,8 +187,9 @@ def test_a_table_stops_driving_when_stopped_as_it_is_woken(tmp_path: Path) -> No
     import asyncio
 
     from belote.server.hub import local_hub
+    from belote.server.manager import TableManager
     from belote.server.room import Start, check_settings
-    from belote.server.tables import ServerConfig, TableManager
+    from belote.server.tables import ServerConfig
     from netplay import run
 
     async def main() -> bool:

@@ -13,8 +13,8 @@ from typing import Any
 from playwright.sync_api import expect
 
 from belote.game import Match, action_str, parse_action
+from belote.server.room import rules_of
 from belote.server.store import SQLiteStore
-from belote.server.tables import rules_of
 from netplay import Server
 
 CHROMIUM = "/usr/bin/chromium"
