@@ -114,7 +114,7 @@ def test_the_lobby_host_sets_the_rules_and_starts(client: TestClient) -> None:
         assert state["invite"] == t["invite"] and state["watch"] == t["watch"]
         assert set(state["players"]) == {"S", "E"}
         join(guest, t["table"], bob["token"])
-        guest.send_json({"type": "settings", "settings": {"target": 1000}})
+        guest.send_json({"type": "settings", "settings": {"target": 501}})
         assert "host" in error(guest)
         guest.send_json({"type": "start"})
         assert "host" in error(guest)
@@ -123,11 +123,12 @@ def test_the_lobby_host_sets_the_rules_and_starts(client: TestClient) -> None:
         guest.send_json({"type": "seat", "seat": "N"})  # partners sit opposite: Bob moves to be Alice's partner
         moved = until(guest, lambda m: m["seat"] == "N")
         assert moved["players"]["N"]["name"] == "Bob" and "E" not in moved["players"]
-        host.send_json({"type": "settings", "settings": {**EASY, "target": 1000, "turn_timer": 45}})
-        until(host, lambda m: m["settings"]["target"] == 1000)
+        assert state["settings"]["target"] == 1000  # the product's match, until the host says otherwise
+        host.send_json({"type": "settings", "settings": {**EASY, "target": 501, "turn_timer": 45}})
+        until(host, lambda m: m["settings"]["target"] == 501)
         host.send_json({"type": "start"})
         started = until(host, lambda m: m["status"] == "playing")
-        assert started["settings"]["turn_timer"] == 45 and started["view"]["rules"]["target"] == 1000
+        assert started["settings"]["turn_timer"] == 45 and started["view"]["rules"]["target"] == 501
         players = started["players"]
         assert players["E"]["bot"] and players["W"]["bot"] and not players["N"]["bot"] and not players["S"]["bot"]
         assert len(started["view"]["hand"]) == 5
@@ -217,6 +218,20 @@ def test_chat_lines_reach_the_table_rate_limited(client: TestClient) -> None:
         assert all(m["old"] for m in old) and old[0]["text"] == "<i>bien joué</i>" and old[-1]["text"] == "line 2"
 
 
+def test_every_table_starts_from_the_products_match_to_1000(client: TestClient) -> None:
+    """One match at every table of the site: first to 1,000 (the rules, the CLI and the sheet keep 501)."""
+    target = next(o for o in client.get("/api/games").json()["options"] if o["name"] == "target")
+    assert (target["default"], target["table_default"]) == (501, 1000)
+    private = create(client)
+    r = client.post("/api/solo", json={})
+    assert r.status_code == 200, r.text
+    solo = r.json()
+    with client.websocket_connect("/ws") as ws:
+        assert join(ws, private["table"], private["token"])["settings"]["target"] == 1000
+        state = join(ws, solo["table"], solo["token"])
+        assert state["settings"]["target"] == state["view"]["rules"]["target"] == 1000
+
+
 def test_the_queue_seats_four_players_together(client: TestClient) -> None:
     sockets = [client.websocket_connect("/ws") for _ in range(4)]
     ws = [cm.__enter__() for cm in sockets]
@@ -232,6 +247,7 @@ def test_the_queue_seats_four_players_together(client: TestClient) -> None:
         for w, m in zip(ws, matched, strict=True):
             state = join(w, m["table"], m["token"])
             assert state["kind"] == "online" and state["seat"] == m["seat"] and len(state["view"]["hand"]) == 5
+            assert state["view"]["rules"]["target"] == 1000  # the same match as at a solo or private table
             assert not any(p["bot"] for p in state["players"].values())
         assert client.get("/api/health").json()["queue"] == 0
         ws[0].send_json({"type": "new_game"})

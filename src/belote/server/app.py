@@ -40,6 +40,7 @@ from belote.server.review import Analyses
 from belote.server.review import routes as review_routes
 from belote.server.room import (
     RULE_SETTINGS,
+    TABLE_RULE_DEFAULTS,
     TABLE_SETTINGS,
     Act,
     Back,
@@ -158,7 +159,14 @@ async def games(request: Request) -> Response:
                 }
                 for name, game in VARIANTS.items()
             ],
-            "options": [{**spec.to_json(), "table": spec.name in RULE_SETTINGS} for spec in OPTIONS],
+            "options": [
+                {
+                    **spec.to_json(),
+                    "table": spec.name in RULE_SETTINGS,
+                    **({"table_default": defaults[spec.name]} if spec.name in TABLE_RULE_DEFAULTS else {}),
+                }
+                for spec in OPTIONS
+            ],
             "table_settings": [{**spec.to_json(), "default": defaults[spec.name]} for spec in TABLE_SETTINGS],
             "sheet_limits": SHEET_LIMITS,
         }

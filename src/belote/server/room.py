@@ -64,8 +64,13 @@ NOT_AT_A_TABLE = ("litige", "declaration_tie", "declaration_card_reuse")
 #: The rule options a host chooses: fields of ``belote.rules.Rules`` of the same names, with their
 #: defaults and their checks (``belote.rules.OPTIONS``). Options a game does not use are ignored by the engine.
 RULE_SETTINGS = tuple(spec.name for spec in OPTIONS if spec.name not in NOT_AT_A_TABLE)
+#: Where a table's match differs from the rules' own defaults: the product's match is to 1,000
+#: points (the first team to 1,000 wins, as the product describes it); the rules, the CLI and the
+#: score sheet keep the rule book's 501. Solo, private and matchmade tables all start from here.
+TABLE_RULE_DEFAULTS: dict[str, Any] = {"target": 1000}
 DEFAULT_SETTINGS: dict[str, Any] = {
     **{name: getattr(Rules(), name) for name in RULE_SETTINGS},
+    **TABLE_RULE_DEFAULTS,
     **{spec.name: spec.default for spec in TABLE_SETTINGS},
 }
 SEAT_NAMES = {0: "North", 1: "East", 2: "South", 3: "West"}

@@ -39,8 +39,6 @@ const BANNER_MS = 2400;
 const BUBBLE_MS = 2600;
 const CHAT_BUBBLE_MS = 4000;
 const PANEL_PAUSE_MS = 1200; // the last trick is seen (and swept) before the deal's score covers it
-/** The product's match: first to 1,000 points; 501 and a number of deals stay settings. */
-const PAGE_DEFAULTS = { ...DEFAULT_SETTINGS, target: 1000 };
 
 // The settings forms are built before anything looks their fields up: the game tiles, the rule
 // options, and the table settings a form names in data-table (the bots, the turn timer).
@@ -176,7 +174,7 @@ window.__belote = {
 // ---------------------------------------------------------------------- what this browser keeps
 /** The solo settings kept by this browser; the page's language, until one is chosen, is the browser's. */
 function loadSettings() {
-  const first = { ...PAGE_DEFAULTS, lang: browserLang() };
+  const first = { ...DEFAULT_SETTINGS, lang: browserLang() };
   try {
     return { ...first, ...(JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}) };
   } catch {

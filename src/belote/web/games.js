@@ -45,9 +45,12 @@ export function isGame(name) {
   return BY_NAME.has(name);
 }
 
-/** The default of every option and table setting, with the first game. */
-export function defaultSettings() {
+/** The default of every option and table setting, with the first game: a table's (its match to
+ * 1,000, the server's `table_default`), or with `atTable` false the rules' own (the score sheet's: 501). */
+export function defaultSettings(atTable = true) {
   const out = { variant: GAMES[0].name };
-  for (const o of [...OPTIONS, ...TABLE_SETTINGS]) if (o.name !== "variant") out[o.name] = o.default;
+  for (const o of [...OPTIONS, ...TABLE_SETTINGS]) {
+    if (o.name !== "variant") out[o.name] = atTable ? (o.table_default ?? o.default) : o.default;
+  }
   return out;
 }

@@ -6,7 +6,7 @@
 
 import { GAMES, gameOf, SHEET_LIMITS } from "./games.js";
 import { browserLang, getLang, hasWords, own, setLang, t, translatePage } from "./i18n.js";
-import { fillSettingsForm, optionsHtml, readSettingsForm, syncSettingsForm, variantPickerHtml } from "./settings.js";
+import { fillSettingsForm, optionsHtml, readSettingsForm, RULE_DEFAULTS, syncSettingsForm, variantPickerHtml } from "./settings.js";
 
 const NETWORK = "network"; // the code of a server that does not answer (its words: "sheet-error-network")
 const $ = (id) => document.getElementById(id);
@@ -860,7 +860,7 @@ async function start() {
     applyLanguage();
   });
   $("setup-form").addEventListener("submit", createSheet);
-  fillSettingsForm($("setup-form"), {});
+  fillSettingsForm($("setup-form"), {}, RULE_DEFAULTS); // a paper match: the rule book's 501
   $("setup-form").addEventListener("change", showGameFields);
   $("deal-form").addEventListener("submit", addDeal);
   $("deal-form").addEventListener("input", mended);

@@ -9,6 +9,8 @@
 import { defaultSettings, GAMES, gameOf, isGame, OPTIONS, TABLE_SETTINGS } from "./games.js";
 
 export const DEFAULT_SETTINGS = { ...defaultSettings(), lang: "en" };
+/** The rules' own defaults, for a form that is not a table's (the score sheet's match is to 501). */
+export const RULE_DEFAULTS = { ...defaultSettings(false), lang: "en" };
 
 /** The lines a match can be played to at one pick; any other number of points, or of deals, is typed. */
 const TARGET_PICKS = [501, 1000];
@@ -148,9 +150,9 @@ export function settingsFieldsHtml(prefix, { place = "table", table = [] } = {})
 // ---------------------------------------------------------------------- filling and reading
 const ALL = () => [...OPTIONS, ...TABLE_SETTINGS];
 
-/** Shows `settings` in a form; fields the form lacks are skipped. */
-export function fillSettingsForm(form, settings) {
-  const s = { ...DEFAULT_SETTINGS, ...settings };
+/** Shows `settings` in a form (over a table's defaults, or `defaults`); fields the form lacks are skipped. */
+export function fillSettingsForm(form, settings, defaults = DEFAULT_SETTINGS) {
+  const s = { ...defaults, ...settings };
   const f = form.elements;
   if (f.variant) f.variant.value = isGame(s.variant) ? s.variant : GAMES[0].name;
   for (const option of ALL()) {
