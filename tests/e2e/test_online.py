@@ -313,7 +313,6 @@ def test_two_people_who_queue_together_are_partners(open_tab: OpenTab, online_ur
         page.get_by_test_id("mode-online").click()
         page.get_by_test_id("online-name").fill(name)
         expect(page.get_by_test_id("seating-partners")).to_be_checked()
-        record_texts(page, "queue-counts")  # shown for the queue's wait only
         page.get_by_test_id("online-go").click()
         # Behind the queue the page offers nothing of a solo game.
         expect(page.get_by_test_id("new-game")).to_be_hidden()
@@ -334,9 +333,28 @@ def test_two_people_who_queue_together_are_partners(open_tab: OpenTab, online_ur
             if p["bot"]:
                 assert p["name"] not in ("North", "East", "South", "West")
                 expect(page.get_by_test_id(f"name-{seat}")).to_have_text(p["name"])
-        counts = recorded_texts(page, "queue-counts")
-        assert any(re.search(r"Classic\D*[12]", text) for text in counts), counts
     assert not any(t.unexpected_errors() for t in tabs.values())
+
+
+def test_the_queue_shows_who_waits_for_each_game(open_tab: OpenTab, tmp_path: Path) -> None:
+    """The queue's counts by game, read while the wait lasts (a queue that never fills by itself):
+    each page shows its own game marked, and a newcomer to another game counts there."""
+    with app_server(tmp_path / "queue.sqlite3", queue_wait=600) as url:
+        tabs: dict[str, Tab] = {}
+        for name, variant in (("Ana", "classic"), ("Ben", "two-handed")):
+            tabs[name] = open_tab(**DESKTOP)
+            page = tabs[name].page
+            page.goto(url)
+            page.get_by_test_id("mode-online").click()
+            page.get_by_test_id("online-name").fill(name)
+            page.get_by_test_id(f"online-variant-{variant}").click()
+            page.get_by_test_id("online-go").click()
+            expect(page.get_by_test_id(f"queue-count-{variant}")).to_have_class("mine")
+        for tab in tabs.values():
+            for game in ("classic", "two-handed"):
+                expect(tab.page.get_by_test_id(f"queue-count-{game}")).to_contain_text("1")
+            expect(tab.page.get_by_test_id("queue-count-coinche")).to_contain_text("0")
+        assert not any(t.unexpected_errors() for t in tabs.values())
 
 
 def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_url: str) -> None:
