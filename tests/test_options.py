@@ -15,7 +15,14 @@ from belote.cards import CARDS
 from belote.cli_rules import option_of
 from belote.record import FORMAT, RULE_KEYS, RecordError, parse
 from belote.rules import GROUPS, KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec, Rules, RulesError
-from belote.server.room import NOT_AT_A_TABLE, RULE_SETTINGS, TABLE_SETTINGS, SettingsError, check_settings
+from belote.server.room import (
+    NOT_AT_A_TABLE,
+    RULE_SETTINGS,
+    TABLE_RULE_DEFAULTS,
+    TABLE_SETTINGS,
+    SettingsError,
+    check_settings,
+)
 from belote.sheet import SHEET_RULES, Sheet, SheetError, sheet_rule_keys
 from belote.variants import VARIANTS
 
@@ -166,8 +173,9 @@ def test_api_games_answers_the_games_and_the_specs(client: TestClient) -> None:
     for spec, out in zip(OPTIONS, answer["options"], strict=True):
         keys = {"choice": {"choices"}, "int": {"min", "max"}, "bool": set()}[spec.kind]
         shown = {"shown_with"} if spec.shown_with else set()
-        assert set(out) == common | keys | shown | {"table"}
-        assert out == {**spec.to_json(), "table": spec.name in RULE_SETTINGS}
+        table_default = {"table_default": TABLE_RULE_DEFAULTS[spec.name]} if spec.name in TABLE_RULE_DEFAULTS else {}
+        assert set(out) == common | keys | shown | {"table"} | set(table_default)
+        assert out == {**spec.to_json(), "table": spec.name in RULE_SETTINGS, **table_default}
     surcoinche = next(o for o in answer["options"] if o["name"] == "surcoinche")
     assert surcoinche["choices"] == [3, 4] and surcoinche["default"] == 4 and surcoinche["games"] == ["coinche"]
     # Which way a five goes only matters while scores are rounded: a form shows it under rounding.
