@@ -302,6 +302,32 @@ def test_a_server_restart_and_the_page_reconnects(desktop: Tab, table_server: Se
     assert not desktop.unexpected_errors(*RECONNECTING)
 
 
+# How the page's question box looks: how far its text is from the box's edges (px), the contrast of
+# Cancel's words on Cancel, and of Cancel's face on the box (WCAG's ratio of relative luminances).
+CONFIRM_LOOKS_JS = """() => {
+  const box = document.querySelector('[data-testid="confirm-dialog"]');
+  const text = box.querySelector('[data-testid="confirm-text"]').getBoundingClientRect();
+  const edge = box.getBoundingClientRect();
+  const cancel = box.querySelector('[data-testid="confirm-no"]');
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const over = (top, under) => { const a = top.length > 3 ? top[3] : 1; return under.map((u, i) => top[i] * a + u * (1 - a)); };
+  const paper = rgb(getComputedStyle(box).backgroundColor);
+  const face = over(rgb(getComputedStyle(cancel).backgroundColor), paper);
+  const border = over(rgb(getComputedStyle(cancel).borderTopColor), paper);
+  const hasBorder = parseFloat(getComputedStyle(cancel).borderTopWidth) > 0;
+  return {
+    text_inset: Math.min(text.left - edge.left, text.top - edge.top, edge.right - text.right),
+    cancel_contrast: ratio(rgb(getComputedStyle(cancel).color), face),
+    cancel_edge: Math.max(ratio(face, paper), hasBorder ? ratio(border, paper) : 1),
+  };
+}"""
+
+
 def test_n_starts_a_new_game_after_a_confirm(desktop: Tab, table_server: ServerProcess) -> None:
     page = desktop.page
     ensure_game(page, table_server)
@@ -314,6 +340,11 @@ def test_n_starts_a_new_game_after_a_confirm(desktop: Tab, table_server: ServerP
     box = page.get_by_test_id("confirm-dialog")
     expect(box).to_be_visible()
     expect(box.get_by_test_id("confirm-text")).to_have_text("Abandon the match under way and start a new one?")
+    # The box reads as one: its text keeps off the edges, and Cancel is a button one sees beside the other.
+    looks = page.evaluate(CONFIRM_LOOKS_JS)
+    assert looks["text_inset"] >= 12, looks
+    assert looks["cancel_contrast"] >= 4.5, looks
+    assert looks["cancel_edge"] >= 1.5, looks
     box.get_by_test_id("confirm-no").click()
     expect(box).to_be_hidden()
     expect(page.get_by_test_id("settings-dialog")).to_be_hidden()
