@@ -315,7 +315,10 @@ CONFIRM_LOOKS_JS = """() => {
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
   };
   const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  const over = (top, under) => { const a = top.length > 3 ? top[3] : 1; return under.map((u, i) => top[i] * a + u * (1 - a)); };
+  const over = (top, under) => {
+    const a = top.length > 3 ? top[3] : 1;
+    return under.map((u, i) => top[i] * a + u * (1 - a));
+  };
   const paper = rgb(getComputedStyle(box).backgroundColor);
   const face = over(rgb(getComputedStyle(cancel).backgroundColor), paper);
   const border = over(rgb(getComputedStyle(cancel).borderTopColor), paper);
