@@ -100,3 +100,18 @@ def open_solo(page: Any, url: str, lang: str = "en", tap: bool = False, **choice
     start.tap() if tap else start.click()
     expect(dialog).to_be_hidden()
     page.wait_for_function("() => window.__belote.joined && window.__belote.view !== null")
+
+
+# WCAG's contrast of two colours written "#rrggbb" (the ratio of their relative luminances).
+def luminance(color: str) -> float:
+    def channel(hex2: str) -> float:
+        c = int(hex2, 16) / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(color[i : i + 2]) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_fixtures import DESKTOP, PHONE, open_solo
+from table_fixtures import DESKTOP, PHONE, contrast, open_solo
 
 SUITS = "SHDC"
 RANKS = "789TJQKA"
@@ -101,20 +101,6 @@ def inside(inner: Box, outer: Box) -> bool:
 
 def overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def luminance(color: str) -> float:
-    def channel(hex2: str) -> float:
-        c = int(hex2, 16) / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(color[i : i + 2]) for i in (1, 3, 5))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: str, b: str) -> float:
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 def start_deal(page: Any, url: str, lang: str) -> None:
