@@ -55,11 +55,13 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 #: The ports free_port gives a pytest-xdist worker: a range of its own (gw0 from 20000, gw1 from
 #: 22000...), below the kernel's ephemeral ports. A port is free when it is picked, and taken only
 #: when the server started with it binds it: were the workers to let the kernel choose, another one
-#: could be given the same port in between. One process alone lets the kernel choose.
+#: could be given the same port in between. One process alone lets the kernel choose. Two runs of the
+#: suite at once on one machine give each its own base (``BELOTE_TEST_PORT_BASE``, 20000 by default).
 PORTS_PER_WORKER = 2000
+PORT_BASE = int(os.environ.get("BELOTE_TEST_PORT_BASE", "20000"))
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 _worker_ports = (
-    iter(range(20000 + PORTS_PER_WORKER * int(_WORKER[2:]), 20000 + PORTS_PER_WORKER * (int(_WORKER[2:]) + 1)))
+    iter(range(PORT_BASE + PORTS_PER_WORKER * int(_WORKER[2:]), PORT_BASE + PORTS_PER_WORKER * (int(_WORKER[2:]) + 1)))
     if _WORKER.startswith("gw")
     else None
 )
