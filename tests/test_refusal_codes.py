@@ -116,7 +116,7 @@ def engine_refusals() -> list[list[Any]]:
     N 8H 9H TH 9D TD QC KC AC / E 7S 8S 9S JH QH JD QD KD / S TS JS QS KH AH AD 7C 8C /
     W KS AS 7H 7D 8D 9C TC JC.
     """
-    from belote.actions import Refusal
+    from belote.actions import NO_BELOTE, QUIET, Refusal
     from belote.auctions.contracts import CONTRACTS
     from belote.cards import parse_card
     from belote.contracts import COINCHE, SURCOINCHE, parse_contract
@@ -190,6 +190,8 @@ def engine_refusals() -> list[list[Any]]:
     )
     refused("a club over the queen of trumps", lambda: played("7S", "QD", deck=over).apply(card("7C")))
     refused("a club over the jack of trumps", lambda: played("7S", "JD", deck=under).apply(card("7C")))
+    refused("quiet with no declaration", lambda: played("7S", "QD", "JD", deck=over).apply(card("AS") | QUIET))
+    refused("no belote said with another card", lambda: played().apply(card("7S") | NO_BELOTE))
     refused("pass in the play", lambda: played().apply(PASS))
     refused("a card out of turn", lambda: played().apply(card("TS"), 2))
     # The bidding, any auction.
@@ -255,6 +257,8 @@ ENGINE_REFUSALS = [
     ["a spade on the 10 of trumps, holding the jack", "must_go_higher", {"suit": "D", "best": "TD", "cards": ["JD"]}],
     ["a club over the queen of trumps", "must_overtrump", {"best": "QD", "cards": ["9D", "JD"]}],
     ["a club over the jack of trumps", "must_undertrump", {"best": "JD", "cards": ["8D", "QD"]}],
+    ["quiet with no declaration", "nothing_to_keep_quiet", {"what": "declarations"}],
+    ["no belote said with another card", "nothing_to_keep_quiet", {"what": "belote"}],
     ["pass in the play", "bidding_over", {"action": "pass"}],
     ["a card out of turn", "not_your_turn", {"seat": "E", "phase": "play"}],
     ["a card in the bidding", "bidding_not_over", {"card": "7S", "auction": "turned"}],

@@ -6,6 +6,11 @@ suit named in the second round, and the Coinche contracts, ``coinche`` and ``sur
 
 >>> parse_action("JH") == 12, action_str(parse_action("110h")), str(PASS), repr(NAMES[1])
 (True, '110H', 'pass', "Bid('H')")
+
+A card may carry what its player keeps to themselves as they play it (``QUIET``, ``NO_BELOTE``):
+
+>>> action_str(parse_action("kh/quiet/nobelote")), split_says(parse_action("KH/nobelote")) == (21, NO_BELOTE)
+('KH/quiet/nobelote', True)
 """
 
 from __future__ import annotations
@@ -18,6 +23,26 @@ from belote.contracts import COINCHE, MODE_LETTERS, SURCOINCHE, contract_of, con
 from belote.play import MODE_NAMES
 
 Action = int
+
+#: What a player keeps to themselves as they play a card, for a person who announces by hand: flags
+#: a card's action may carry (``JH/quiet``). Without them a player announces, with its first card,
+#: every declaration the rules let it score, and says belote with the first of the king and queen of
+#: trumps it plays, as the bots and the plays of a deal record always do; the flags are never among
+#: the legal actions, and nobody else learns that a player kept quiet.
+QUIET = 1 << 7  # with the player's first card: its declarations are not announced
+NO_BELOTE = 1 << 8  # with the first of the king and queen of trumps: belote is not said
+#: The flags by the words that write them after a card (``KH/quiet/nobelote``), in that order.
+SAYS: dict[str, int] = {"quiet": QUIET, "nobelote": NO_BELOTE}
+#: The flags by what is kept quiet: the words of a deal record's ``quiet`` and of the refusal
+#: ``nothing_to_keep_quiet``.
+KEPT_QUIET: dict[str, int] = {"declarations": QUIET, "belote": NO_BELOTE}
+_SAYS_BITS = QUIET | NO_BELOTE
+
+
+def split_says(action: Action) -> tuple[Action, int]:
+    """An action without its flags, and the flags (0 for nearly every action)."""
+    return action & ~_SAYS_BITS, action & _SAYS_BITS
+
 
 #: Every refusal of the engine and of the server: its stable code, and the names of the ``args`` it
 #: carries. Programs read the code and the args (docs/protocol.md lists them with examples, the
@@ -37,6 +62,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     # The play of the cards.
     "bidding_over": ("action",),
     "not_in_hand": ("card",),
+    "nothing_to_keep_quiet": ("what",),
     "must_follow": ("suit", "cards"),
     "must_go_higher": ("suit", "best", "cards"),
     "must_trump": ("suit", "cards"),
@@ -211,9 +237,20 @@ _NOT_AN_ACTION = (
 
 
 def parse_action(text: str) -> Action:
-    """``pass``, ``take``, a suit letter (naming it in the second round), a Coinche bid, or a card."""
+    """``pass``, ``take``, a suit letter (naming it in the second round), a Coinche bid, or a card,
+    which may be followed by what its player keeps quiet (``JH/quiet``, ``KH/nobelote``)."""
     if not isinstance(text, str):
         raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}", "not_an_action", text=repr(text))
+    if "/" in text:
+        card, *words = text.strip().lower().split("/")
+        if not words or any(w not in SAYS for w in words) or len(set(words)) != len(words):
+            words_after = "followed by /quiet or /nobelote"
+            raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}, {words_after}", "not_an_action", text=text)
+        try:
+            action = parse_card(card)
+        except ValueError:
+            raise IllegalAction(f"{text!r} {_NOT_AN_ACTION}", "not_an_action", text=text) from None
+        return action | sum(SAYS[w] for w in words)
     t = text.strip().lower()
     if t == "pass":
         return PASS
@@ -231,7 +268,10 @@ def parse_action(text: str) -> Action:
 
 
 def action_str(action: Action) -> str:
-    """``JH``, ``pass``, ``take``, ``H``, ``110H``, ``coinche``; anything else as its number."""
+    """``JH``, ``pass``, ``take``, ``H``, ``110H``, ``coinche``, ``JH/quiet``; anything else as its number."""
+    card, says = split_says(action)
+    if says and 0 <= card < 32:
+        return str(CARDS[card]) + "".join(f"/{w}" for w, flag in SAYS.items() if says & flag)
     if 0 <= action < 32:
         return str(CARDS[action])
     if PASS <= action <= SURCOINCHE:

@@ -27,7 +27,9 @@ from typing import Any
 from belote.actions import (
     NAME_SUIT,
     NAMES,
+    NO_BELOTE,
     PASS,
+    QUIET,
     TAKE,
     Action,
     Bid,
@@ -39,6 +41,7 @@ from belote.actions import (
     Refusal,
     action_str,
     parse_action,
+    split_says,
 )
 from belote.auctions import THROWN_IN
 from belote.cards import CARDS, Card, cards_of, mask_of
@@ -110,6 +113,7 @@ class Deal(PlayState):
         "declared",
         "order",
         "pending",
+        "quiet",
         "result",
         "rules",
         "start_hands",
@@ -161,6 +165,8 @@ class Deal(PlayState):
         self.start_hands: list[int] = []
         self.table_cards: list[int] = []
         self.declared: list[list[Declaration]] = []
+        #: What each seat kept quiet (``QUIET``, ``NO_BELOTE``): a person who announces by hand.
+        self.quiet = [0] * self.players
         self.result: DealResult | None = None
 
     def _bid(self, bid: Bid) -> None:
@@ -224,13 +230,13 @@ class Deal(PlayState):
         taker = self.taker
         assert taker is not None
         variant = self.variant
-        declared = self.declared
+        declared = self.announcing()
         declarations = (
             variant.by_team(variant.scoring_declarations(self.rules, declared, self.order, self.camps))
             if declared
             else variant.no_points
         )
-        belote = variant.belote_by_team(belote_holder(self.start_hands, self.mode))
+        belote = variant.belote_by_team(self.belote_seat())
         tally = Tally(taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract, alone)
         return variant.score(self.rules, tally)
 
@@ -282,7 +288,9 @@ class Deal(PlayState):
         """Every action but a legal card played without naming a seat: checked, then applied."""
         self._check(action, seat)
         if self.phase == PLAY:
-            self.play_card(action)
+            card, says = split_says(action)
+            self.quiet[self.to_move] |= says
+            self.play_card(card)
         else:
             self._bid(Bid(action))
 
@@ -303,11 +311,14 @@ class Deal(PlayState):
                 f"{action!r} is not an action: play a card or make a bid", "not_an_action", text=repr(action)
             )
         if self.phase == PLAY:
-            if not 0 <= action < 32:
+            card, says = split_says(action)
+            if not 0 <= card < 32:
                 name = action_str(action)
                 raise IllegalPlay(f"the bidding is over: play a card, not {name}", "bidding_over", action=name)
-            if not self.legal_mask() >> action & 1:
-                raise self.explain(action)
+            if not self.legal_mask() >> card & 1:
+                raise self.explain(card)
+            if says:
+                self._check_says(card, says)
             return
         if 0 <= action < 32:
             raise IllegalBid(
@@ -318,6 +329,61 @@ class Deal(PlayState):
             )
         if action not in self.legal_actions():
             raise self.auction.explain(self, action)
+
+    def _check_says(self, card: int, says: int) -> None:
+        """What a card says may be kept quiet only where there is something to say."""
+        seat = self.to_move
+        if says & QUIET and QUIET not in self._may_keep_quiet(seat, card):
+            raise IllegalPlay(
+                "you have nothing to keep quiet: declarations are announced with your first card, and you hold none",
+                "nothing_to_keep_quiet",
+                what="declarations",
+            )
+        if says & NO_BELOTE and NO_BELOTE not in self._may_keep_quiet(seat, card):
+            raise IllegalPlay(
+                f"you have no belote to keep quiet with {CARDS[card]}: it is said with the first of the king and "
+                "queen of trumps, by the player who holds both",
+                "nothing_to_keep_quiet",
+                what="belote",
+            )
+
+    def _may_keep_quiet(self, seat: int, card: int | None = None) -> tuple[int, ...]:
+        """What ``seat`` would announce with its next card (with ``card``, if given): ``QUIET`` while it
+        has declarations to announce with its first card, ``NO_BELOTE`` while it holds the king and
+        queen of trumps, neither played yet (and ``card`` is one of them)."""
+        out = []
+        if self.declared and self.declared[seat] and len(self.plays) < self.players and seat not in self.play_seats():
+            out.append(QUIET)
+        pair = belote_cards(self.mode) if self.mode >= 0 else 0
+        if (
+            pair
+            and not mask_of(self.plays) & pair
+            and (card is None or pair >> card & 1)
+            and belote_holder(self.start_hands, self.mode) == seat
+        ):
+            out.append(NO_BELOTE)
+        return tuple(out)
+
+    def to_announce(self, seat: int) -> tuple[str, ...]:
+        """What ``seat`` announces with the cards it plays next, unless it keeps it quiet: its
+        declarations' names before its first card, and ``belote`` while it holds the king and queen
+        of trumps, neither played. Its own knowledge: a view gives it to that seat alone."""
+        if self.phase != PLAY:
+            return ()
+        can = self._may_keep_quiet(seat)
+        names = tuple(d.name for d in self.declared[seat]) if QUIET in can else ()
+        return (*names, "belote") if NO_BELOTE in can else names
+
+    def announcing(self) -> list[list[Declaration]]:
+        """Each seat's declarations that count: those it holds, unless it kept them quiet."""
+        if not self.declared or not any(q & QUIET for q in self.quiet):
+            return self.declared
+        return [[] if q & QUIET else d for d, q in zip(self.declared, self.quiet, strict=True)]
+
+    def belote_seat(self) -> int | None:
+        """The seat whose belote counts: the holder of the king and queen of trumps, unless it kept it quiet."""
+        holder = belote_holder(self.start_hands, self.mode) if self.start_hands else None
+        return None if holder is None or self.quiet[holder] & NO_BELOTE else holder
 
     def explain(self, card: int) -> IllegalPlay:
         """Why ``card`` may not be played now: the refusal, not raised (its words are ``str()`` of it)."""
@@ -347,7 +413,10 @@ class Deal(PlayState):
         """Take back the last action; returns it. The state is exactly as before it."""
         if self.phase != BIDDING and self.plays:
             self.result = None
-            return CARDS[self.undo_card()]
+            says = self._says_of_play(len(self.plays) - 1)
+            card = CARDS[self.undo_card()]
+            self.quiet[self.to_move] &= ~says
+            return card | says if says else card
         if not self.bids:
             raise IllegalAction("nothing to undo", "nothing_to_undo")
         bids = self.bids[:-1]
@@ -382,7 +451,22 @@ class Deal(PlayState):
     # ----------------------------------------------------------------- public knowledge
     @property
     def actions(self) -> list[Action]:
-        return [*self.bids, *(CARDS[c] for c in self.plays)]
+        """The bids and the cards, each card with what its player kept quiet (``split_says``)."""
+        if not any(self.quiet):
+            return [*self.bids, *(CARDS[c] for c in self.plays)]
+        return [*self.bids, *(CARDS[c] | self._says_of_play(i) for i, c in enumerate(self.plays))]
+
+    def _says_of_play(self, index: int) -> int:
+        """What the player of ``plays[index]`` kept quiet with that card."""
+        seat = self.seat_of_play(index)
+        quiet = self.quiet[seat]
+        if not quiet:
+            return 0
+        says = QUIET if quiet & QUIET and index < self.players else 0
+        pair = belote_cards(self.mode)
+        if quiet & NO_BELOTE and pair >> self.plays[index] & 1 and not mask_of(self.plays[:index]) & pair:
+            says |= NO_BELOTE
+        return says
 
     def seat_of_play(self, index: int) -> int:
         """Who played the card ``plays[index]``."""
@@ -399,18 +483,19 @@ class Deal(PlayState):
         if not self.declared:
             return []
         first = self.play_seats()[: self.players]
-        return [(seat, d) for seat in first for d in self.declared[seat]]
+        declared = self.announcing()
+        return [(seat, d) for seat in first for d in declared[seat]]
 
     def scoring_declarations_side(self) -> int | None:
         if not self.declared or not self.rules.declarations:
             return None
-        return best_side(self.declared, self.order, self.camps, self.rules.declaration_tie)
+        return best_side(self.announcing(), self.order, self.camps, self.rules.declaration_tie)
 
     def belote_words(self) -> list[tuple[int, str]]:
         """``belote`` then ``rebelote``, said by the holder of the king and queen of trumps as they fall."""
         if self.phase == BIDDING or self.mode < 0:
             return []
-        holder = belote_holder(self.start_hands, self.mode)
+        holder = self.belote_seat()
         if holder is None:
             return []
         pair = belote_cards(self.mode)
@@ -461,6 +546,7 @@ class Deal(PlayState):
             camps=self.variant.camps(self.taker),
             played_by=tuple(self.play_seats()),
             hand_sizes=self.hand_sizes(),
+            to_announce=self.to_announce(seat) if seat is not None and seat == self.to_move else (),
         )
 
     def team_points(self) -> tuple[int, ...]:
@@ -494,14 +580,14 @@ class Deal(PlayState):
                 trump_event["contract"] = self.contract.to_json()
             ev.append(trump_event)
         belote_pair = belote_cards(self.mode) if self.mode >= 0 else 0
-        holder = belote_holder(self.start_hands, self.mode) if self.start_hands else None
+        holder = self.belote_seat()
         belote_said = 0
         shown_side = self.scoring_declarations_side()
         seats = self.play_seats()
         under = self.under
         for i, c in enumerate(self.plays):
             seat = seats[i]
-            if i < self.players and self.declared and self.declared[seat]:
+            if i < self.players and self.declared and self.declared[seat] and not self.quiet[seat] & QUIET:
                 ev.append(
                     {"type": "declared", "seat": SEATS[seat], "declarations": [d.name for d in self.declared[seat]]}
                 )
@@ -681,6 +767,9 @@ class Match:
                 "hand": [str(c) for c in self.deal.hand(s)],
                 "legal": [action_str(a) for a in self.legal_actions()] if s == self.to_move else [],
             }
+            said = self.deal.to_announce(s) if s == self.to_move else ()
+            if said:
+                out[s]["to_announce"] = list(said)
         return out
 
     def events(self, since: int = 0) -> list[tuple[int, dict[str, Any]]]:

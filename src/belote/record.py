@@ -17,8 +17,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from belote.actions import KEPT_QUIET, NO_BELOTE, QUIET
 from belote.cards import CARDS, FULL_PACK, SUIT_SYMBOLS, CardError, cards_of, parse_card
 from belote.contracts import MODE_LETTERS, Contract
+from belote.declarations import belote_cards
 from belote.game import SEATS, Deal, IllegalAction, Match, parse_action
 from belote.play import MODE_NAMES
 from belote.rules import MATCH_OPTIONS, OPTION_SPECS, OPTIONS, Rules, RulesError
@@ -26,7 +28,9 @@ from belote.variants import find_variant
 
 FORMAT = "belote-deal/1"
 REQUIRED = ("format", "dealer", "deck", "bids", "plays")
-OPTIONAL = ("rules", "score_before", "pending")
+OPTIONAL = ("rules", "score_before", "pending", "quiet")
+#: What a player may keep quiet (``quiet``: ``{"E": ["declarations"]}``), and the flag its card carries.
+QUIET_WORDS = KEPT_QUIET
 #: Record rule keys: the four of the spec, and the engine's other options of a deal as optional
 #: extensions. The match options (``target``, ``deals``) are not a deal's.
 RULE_KEYS = tuple(spec.name for spec in OPTIONS if spec.name not in MATCH_OPTIONS)
@@ -60,6 +64,9 @@ def to_record(deal: Deal, score_before: Sequence[int] | None = None) -> dict[str
         record["score_before"] = dict(zip(names, score_before, strict=True))
     if deal.pending:
         record["pending"] = deal.pending
+    quiet = {SEATS[s]: [w for w, flag in QUIET_WORDS.items() if q & flag] for s, q in enumerate(deal.quiet) if q}
+    if quiet:
+        record["quiet"] = quiet
     return record
 
 
@@ -180,6 +187,20 @@ def _rules(data: Any) -> Rules:
     return rules
 
 
+def _quiet(value: Any, rules: Rules) -> list[int]:
+    """The flags of what each seat kept quiet (``{"E": ["declarations", "belote"]}``)."""
+    if not isinstance(value, dict):
+        raise RecordError('quiet must map seats to what they kept quiet, as {"E": ["declarations"]}')
+    flags = [0] * rules.players
+    for key, words in value.items():
+        seat = _seat(key, "quiet", rules)
+        if not isinstance(words, list) or not words or any(w not in QUIET_WORDS for w in words):
+            raise RecordError(f"quiet.{key} must list what {key} kept quiet: {' or '.join(QUIET_WORDS)}")
+        for w in words:
+            flags[seat] |= QUIET_WORDS[w]
+    return flags
+
+
 def parse(data: dict[str, Any]) -> tuple[Rules, int, list[int], list[Any], list[int], tuple[int, ...], int]:
     """Check the shape of a record; returns its parts. Raises RecordError."""
     for key in REQUIRED:
@@ -243,6 +264,7 @@ def load_deal(data: dict[str, Any]) -> tuple[Deal, tuple[int, ...], dict[str, An
     """Play a record's actions on a new deal; stops at the first refused action (returned as an error)."""
     rules, dealer, deck, bids, plays, score_before, pending = parse(data)
     deal = Deal(rules, dealer, deck, pending)
+    quiet = _quiet(data["quiet"], rules) if "quiet" in data else [0] * rules.players
     for i, text in enumerate(bids):
         try:
             if deal.phase != "bidding":
@@ -261,10 +283,25 @@ def load_deal(data: dict[str, Any]) -> tuple[Deal, tuple[int, ...], dict[str, An
         try:
             if deal.phase != "play":
                 raise IllegalAction("the deal is over: every card has been played")
-            deal.apply(c)
+            deal.apply(c | _kept_quiet(deal, quiet, c))
         except IllegalAction as e:
             return deal, score_before, {"key": "plays", "index": i, "action": str(CARDS[c]), "message": str(e)}
+    if deal.phase == "done" and deal.quiet != quiet:
+        unsaid = next(SEATS[s] for s, (q, w) in enumerate(zip(deal.quiet, quiet, strict=True)) if q != w)
+        message = f"quiet.{unsaid} names something {unsaid} never had to say: no declaration, or no belote"
+        return deal, score_before, {"key": "quiet", "index": None, "action": None, "message": message}
     return deal, score_before, None
+
+
+def _kept_quiet(deal: Deal, quiet: list[int], card: int) -> int:
+    """The flags the card played now carries: the moment of what its player kept quiet, if it is now
+    (its first card for its declarations, the first of the king and queen of trumps for belote)."""
+    seat = deal.to_move
+    says = quiet[seat] & QUIET if len(deal.plays) < deal.players else 0
+    pair = belote_cards(deal.mode)
+    if quiet[seat] & NO_BELOTE and pair >> card & 1 and not any(pair >> p & 1 for p in deal.plays):
+        says |= NO_BELOTE
+    return says
 
 
 def replay(data: dict[str, Any]) -> dict[str, Any]:

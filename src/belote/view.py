@@ -61,6 +61,10 @@ class PlayerView:
     played_by: tuple[int, ...] = ()
     #: How many cards each seat holds in hand (at two hands, not counting its table cards).
     hand_sizes: tuple[int, ...] = ()
+    #: At its turn to play, what the seat announces with the cards it plays next unless it keeps it
+    #: quiet (``belote.actions.QUIET``, ``NO_BELOTE``): its declarations' names before its first
+    #: card, and ``belote`` while it holds the king and queen of trumps, neither played. Its own.
+    to_announce: tuple[str, ...] = ()
 
     @property
     def game(self) -> Variant:
@@ -153,6 +157,8 @@ class PlayerView:
             "order": [SEATS[s] for s in self.order],
             "hand_sizes": {SEATS[s]: n for s, n in enumerate(self.hand_sizes)},
         }
+        if self.to_announce:
+            out["to_announce"] = list(self.to_announce)
         if self.contract is not None:
             out["contract"] = {"bidder": SEATS[self.contract.bidder], **self.contract.to_json()}
         if self.table:
@@ -245,6 +251,7 @@ class PlayerView:
             camps=game.camps(taker),
             played_by=tuple(played_by),
             hand_sizes=tuple(int(data["hand_sizes"][SEATS[s]]) for s in range(rules.players)),
+            to_announce=tuple(str(w) for w in data.get("to_announce", ())),
         )
 
 

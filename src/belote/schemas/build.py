@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from belote.actions import REFUSALS
+from belote.actions import KEPT_QUIET, REFUSALS
 from belote.record import RULE_KEYS
 from belote.rules import KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec
 from belote.schemas import NAMES
@@ -446,6 +446,7 @@ ARGS: dict[str, Json] = {
     "origin": {"type": "string"},
     "type": {"type": "string"},
     "seating": {},  # what was sent, maybe not text
+    "what": {"enum": list(KEPT_QUIET)},
 }
 #: The args of a code that hold something else than their name's.
 CODE_ARGS: dict[tuple[str, str], Json] = {

@@ -481,7 +481,7 @@ SEAT = {"$ref": "common.json#/$defs/seat"}
 NAME = {"$ref": "common.json#/$defs/name"}
 SETTINGS = {"$ref": "common.json#/$defs/settings"}
 #: The longest action a client may send: the longest bid (``capotNT``, ``surcoinche``) and then some.
-MAX_ACTION = 12
+MAX_ACTION = 24  # 10H/quiet/nobelote: a card and what its player keeps quiet
 
 
 def read_action(text: Any) -> Action:
@@ -514,7 +514,8 @@ class Act(ClientMessage):
             "type": "string",
             "minLength": 1,
             "maxLength": MAX_ACTION,
-            "description": "A card (JH, TH, 10h) or a bid (pass, take, a suit letter, 110H, coinche...)",
+            "description": "A card (JH, TH, 10h), with what its player keeps quiet (JH/quiet, KH/nobelote), "
+            "or a bid (pass, take, a suit letter, 110H, coinche...)",
         },
     )
 

@@ -89,6 +89,10 @@ const WORDS = {
     nothing_to_undo: () => "There is nothing to undo.",
     bidding_over: () => "The bidding is over: play a card.",
     not_in_hand: (a, w) => `You do not have ${w.card(a.card)}.`,
+    nothing_to_keep_quiet: (a) =>
+      a.what === "belote"
+        ? "There is no belote to keep quiet with this card."
+        : "You have no declaration to keep quiet.",
     must_follow: (a, w) => `You must follow ${w.suit(a.suit)} (${w.cards(a.cards)}).`,
     must_go_higher: (a, w) => `You must play a higher trump than ${w.card(a.best)} (${w.cards(a.cards)}).`,
     must_trump: (a, w) => `You have no ${w.suit(a.suit)}: you must trump (${w.cards(a.cards)}).`,
@@ -198,6 +202,10 @@ const WORDS = {
     nothing_to_undo: () => "Il n'y a rien à annuler.",
     bidding_over: () => "Les enchères sont finies : jouez une carte.",
     not_in_hand: (a, w) => `${w.card(a.card)} : vous n'avez pas cette carte.`,
+    nothing_to_keep_quiet: (a) =>
+      a.what === "belote"
+        ? "Cette carte n'a pas de belote à taire."
+        : "Vous n'avez pas d'annonce à taire.",
     must_follow: (a, w) => `Vous devez fournir à ${w.suit(a.suit)} (${w.cards(a.cards)}).`,
     must_go_higher: (a, w) => `Vous devez monter à l'atout : ${w.card(a.best)} est maître (${w.cards(a.cards)}).`,
     must_trump: (a, w) => `Vous n'avez pas de ${w.suit(a.suit)} : vous devez couper (${w.cards(a.cards)}).`,
