@@ -21,7 +21,7 @@ from belote.server.app import create_app
 from belote.server.store import SQLiteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_fixtures import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from table_fixtures import ARTIFACTS, BY_HAND, CHROMIUM, CHROMIUM_ARGS
 
 from netplay import serve_in_thread
 
@@ -70,11 +70,14 @@ class Tab:
 
 @pytest.fixture
 def open_tab(browser: Any) -> Iterator[Callable[..., Tab]]:
-    """``open_tab(**context_options)``: a fresh browser context (no shared storage) and its page."""
+    """``open_tab(**context_options)``: a fresh browser context (no shared storage) and its page; the
+    player's preferences by hand (``table_fixtures.BY_HAND``) unless ``flowing=True``."""
     contexts: list[Any] = []
 
-    def open_(**options: Any) -> Tab:
+    def open_(flowing: bool = False, **options: Any) -> Tab:
         context = browser.new_context(**options)
+        if not flowing:
+            context.add_init_script(BY_HAND)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -70,8 +70,19 @@ class Tab:
         return [e for e in self.errors if not any(a in e for a in allowed)]
 
 
-def open_tab(browser: Any, **options: Any) -> Tab:
+#: The player's preferences in the browser tests (web/flow.js), unless a test keeps the page's own
+#: (``flowing=True``): the next deal waits for Continue and every card is played by a click, as each
+#: test drives the table itself. Set on a first visit only: a test may change them as a person would.
+BY_HAND = (
+    "if (!localStorage.getItem('belote.prefs'))"
+    " localStorage.setItem('belote.prefs', JSON.stringify({autoNext: 0, autoPlay: false}))"
+)
+
+
+def open_tab(browser: Any, flowing: bool = False, **options: Any) -> Tab:
     context = browser.new_context(**options)
+    if not flowing:
+        context.add_init_script(BY_HAND)
     page = context.new_page()
     page.set_default_timeout(15_000)
     tab = Tab(page, context)

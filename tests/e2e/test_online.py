@@ -305,9 +305,28 @@ def test_play_online_seats_one_person_with_three_bots(open_tab: OpenTab, online_
     assert not tab.unexpected_errors()
 
 
-def test_two_people_who_queue_together_are_partners(open_tab: OpenTab, online_url: str) -> None:
+class QueueClock:
+    """The matchmaker's clock of the wall (``time.time``), stopped until the test moves it: the queue's
+    wait ends when the test says, not when a loaded machine happens to be slow. Its monotonic clock
+    (how often the queue is told) is the real one."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+
+def test_two_people_who_queue_together_are_partners(
+    open_tab: OpenTab, online_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = QueueClock()
+    monkeypatch.setattr("belote.server.matchmaking.time", clock)
     tabs = {name: open_tab(**DESKTOP) for name in ("Ana", "Ben")}
-    for name, tab in tabs.items():
+    for n, (name, tab) in enumerate(tabs.items(), start=1):
         page = tab.page
         page.goto(online_url)
         page.get_by_test_id("mode-online").click()
@@ -317,9 +336,12 @@ def test_two_people_who_queue_together_are_partners(open_tab: OpenTab, online_ur
         # Behind the queue the page offers nothing of a solo game.
         expect(page.get_by_test_id("new-game")).to_be_hidden()
         expect(page.get_by_test_id("turn")).to_have_text("")
+        # The queue has them all: the page says how many wait.
+        wait_js(page, "n => window.__belote.queue && window.__belote.queue.waiting === n", n)
+    clock.now += QUEUE_WAIT + 1  # the wait is over: bots take the two seats left
     seated = "() => window.__belote.kind === 'online' && window.__belote.view !== null"
     for tab in tabs.values():
-        wait_js(tab.page, seated, timeout=QUEUE_WAIT * 1000 + 15_000)
+        wait_js(tab.page, seated)
     ana, ben = (state(tabs[n].page) for n in ("Ana", "Ben"))
     assert ana["table"] == ben["table"]
     assert {ana["seat"], ben["seat"]} in ({"N", "S"}, {"E", "W"}), (ana["seat"], ben["seat"])

@@ -13,6 +13,7 @@ import { askHint, drawHint, hintRefused, onHint } from "./hints.js";
 import { Chat, REACTIONS } from "./chat.js";
 import { Connection } from "./connection.js";
 import { $, esc, setHtml } from "./dom.js";
+import { autoCard, cardAction, PREFS_KEY, readPrefs } from "./flow.js";
 import { GAMES, gameOf } from "./games.js";
 import { historyHtml } from "./history.js";
 import { SETTINGS_KEY, browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
@@ -93,6 +94,7 @@ const el = {
   onlineForm: $('[data-testid="online-form"]'),
   createForm: $('[data-testid="create-form"]'),
   homeError: $('[data-testid="home-error"]'),
+  prefsForm: $('[data-testid="prefs-form"]'),
   langPick: $('[data-testid="settings-lang"]'),
   sitDialog: $('[data-testid="sit-dialog"]'),
   sitForm: $('[data-testid="sit-form"]'),
@@ -127,7 +129,7 @@ const el = {
 let T = emptyTable(GAMES[0]);
 
 /** What this page keeps for itself (page.js): changed only through its named transitions. */
-const U = new Page(loadSettings(), GAMES[0].name);
+const U = new Page(loadSettings(), GAMES[0].name, readPrefs(localStorage.getItem(PREFS_KEY)));
 const chat = new Chat(el.chatLines);
 const motion = new Motion({ felt: el.felt, trick: el.trick, hand: el.hand });
 
@@ -169,6 +171,8 @@ window.__belote = {
   get queue() { return U.queue; },
   get chat() { return chat.lines.map(({ seat, name, text, reaction }) => ({ seat, name, text, reaction })); },
   get deals() { return T.deals; },
+  get prefs() { return U.prefs; },
+  get nextDeal() { return U.nextDeal; },
 };
 
 // ---------------------------------------------------------------------- what this browser keeps
@@ -555,23 +559,48 @@ function toggleChat(open = !U.chatOpen) {
 }
 
 // ---------------------------------------------------------------------- actions at the table
-function act(action) {
+/** Sends `action` (a bid, or a card with what its player keeps quiet); `shown` is what is marked in flight. */
+function act(action, shown = action) {
   if (!T.view || U.sending || spectating(U)) return;
   if (conn.send({ type: "act", action })) {
-    U.sent(action);
+    U.sent(shown);
     render();
   } else {
     showError(t("offlineAct"));
   }
 }
 
+/** Plays `card`, with what a player who announces by hand did not announce (flow.js). */
+function playCard(card) {
+  act(cardAction(T.view, U.prefs, card, U.saying), card);
+}
+
 function playIndex(i) {
   const cards = el.hand.querySelectorAll(".card");
-  if (cards[i]) act(cards[i].dataset.card);
+  if (cards[i]) playCard(cards[i].dataset.card);
 }
 
 function continueDeal() {
+  U.nextDealStopped();
   if (T.waiting === "continue") conn.send({ type: "continue" });
+}
+
+/** What happens by itself, as the player's preferences say: the next deal after its seconds (not
+ * while the player looks elsewhere), the only card one may play. Asked at every tick of the clock. */
+function flow(now) {
+  if (T.waiting === "continue" && T.seat && !el.panel.hidden) {
+    U.nextDealWaits(T.view.deal_number, now);
+    U.nextDealPaused(document.hidden || anyDialogOpen() || U.lastTrickOpen, now);
+    if (U.nextDeal.at !== null && now >= U.nextDeal.at) continueDeal();
+  }
+  const card = !U.sending && myTurn(T, "play", U.connected) ? autoCard(T.view, U.prefs) : null;
+  if (card) {
+    U.autoPlayOffered(`${T.last}|${card}`, now);
+    if (now >= U.autoPlay.at) {
+      U.autoPlayed();
+      playCard(card);
+    }
+  }
 }
 
 function matchUnderway() {
@@ -807,6 +836,7 @@ function openHome(mode = "bots", error = "") {
   fillSettingsForm(el.onlineForm, { variant: storedOnlineVariant() });
   el.onlineForm.elements.seating.value = storedSeating();
   el.langPick.value = U.settings.lang;
+  fillPrefs();
   for (const form of [el.onlineForm, el.createForm]) form.elements.name.value = storedName();
   el.homeError.textContent = error || "";
   showMode(mode);
@@ -823,6 +853,24 @@ function showMode(mode) {
 function checkName(raw) {
   const name = raw.trim().replace(/\s+/g, " ");
   return name.length >= 1 && name.length <= 24 ? name : null;
+}
+
+/** The player's preferences (flow.js), on the home screen. */
+function fillPrefs() {
+  const f = el.prefsForm.elements;
+  f.autoNext.value = String(U.prefs.autoNext);
+  f.autoPlay.checked = U.prefs.autoPlay;
+  f.announce.value = U.prefs.announce;
+  f.belote.value = U.prefs.belote;
+}
+
+/** A preference changed: it holds at once, at every table, and is kept for the next visit. */
+function keepPrefs() {
+  const f = el.prefsForm.elements;
+  const chosen = { autoNext: Number(f.autoNext.value), autoPlay: f.autoPlay.checked, announce: f.announce.value, belote: f.belote.value };
+  U.prefsChosen(readPrefs(JSON.stringify({ ...U.prefs, ...chosen })));
+  localStorage.setItem(PREFS_KEY, JSON.stringify(U.prefs));
+  render();
 }
 
 /** The page's language, chosen on the home screen, is kept for every kind of table. */
@@ -912,10 +960,15 @@ function render() {
 
 /** The clocks: the turn timer of the seat to move, and the queue's wait before bots fill the table. */
 function tick() {
-  const left = T.timer ? Math.max(0, Math.ceil((timerDeadline() - Date.now()) / 1000)) : 0;
+  const now = Date.now();
+  const left = T.timer ? Math.max(0, Math.ceil((timerDeadline() - now) / 1000)) : 0;
   for (const node of document.querySelectorAll("[data-timer]")) {
     node.textContent = t("timeLeft", { s: left });
     node.classList.toggle("low", left <= 5);
+  }
+  const next = U.nextDeal.at;
+  for (const node of document.querySelectorAll("[data-next-deal]")) {
+    node.textContent = next === null ? "" : t("nextDealIn", { s: Math.max(0, Math.ceil((next - now) / 1000)) });
   }
   renderQueue();
 }
@@ -939,7 +992,7 @@ function renderMute() {
 el.hand.addEventListener("click", (ev) => {
   const card = ev.target.closest(".card");
   if (!card) return;
-  if (myTurn(T, "play", U.connected)) act(card.dataset.card);
+  if (myTurn(T, "play", U.connected)) playCard(card.dataset.card);
   else if (!U.connected && U.table) showError(t("offlineAct"));
 });
 
@@ -957,16 +1010,26 @@ el.bids.addEventListener("click", (ev) => {
   }
   const b = ev.target.closest("[data-bid]");
   if (b) act(b.dataset.bid);
+  const say = ev.target.closest("[data-say]");
+  if (say) {
+    // Announcing by hand: what the player will announce with the card it plays next.
+    U.said(say.dataset.say);
+    render();
+  }
 });
 
 // Two hands: one's own face-up table cards are played as the cards of the hand are.
 el.felt.addEventListener("click", (ev) => {
   const card = ev.target.closest('button[data-testid="table-card"]');
-  if (card && T.seat && card.dataset.seat === T.seat && myTurn(T, "play", U.connected)) act(card.dataset.card);
+  if (card && T.seat && card.dataset.seat === T.seat && myTurn(T, "play", U.connected)) playCard(card.dataset.card);
 });
 
 const PANEL_ACTIONS = {
   continue: continueDeal,
+  stay: () => {
+    U.nextDealStopped();
+    render();
+  },
   "new-game": () => openHome("bots"),
   "play-again": playAgain,
   rematch,
@@ -1019,6 +1082,8 @@ el.dialog.addEventListener("click", (ev) => {
   }
 });
 for (const form of [el.botsForm, el.onlineForm, el.createForm]) form.addEventListener("change", () => syncSettingsForm(form));
+el.prefsForm.addEventListener("change", keepPrefs);
+el.prefsForm.addEventListener("submit", (ev) => ev.preventDefault());
 // A language chosen is the page's at once, and kept for the next visit.
 el.langPick.addEventListener("change", keepLang);
 el.dialog.addEventListener("close", () => {
@@ -1136,7 +1201,10 @@ setInterval(() => {
     Object.values(U.bubbles).some((b) => b.until <= now && b.until > now - 1500);
   if (expired) render();
 }, 700);
-setInterval(tick, 250);
+setInterval(() => {
+  flow(Date.now());
+  tick();
+}, 250);
 
 // ---------------------------------------------------------------------- start
 function boot() {

@@ -8,12 +8,13 @@
 //   page.answered();      page.sending === null
 
 import { lowestLevel } from "./coinche.js";
+import { AUTO_PLAY_MS, DEFAULT_PREFS } from "./flow.js";
 
 /** How many of the log's events are kept, to be drawn again in another language. */
 export const LOG_KEPT = 300;
 
 export class Page {
-  constructor(settings, queueVariant) {
+  constructor(settings, queueVariant, prefs = DEFAULT_PREFS) {
     this.table = null; // the table's id
     this.token = null; // the seat token, or null for a spectator
     this.watch = null; // the spectator code when watching
@@ -39,6 +40,10 @@ export class Page {
     this.fresh = {}; // two hands: card -> when it was turned up
     this.logItems = []; // the log's events, drawn again in another language: {e, deal}
     this.elsewhere = false; // at no table, but waiting in the queue or being seated
+    this.prefs = prefs; // the player's preferences (flow.js): the next deal, the only card, announcing
+    this.saying = { declarations: false, belote: false }; // what the player pressed Announce for, this deal
+    this.nextDeal = { deal: null, at: null, paused: false, stopped: false }; // the next deal by itself
+    this.autoPlay = { key: null, at: 0 }; // the only card, playing itself at `at`
   }
 
   // ------------------------------------------------------------------ the socket
@@ -136,10 +141,52 @@ export class Page {
   }
 
   // ------------------------------------------------------------------ what is on show
-  /** A new deal: the last deal's bubbles and turned-up cards go. */
+  /** A new deal: the last deal's bubbles and turned-up cards go, and what was announced by hand. */
   dealStarted() {
     this.bubbles = {};
     this.fresh = {};
+    this.saying = { declarations: false, belote: false };
+  }
+
+  // ------------------------------------------------------------------ the flow (flow.js)
+  /** The player changed their preferences. */
+  prefsChosen(prefs) {
+    this.prefs = prefs;
+  }
+
+  /** The player pressed (or released) Announce for `what`: "declarations" or "belote". */
+  said(what) {
+    this.saying = { ...this.saying, [what]: !this.saying[what] };
+  }
+
+  /** The score of the deal before `deal` is read: the next deal starts by itself after the
+   * preference's seconds from `now` (once per deal), unless the player waits for it by hand. */
+  nextDealWaits(deal, now) {
+    if (this.nextDeal.deal === deal) return;
+    const s = this.prefs.autoNext;
+    this.nextDeal = { deal, at: s ? now + s * 1000 : null, paused: false, stopped: !s };
+  }
+
+  /** The count stops while the player looks elsewhere (a hidden tab, a dialog), and starts again after. */
+  nextDealPaused(paused, now) {
+    const n = this.nextDeal;
+    if (n.stopped || n.deal === null || paused === n.paused) return;
+    this.nextDeal = { ...n, paused, at: paused ? null : now + this.prefs.autoNext * 1000 };
+  }
+
+  /** The player stays on the score (Stay), or the next deal was asked for: no more counting this deal. */
+  nextDealStopped() {
+    this.nextDeal = { ...this.nextDeal, at: null, stopped: true };
+  }
+
+  /** The only card (`key`: the state it was offered in) plays itself from `now` + AUTO_PLAY_MS. */
+  autoPlayOffered(key, now) {
+    if (this.autoPlay.key !== key) this.autoPlay = { key, at: now + AUTO_PLAY_MS };
+  }
+
+  /** The only card was played for the player: not again in the same state. */
+  autoPlayed() {
+    this.autoPlay = { ...this.autoPlay, at: Infinity };
   }
 
   /** Two hands: `card` was turned up at `now`. */

@@ -6,6 +6,7 @@ import { cardBack, cardFace, cardText, sortHand } from "./cards.js";
 import { auctionOf } from "./auctions.js";
 import { bidHtml, bidPanelHtml, contractHtml } from "./coinche.js";
 import { esc, setHtml } from "./dom.js";
+import { announceOffer } from "./flow.js";
 import { colon, getLang, t } from "./i18n.js";
 import { lobbySeatsHtml, tableLinks } from "./lobby.js";
 import { reviewLinkHtml } from "./mygames.js";
@@ -381,6 +382,10 @@ function drawBids(c) {
     drawCoincheBids(c);
     return;
   }
+  if (!mine && !between && myTurn(T, "play", U.connected)) {
+    drawAnnounce(c);
+    return;
+  }
   const key = mine ? v.legal.join(",") + getLang() + U.sending : "";
   if (el.bids.dataset.key === key) return;
   el.bids.dataset.key = key;
@@ -399,6 +404,23 @@ function drawBids(c) {
       return `<button type="button" class="${cls}" data-testid="bid-${bid}" data-bid="${bid}"${U.sending ? " disabled" : ""}>${label}</button>`;
     })
     .join("");
+}
+
+/** Announcing by hand (flow.js): at the player's turn to play, a button for its declarations
+ * (before its first card) and one for belote (while it holds the king and queen of trumps); each
+ * pressed is said with the card played next, one not pressed is kept quiet. */
+function drawAnnounce({ el, U, v, w }) {
+  const offer = announceOffer(v, U.prefs);
+  const key = `say|${offer.declarations.join(",")}|${offer.belote}|${U.saying.declarations}|${U.saying.belote}|${getLang()}|${U.sending}`;
+  if (el.bids.dataset.key === key) return;
+  el.bids.dataset.key = key;
+  el.bids.classList.remove("coinche");
+  const toggle = (what, label) =>
+    `<button type="button" class="btn say" data-testid="say-${what}" data-say="${what}" aria-pressed="${U.saying[what]}"` +
+    `${U.sending ? " disabled" : ""}>${esc(label)}</button>`;
+  const what = offer.declarations.map(w.declName).join(", ");
+  el.bids.innerHTML =
+    (what ? toggle("declarations", t("announceBtn", { what })) : "") + (offer.belote ? toggle("belote", t("beloteBtn")) : "");
 }
 
 /** Coinche: the bid panel at the level the page holds (chosen afresh at each turn to bid: Page.bidsOffered). */
@@ -442,7 +464,7 @@ function drawPanel(c) {
     el.panel.dataset.key = "";
     return;
   }
-  const key = `${deal.number}|${T.waiting}|${v.match_over}|${getLang()}|${U.sending}|${T.host}|${T.seat}|${JSON.stringify(T.timer)}`;
+  const key = `${deal.number}|${T.waiting}|${v.match_over}|${getLang()}|${U.sending}|${T.host}|${T.seat}|${JSON.stringify(T.timer)}|${countingNext(T, U)}`;
   if (el.panel.dataset.key === key && !el.panel.hidden) return;
   const opening = el.panel.hidden;
   el.panel.dataset.key = key;
@@ -569,13 +591,23 @@ function winnerHtml({ T, v, w }) {
   );
 }
 
+/** Whether the next deal starts by itself after its count (the player's preference), not stopped for this deal. */
+function countingNext(T, U) {
+  const n = U.nextDeal;
+  return Boolean(T.seat && T.view && U.prefs.autoNext > 0 && !(n.deal === T.view.deal_number && n.stopped));
+}
+
 /** What the reader can do once the score is read: go on, or after the match, play again. */
-function panelButtonsHtml({ T, v, w }) {
-  const button = (action, testid, text) =>
-    `<button type="button" class="btn primary" data-testid="${testid}" data-action="${action}">${text}</button>`;
+function panelButtonsHtml({ T, U, v, w }) {
+  const button = (action, testid, text, cls = "btn primary") =>
+    `<button type="button" class="${cls}" data-testid="${testid}" data-action="${action}">${text}</button>`;
   if (T.waiting === "continue") {
     const timer = T.timer && T.timer.seat === null ? ` <span class="timer-inline" data-timer></span>` : "";
-    return button("continue", "continue", esc(t("continue")) + timer);
+    // The next deal by itself (the player's preference): its count, and a button to stay on the score.
+    const counting = countingNext(T, U);
+    const next = counting ? `<span class="next-deal" data-testid="next-deal" data-next-deal role="timer"></span>` : "";
+    const stay = counting ? button("stay", "stay", esc(t("stay")), "btn ghost") : "";
+    return next + stay + button("continue", "continue", esc(t("continue")) + timer);
   }
   if (!T.seat) return button("close-panel", "panel-close", esc(t("close")));
   if (!v.match_over) return "";

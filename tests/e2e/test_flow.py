@@ -1,0 +1,234 @@
+"""The table flows by itself as a first visit finds it, and announces by hand when asked to.
+
+The page's own preferences (web/flow.js; the other browser tests set them by hand): the only card
+one may play plays itself, the next deal starts by itself after a count the player can skip or stop;
+and, chosen on the home screen, declarations and belote announced by hand, with what is not announced
+kept quiet at the table and in the store. The app runs in this process, its bots acting at once; the
+solo table's seed is chosen for what the test needs.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from belote.actions import NO_BELOTE, QUIET
+from belote.declarations import find_declarations
+from belote.game import SEATS, Match, parse_action
+from belote.server.room import DEFAULT_SETTINGS, new_match, rules_of
+from belote.server.store import SQLiteStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from online_fixtures import app_server, state, wait_js
+from table_fixtures import DESKTOP, open_solo
+
+# ``open_tab`` (tests/e2e/conftest.py) gives a Tab: ``.page`` and ``.errors``, what the console said.
+Tab = Any
+OpenTab = Callable[..., Tab]
+SOUTH = SEATS.index("S")
+MY_TURN_OR_SCORE = """() => { const b = window.__belote; const v = b.view;
+  return !!v && b.connected && (b.waiting === 'continue' || v.match_over || v.to_move === 'S'); }"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("flow") / "flow.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def url(db: Path) -> Iterator[str]:
+    with app_server(db, pace=0.0) as found:
+        yield found
+
+
+def stored_match(db: Path, table: str) -> Match:
+    """The table's match as the store has it, replayed through the engine."""
+    store = SQLiteStore(db)
+    try:
+        loaded = store.load_table(table)
+    finally:
+        store.close()
+    assert loaded is not None
+    meta, actions = loaded
+    match = new_match(meta["settings"], int(meta["seed"]))
+    for a in actions:
+        match.apply(parse_action(a))
+    return match
+
+
+def wait_turn(page: Any) -> dict[str, Any]:
+    wait_js(page, MY_TURN_OR_SCORE, timeout=30_000)
+    return state(page)
+
+
+def bid(page: Any, view: dict[str, Any]) -> None:
+    """Take the turned card at the first chance (or name a suit), so that the deal is played."""
+    choice = next((b for b in view["legal"] if b != "pass"), "pass")
+    before = state(page)["last"]
+    page.get_by_test_id(f"bid-{choice}").click()
+    wait_js(page, "n => window.__belote.last > n", before)
+
+
+def click_card(page: Any, card: str) -> None:
+    before = state(page)["last"]
+    page.locator(f'[data-testid="hand-card"][data-card="{card}"]').click()
+    wait_js(page, "n => window.__belote.last > n", before)
+
+
+# ---------------------------------------------------------------------- the flow of a first visit
+def test_the_only_card_plays_itself_and_the_next_deal_starts_by_itself(open_tab: OpenTab, url: str) -> None:
+    tab = open_tab(flowing=True, **DESKTOP)
+    page = tab.page
+    open_solo(page, url)
+    assert page.evaluate("() => window.__belote.prefs") == {
+        "autoNext": 5, "autoPlay": True, "announce": "auto", "belote": "auto",
+    }  # fmt: skip
+    played_by_itself = 0
+    while True:
+        s = wait_turn(page)
+        view = s["view"]
+        if s["waiting"] == "continue":
+            break
+        if view["phase"] == "bidding":
+            bid(page, view)
+        elif len(view["legal"]) == 1:
+            # Nobody clicks: the only card plays itself, after a moment where it shows.
+            card = view["legal"][0]
+            gone = "([c, n]) => !window.__belote.view.hand.includes(c) && window.__belote.last > n"
+            wait_js(page, gone, [card, s["last"]])
+            played_by_itself += 1
+        else:
+            click_card(page, view["legal"][0])
+    assert played_by_itself >= 1, "the last card at least plays itself"
+    panel = page.get_by_test_id("score-panel")
+    count = panel.get_by_test_id("next-deal")
+    expect(count).to_have_text(re.compile(r"Next deal in [1-5] s"))
+    expect(panel.get_by_test_id("stay")).to_be_visible()
+    # Nobody presses Continue: the next deal starts by itself.
+    next_deal = "() => window.__belote.waiting !== 'continue' && window.__belote.view.deal_number === 2"
+    wait_js(page, next_deal, timeout=15_000)
+    expect(panel).to_be_hidden()
+    assert not tab.unexpected_errors()
+
+
+def test_stay_keeps_the_score_and_continue_goes_on_at_once(open_tab: OpenTab, url: str) -> None:
+    tab = open_tab(flowing=True, **DESKTOP)
+    page = tab.page
+    open_solo(page, url)
+    while (s := wait_turn(page))["waiting"] != "continue":
+        view = s["view"]
+        if view["phase"] == "bidding":
+            bid(page, view)
+        elif len(view["legal"]) > 1:
+            click_card(page, view["legal"][0])
+        else:
+            wait_js(page, "n => window.__belote.last > n", s["last"])
+    panel = page.get_by_test_id("score-panel")
+    expect(panel.get_by_test_id("next-deal")).to_be_visible()
+    due = page.evaluate("() => window.__belote.nextDeal.at")
+    panel.get_by_test_id("stay").click()
+    expect(panel.get_by_test_id("next-deal")).to_have_count(0)
+    expect(panel.get_by_test_id("stay")).to_have_count(0)
+    # The moment the count would have ended passes on the page's clock: the score stays.
+    wait_js(page, "due => Date.now() > due + 1000", due, timeout=15_000)
+    assert state(page)["waiting"] == "continue"
+    expect(panel).to_be_visible()
+    panel.get_by_test_id("continue").click()
+    wait_js(page, "() => window.__belote.waiting !== 'continue'")
+    assert not tab.unexpected_errors()
+
+
+# ---------------------------------------------------------------------- announcing by hand
+def seed_with_tierce_and_belote() -> int:
+    """A solo table's seed where South speaks first and its first five cards hold three in a row and
+    the king and queen of the turned suit: South takes, and has a declaration and the belote."""
+    settings = {**DEFAULT_SETTINGS, "strength": "easy", "speed": "fast"}
+    for seed in range(100_000):
+        deal = new_match(settings, seed).deal
+        if deal.to_move != SOUTH:
+            continue
+        hand = sum(1 << int(c) for c in deal.hand(SOUTH))
+        turned = int(deal.turned)
+        suit = turned // 8
+        pair = (1 << (8 * suit + 5)) | (1 << (8 * suit + 6))
+        if hand & pair == pair and find_declarations(hand, suit, True):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def choose_by_hand(page: Any, url: str) -> None:
+    """On the home screen: declarations and belote by hand, as a person chooses them."""
+    page.goto(url)
+    expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+    page.get_by_test_id("prefs").locator("summary").click()
+    page.get_by_test_id("pref-announce").select_option("hand")
+    page.get_by_test_id("pref-belote").select_option("hand")
+    prefs = page.evaluate("() => JSON.parse(localStorage.getItem('belote.prefs'))")
+    assert (prefs["announce"], prefs["belote"]) == ("hand", "hand")
+
+
+def play_deal_announcing(page: Any, announce: bool) -> list[str]:
+    """Play South's cards (a king or queen of trumps as soon as one may), pressing Announce and
+    Say belote when they show if ``announce``; returns what the buttons offered."""
+    offered: list[str] = []
+    while (s := wait_turn(page))["waiting"] != "continue":
+        view = s["view"]
+        if view["phase"] == "bidding":
+            assert view["bids"] == [] and "take" in view["legal"], "South speaks first"
+            bid(page, view)
+            continue
+        bar = page.get_by_test_id("bid-bar")
+        say = view.get("to_announce", [])
+        if any(w != "belote" for w in say):
+            button = bar.get_by_test_id("say-declarations")
+            expect(button).to_be_visible()
+            offered.append(button.inner_text())
+            if announce:
+                button.click()
+                expect(button).to_have_attribute("aria-pressed", "true")
+        pair = [c for c in view["legal"] if c[1] == view["trump"] and c[0] in "KQ"]
+        if "belote" in say and pair:
+            button = bar.get_by_test_id("say-belote")
+            expect(button).to_be_visible()
+            offered.append(button.inner_text())
+            if announce:
+                button.click()
+        click_card(page, pair[0] if pair else view["legal"][0])
+    return offered
+
+
+@pytest.mark.parametrize("announce", [False, True], ids=["kept-quiet", "announced"])
+def test_declarations_and_belote_by_hand(
+    open_tab: OpenTab, url: str, db: Path, monkeypatch: pytest.MonkeyPatch, announce: bool
+) -> None:
+    seed = seed_with_tierce_and_belote()
+    monkeypatch.setattr("belote.server.manager.secrets.randbelow", lambda n: seed)
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    choose_by_hand(page, url)
+    open_solo(page, url)
+    offered = play_deal_announcing(page, announce)
+    assert any(o.startswith("Announce: ") for o in offered) and "Say belote" in offered, offered
+    match = stored_match(db, state(page)["table"])
+    deal = match.deals[0]
+    assert deal.result is not None
+    quiet = deal.quiet[SOUTH]
+    south_side = rules_of(DEFAULT_SETTINGS).team(SOUTH)
+    declared = [e for e in deal.events() if e["type"] == "declared" and e["seat"] == "S"]
+    said = [e["say"] for e in deal.events() if e["type"] == "card" and e.get("say")]
+    if announce:
+        assert quiet == 0 and declared and said == ["belote", "rebelote"]
+        assert deal.result.belote[south_side] == 20
+    else:
+        assert quiet == QUIET | NO_BELOTE and not declared and said == []
+        assert deal.result.belote == (0, 0)
+        # Nobody at the table was told: the log shows no declaration, no belote.
+        log = page.locator(".log-list").inner_text().lower()
+        assert "declare" not in log and "belote" not in log, log
+    assert not tab.unexpected_errors()
