@@ -1073,7 +1073,8 @@ for (const form of [el.botsForm, el.onlineForm, el.createForm]) {
   });
 }
 el.dialog.addEventListener("click", (ev) => {
-  const tab = ev.target.closest("[data-mode]");
+  // A tab of the modes (the dialog itself carries data-mode too: a click elsewhere is no tab's).
+  const tab = ev.target.closest('[role="tab"][data-mode]');
   if (tab) {
     el.homeError.textContent = "";
     showMode(tab.dataset.mode);

@@ -27,7 +27,7 @@ export function pilesHtml({ seat, piles, own, turn, legal, sending, fresh, flipp
           const attrs =
             `class="${cls.join(" ")}" data-testid="table-card" data-seat="${seat}" data-card="${up}" ` +
             `data-legal="${legal.has(up)}" aria-label="${esc(cardText(up, lang))}"`;
-          top = own ? `<button type="button" ${attrs}>${cardFace(up, lang)}</button>` : `<div ${attrs}>${cardFace(up, lang)}</div>`;
+          top = own ? `<button type="button" ${attrs}>${cardFace(up, lang)}</button>` : `<div role="img" ${attrs}>${cardFace(up, lang)}</div>`; // a picture with its name: a label needs a role
         }
         const empty = !up && !down ? " empty" : "";
         return `<div class="pile${empty}" data-pile="${i}" data-down="${down}">${under}${top}</div>`;
