@@ -74,8 +74,9 @@ class Tab:
 #: (``flowing=True``): the next deal waits for Continue and every card is played by a click, as each
 #: test drives the table itself. Set on a first visit only: a test may change them as a person would.
 BY_HAND = (
-    "if (!localStorage.getItem('belote.prefs'))"
-    " localStorage.setItem('belote.prefs', JSON.stringify({autoNext: 0, autoPlay: false}))"
+    "try { if (!localStorage.getItem('belote.prefs'))"
+    " localStorage.setItem('belote.prefs', JSON.stringify({autoNext: 0, autoPlay: false})); }"
+    " catch (e) { /* a document without storage (about:blank): no page of ours */ }"
 )
 
 
