@@ -1,12 +1,13 @@
 // The table page without the network: its service worker (sw.js), which keeps the page's files so
 // that it opens offline, and the notice that says the table needs the network. This module needs
-// only the words: it runs even while the table's modules wait for the server (games.js), which is
+// only the words (and the sound's setting): it runs even while the table's modules wait for the server (games.js), which is
 // all they do without the network.
 //
 // The notice shows while the browser says it is offline, and on a page the service worker opened
 // from its copy (marked data-offline) until the table's modules have what they waited for.
 
-import { pageLang, setLang, tIn, translatePage } from "./i18n.js";
+import { pageLang, setLang, t, tIn, translatePage } from "./i18n.js";
+import { muted } from "./sound.js";
 
 const note = document.querySelector('[data-testid="offline"]');
 const fromCopy = document.documentElement.hasAttribute("data-offline");
@@ -24,9 +25,10 @@ function showNote() {
 }
 
 if (fromCopy) {
-  // Nothing else will put the page in the reader's language before the server answers.
+  // Nothing else will put the page in the reader's language before the server answers (app.js waits).
   setLang(pageLang());
   translatePage();
+  document.querySelector('[data-testid="mute"]').setAttribute("aria-label", t(muted() ? "soundOff" : "soundOn"));
 }
 showNote();
 window.addEventListener("offline", showNote);
