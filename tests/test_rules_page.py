@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from starlette.testclient import TestClient
 
+from belote.server.assets import Assets
 from belote.server.rules_page import WEB, choose_lang, contents, document, inline, render
 
 NNBSP, NBSP = "\u202f", "\u00a0"
@@ -208,5 +209,6 @@ def test_the_page_links_every_section_and_its_stylesheet(client: TestClient) -> 
     for h in document("en").headings:
         assert f'<a href="#{h.anchor}">' in toc
         assert f'id="{h.anchor}"' in page
-    assert '<link rel="stylesheet" href="/static/rules.css">' in page
-    assert client.get("/static/rules.css").status_code == 200
+    build = Assets().build().hash  # the page's files are named by their build (server/assets.py)
+    assert f'<link rel="stylesheet" href="/static/{build}/rules.css">' in page
+    assert client.get(f"/static/{build}/rules.css").status_code == 200

@@ -698,6 +698,7 @@ def test_the_http_routes_keep_their_schema(served: Server, mode: GenerationMode)
             "GET /problems",
             "GET /review",
             "GET /scores",
+            "GET /sw.js",
         ]
 
 

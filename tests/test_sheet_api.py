@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from belote.server.assets import Assets
+
 pytestmark = pytest.mark.app_config(pace=0.0, think_workers=0)  # no table here: no bot thinks
 
 
@@ -200,7 +202,9 @@ def test_an_unknown_sheet_is_404(client: TestClient, method: str, path: str) -> 
 def test_the_page_is_served(client: TestClient) -> None:
     r = client.get("/scores")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    assert '<script type="module" src="/static/scores.js">' in r.text
+    build = Assets().build().hash  # the page's files are named by their build (server/assets.py)
+    assert f'<script type="module" src="/static/{build}/scores.js">' in r.text
+    assert client.get(f"/static/{build}/scores.js").status_code == 200
 
 
 def test_sheets_persist_across_a_new_store_on_the_same_file(app_client: Callable[..., TestClient]) -> None:

@@ -15,10 +15,10 @@ from typing import Any, cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -27,7 +27,7 @@ from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
 from belote.rules import OPTIONS
-from belote.server import messages
+from belote.server import assets, messages
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
@@ -72,7 +72,6 @@ from belote.sheet import LIMITS as SHEET_LIMITS
 from belote.sheet import sheet_rule_keys
 from belote.variants import VARIANTS
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 Limits = LocalLimits | SharedLimits  # the limits per client address: one process's, or every process's
 #: Messages waiting for a client's socket: a client further behind is dropped (it reconnects and
 #: catches up from its last event); and the longest wait for one message to go out.
@@ -90,11 +89,11 @@ log = logging.getLogger("belote.server")
 
 
 async def index(request: Request) -> Response:
-    return FileResponse(WEB / "index.html")
+    return assets.page(request, "index.html")
 
 
 async def scores_page(request: Request) -> Response:
-    return FileResponse(WEB / "scores.html")
+    return assets.page(request, "scores.html")
 
 
 async def health(request: Request) -> Response:
@@ -574,7 +573,9 @@ def create_app(
     routes.extend(sheet_routes)
     routes.extend(review_routes)  # the review page and POST /api/analyse
     routes.extend(problem_routes)
-    routes.append(Mount("/static", StaticFiles(directory=WEB), name="static"))
+    # The page's files, named by the build (server/assets.py), and the service worker of the table page.
+    routes.append(Mount("/static", routes=[Route("/{path:path}", assets.static)], name="static"))
+    routes.append(Route("/sw.js", assets.worker))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -602,6 +603,7 @@ def create_app(
         app.state.matchmaker = matchmaker
         app.state.store = store
         log.info("tables in %s: each one loads when somebody opens it", redis_url or store.path)
+        log.info("the page's files: build %s", app.state.assets.build().hash)  # read and compressed now
         manager.run_leases()
         matchmaker.start()
         gc_before = gc.get_threshold()
@@ -618,7 +620,8 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(CountErrors)],
+        # Every answer the client takes compressed is (the page's files are, once: server/assets.py).
+        middleware=[Middleware(CountErrors), Middleware(GZipMiddleware, minimum_size=500, compresslevel=6)],
         exception_handlers=dict.fromkeys(outage, outage_response),
     )
     app.state.metrics = Metrics()
@@ -628,4 +631,5 @@ def create_app(
     app.state.origins = config.origins
     app.state.sockets = {}  # open websockets by address (in this process)
     app.state.analyses = Analyses()  # the deals under analysis and the last answers (review.py)
+    app.state.assets = assets.Assets()  # the page's files in memory, named by their bytes
     return app

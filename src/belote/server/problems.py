@@ -24,20 +24,19 @@ from __future__ import annotations
 import functools
 import json
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
 from belote.cards import CardError, parse_card
 from belote.game import SEATS
 from belote.record import load_deal
+from belote.server import assets
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 #: An answer is a card: a few bytes of JSON.
 MAX_BODY = 1024
 
@@ -59,7 +58,7 @@ def _problem(request: Request) -> dict[str, Any]:
 
 
 async def page(request: Request) -> Response:
-    return FileResponse(WEB / "problems.html")
+    return assets.page(request, "problems.html")
 
 
 async def listing(request: Request) -> Response:

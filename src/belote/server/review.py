@@ -31,22 +31,21 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
 from belote.record import RecordError, load_deal, to_record
+from belote.server import assets
 from belote.server.limits import TooMany
 from belote.server.thinking import Thinker, WorkersLost
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 
 __all__ = ["CACHE", "MAX_BODY", "Analyses", "routes"]
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("belote.server")
 #: The longest body read: a record is about 1 kB (a deck, 40 actions, its rules); 64 kB leaves room
 #: for any spelling of one and refuses anything else before it is read.
@@ -144,7 +143,7 @@ async def analyse_route(request: Request) -> Response:
 
 
 async def review_page(request: Request) -> Response:
-    return FileResponse(WEB / "review.html")
+    return assets.page(request, "review.html")
 
 
 routes: list[Route] = [

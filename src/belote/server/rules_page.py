@@ -22,6 +22,8 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from belote.server import assets
+
 WEB = Path(__file__).resolve().parent.parent / "web"
 LANGS = ("en", "fr")
 
@@ -303,13 +305,6 @@ def contents(doc: Document) -> str:
     return "<ol>\n" + "\n".join(items) + "\n</ol>"
 
 
-ICON = (
-    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'%3E%3Crect width='100' "
-    "height='100' rx='18' fill='%23176b3f'/%3E%3Cpath fill='%23fff' d='M50 12C66 30 86 42 86 58c0 11-8 18-18 "
-    "18-7 0-12-4-15-8 1 8 4 13 10 17H37c6-4 9-9 10-17-3 4-8 8-15 8-10 0-18-7-18-18 0-16 20-28 36-46z'/%3E%3C/svg%3E"
-)
-
-
 def page(lang: str) -> str:
     """The whole HTML page of the rules in ``lang``."""
     doc, words = document(lang), WORDS[lang]
@@ -328,7 +323,9 @@ def page(lang: str) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="theme-color" content="#0f4d2e">
 <title>{html.escape(doc.title)}</title>
-<link rel="icon" href="{ICON}">
+<link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
+<link rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png">
+<link rel="manifest" href="/static/manifest.webmanifest">
 <link rel="alternate" hreflang="{other}" href="/rules?lang={other}">
 <link rel="stylesheet" href="/static/rules.css">
 </head>
@@ -358,4 +355,5 @@ def page(lang: str) -> str:
 async def rules_page(request: Request) -> Response:
     """``GET /rules?lang=fr``: the rules page, in the language asked for or the browser's."""
     lang = choose_lang(request.query_params.get("lang"), request.headers.get("accept-language", ""))
-    return HTMLResponse(page(lang), headers={"Content-Language": lang, "Vary": "Accept-Language"})
+    headers = {"Content-Language": lang, "Vary": "Accept-Language", "Cache-Control": assets.REVALIDATE}
+    return HTMLResponse(assets.html(request, page(lang)), headers=headers)

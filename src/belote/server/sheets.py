@@ -32,19 +32,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
+from belote.server import assets
 from belote.server.store import SheetStore
 from belote.server.wire import parse_json, read_body
 from belote.sheet import Sheet, SheetError
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 #: A sheet request is a few hundred bytes; anything much larger is not one.
 MAX_BODY = 16_384
 
@@ -188,7 +187,7 @@ async def rename_teams(request: Request) -> Response:
 
 
 async def scores_page(request: Request) -> Response:
-    return FileResponse(WEB / "scores.html", media_type="text/html")
+    return assets.page(request, "scores.html")
 
 
 routes: list[Route] = [

@@ -9,6 +9,7 @@
 // controller: it hands messages to the reducer, clicks and keys to the socket, and asks the views
 // to draw.
 
+import { attend } from "./attention.js";
 import { askHint, drawHint, hintRefused, onHint } from "./hints.js";
 import { Chat, REACTIONS } from "./chat.js";
 import { Connection } from "./connection.js";
@@ -955,6 +956,7 @@ function render() {
   drawTable(el, T, U);
   drawHint(el, T, U);
   renderHistory();
+  attend(myTurn(T, "bidding", U.connected) || myTurn(T, "play", U.connected)); // a hidden tab says so
   tick();
 }
 
