@@ -221,3 +221,80 @@ def test_the_queue_counts_and_seats_the_players_of_every_process(tmp_path: Path,
     # Ana and Cy at one table, partners; Ben alone with three bots at another.
     assert matched[0]["table"] == matched[2]["table"] != matched[1]["table"]
     assert [m["seat"] for m in matched] == ["S", "S", "N"]
+
+
+async def first_state(player: Player, test: Any, timeout: float = 20.0) -> State:
+    """The first state ``player`` receives that passes ``test``."""
+    async with asyncio.timeout(timeout):
+        while True:
+            state = await player.next_state()
+            if test(state):
+                return state
+
+
+def gone(seat: str) -> Any:
+    return lambda state: "away" in state["players"][seat]
+
+
+@pytest.mark.parametrize("processes", [1, 2], ids=["sqlite", "redis-two-processes"])
+def test_a_player_who_leaves_is_shown_gone_within_two_seconds_then_the_bot_then_back(
+    tmp_path: Path, processes: int, request: pytest.FixtureRequest
+) -> None:
+    """A player closes their page mid-deal: everybody at the table, spectators included, whichever
+    process their socket is on, is shown within two seconds that they are gone and in how long a bot
+    stands in; then that a bot plays for them; they come back through another process and are shown back."""
+    timer = 5
+    args: tuple[str, ...] = ("--pace", "0", "--turn-timer", str(timer))
+    if processes == 2:
+        args += ("--redis", request.getfixturevalue("redis_url"))
+    servers = [Server(tmp_path / f"{i}.sqlite3", tmp_path / f"{i}.log", *args) for i in range(processes)]
+    for server in servers:
+        server.start()
+    first, last = servers[0], servers[-1]
+    try:
+        table, tokens = private_table(first.base, 4, {"strength": "easy", "turn_timer": timer, "deals": 10})
+
+        async def scenario() -> None:
+            # S and N on the first process, E and W and a spectator on the last (two processes in Redis mode).
+            people = await seat_all(first.ws_url, table, tokens, {"E": last.ws_url, "W": last.ws_url})
+            spectators = [Player(s.ws_url, table["table"], watch=table["watch"]) for s in servers]
+            for p in spectators:
+                await p.connect()
+            for p in [*people.values(), *spectators]:
+                assert p.state is not None
+                if p.state["status"] != "playing":
+                    await first_state(p, lambda s: s["status"] == "playing")
+            order = people["S"].state["view"]["order"]  # nobody acts: each turn lasts the turn timer
+            leaver = max("E", "W", key=order.index)  # two turns at least before theirs
+            watchers = [*(p for s, p in people.items() if s != leaver), *spectators]
+            assert not any("away" in player for player in people["S"].state["players"].values())
+
+            left = time.monotonic()
+            await people[leaver].close()  # the page is closed: its socket closes
+            shown = [await first_state(p, gone(leaver)) for p in watchers]
+            assert time.monotonic() - left < 2.0, f"{leaver}'s absence took more than two seconds to be shown"
+            for state in shown:
+                assert state["view"]["to_move"] != leaver
+                away = state["players"][leaver]["away"]
+                assert (timer - 2) * 1000 < away["standin_ms"] <= timer * 1000, away
+                assert state["players"][leaver]["standin"] is False
+
+            # When the absence has lasted the turn timer, a bot plays for them, still shown gone.
+            stood = [await first_state(p, lambda s: s["players"][leaver]["standin"]) for p in watchers]
+            assert all(s["players"][leaver]["away"] == {"standin_ms": None} for s in stood)
+
+            # They come back, through the first process: shown back to everybody, no bot for them.
+            people[leaver].url, people[leaver].state = first.ws_url, None
+            mine = await people[leaver].connect()
+            assert "away" not in mine["players"][leaver] and mine["players"][leaver]["standin"] is False
+            for p in watchers:
+                back = await first_state(p, lambda s: "away" not in s["players"][leaver])
+                assert back["players"][leaver]["standin"] is False
+            for p in [*people.values(), *spectators]:
+                await p.close()
+                assert not p.errors, p.errors
+
+        run(scenario())
+    finally:
+        for server in servers:
+            server.stop()

@@ -523,7 +523,12 @@ def test_every_table_comes_back_after_a_restart(app_client: Callable[..., TestCl
                 w.send_json({"type": "join", "table": t["table"], "token": token, "since": -1})
                 assert receive(w, "chat")["text"] == "see you"
                 state = receive(w)
-                assert state["view"] == states[s]["view"] and state["players"] == states[s]["players"]
+                assert state["view"] == states[s]["view"]
+                # The players as they were, and the others (no socket open) gone from the table.
+                players = state["players"]
+                kept = {x: {k: v for k, v in p.items() if k != "away"} for x, p in players.items()}
+                assert kept == states[s]["players"]
+                assert sorted(x for x, p in players.items() if "away" in p) == sorted(x for x in tokens if x != s)
         with client.websocket_connect("/ws") as w:
             state = join(w, lobby["table"], lobby["token"])
             assert state["status"] == "lobby" and state["players"]["S"]["name"] == "Host"

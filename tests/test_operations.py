@@ -281,6 +281,40 @@ def test_a_solo_tables_bots_wait_while_its_person_is_away(tmp_path: Path) -> Non
     run(scenario())
 
 
+def test_after_a_restart_the_people_who_do_not_come_back_are_shown_gone(tmp_path: Path) -> None:
+    """A server killed mid-deal told nobody that its sockets closed: the table loaded again hears who
+    comes back for a moment, then tells the room who did not (and the page shows them gone)."""
+
+    async def scenario() -> None:
+        store = SQLiteStore(tmp_path / "restart.sqlite3")
+        settings = {**DEFAULT_SETTINGS, **FAST, "turn_timer": 600}
+        people = {s: Seat(f"t{s}", name) for s, name in enumerate(["Nina", "Emil", "Hana", "Wes"])}
+        meta = Meta("private", 7, settings, people, status="playing", host=2)
+        store.commit("P", meta.to_json(), True, 0, [], False)  # as the killed server left it: nobody gone
+        manager = TableManager(local_hub(store), ServerConfig(pace=0.0, turn_timer=600))
+        table = await manager.get("P")
+        assert table is not None and table.driving
+        states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def send(msg: Any) -> None:
+            states.put_nowait(json.loads(msg) if isinstance(msg, str) else msg)
+
+        table.clients.append(Client(2, send, token="t2"))  # Hana's page reconnects; nobody else's does
+        await table.presence()
+        while True:
+            state = await asyncio.wait_for(states.get(), 30)
+            gone = {seat: p["away"] for seat, p in state["players"].items() if "away" in p}
+            if len(gone) == 3:
+                break
+        assert sorted(gone) == ["E", "N", "W"]
+        assert all(590_000 < away["standin_ms"] <= 600_000 for away in gone.values()), gone
+        assert sorted(store.load_table("P")[0]["away"]) == ["E", "N", "W"]  # type: ignore[index]
+        await manager.close()
+        store.close()
+
+    run(scenario())
+
+
 # ----------------------------------------------------------------- expiry
 def test_unused_tables_expire_from_memory_and_the_store(tmp_path: Path) -> None:
     clock = Clock()

@@ -24,6 +24,7 @@ from belote.server.room import (
     Back,
     BotPlay,
     Configure,
+    Gone,
     Job,
     Leave,
     Left,
@@ -245,6 +246,56 @@ def test_what_a_table_waits_for() -> None:
     assert table.next_job(4.0, people_here=True) == Job(26.0, "timeout", person)
 
 
+# ----------------------------------------------------------------- who is gone
+def test_a_person_gone_is_marked_and_a_bot_stands_in_when_the_turn_timer_has_passed() -> None:
+    room = full_table()  # Nina (North) to move, 30 seconds a turn
+    assert room.match is not None and room.match.to_move == 0
+    room, events = reduce(room, Gone(3, 100_000))  # Wes's last socket closed
+    assert room.meta.away == {3: 100_000} and events == [Write(0, (), True, False)]
+    assert room.meta.to_json()["away"] == {"W": 100_000}
+    assert Meta.from_json(room.meta.to_json()).away == {3: 100_000}  # kept in the store as it is
+    same, events = reduce(room, Gone(3, 104_000))  # said again (another process): gone since the first time
+    assert same is room and events == []
+    # Four seconds into Nina's turn, ten after Wes left: a bot stands in for Wes in 20 s, before Nina's 26.
+    assert room.next_job(4.0, people_here=True, now=110_000) == Job(20.0, "timeout", 3)
+    assert room.next_job(4.0, people_here=True) == Job(26.0, "timeout", 0)  # the turn alone
+    assert room.standin_in(3, 4.0, 110_000) == 20.0
+    assert room.standin_in(0, 4.0, 110_000) is None  # Nina is here
+    assert room.standin_in(3, 4.0, 140_000) == 0.0  # due
+    room, _ = reduce(room, StandIn(3))
+    assert room.standin_in(3, 4.0, 110_000) is None  # a bot plays for him now
+    assert room.next_job(4.0, people_here=True, now=110_000) == Job(26.0, "timeout", 0)
+    room, events = reduce(room, Back(3))  # his join: here again, and no bot plays for him
+    assert room.meta.away == {} and room.meta.standin == [] and events == [Write(0, (), True, False)]
+
+
+def test_a_person_gone_on_their_turn_has_what_is_left_of_it_if_that_is_less() -> None:
+    room, _ = reduce(full_table(), Gone(0, 100_000))  # Nina leaves 25 seconds into her turn
+    assert room.next_job(25.0, people_here=True, now=100_000) == Job(5.0, "timeout", 0)
+    assert room.standin_in(0, 25.0, 100_000) == 5.0
+    assert room.match is not None
+    room, events = reduce(room, Act(0, room.match.legal_actions()[0]))  # she plays: she is here
+    assert room.meta.away == {} and isinstance(events[0], Write) and events[0].meta
+
+
+def test_who_is_gone_in_the_lobby_at_a_solo_table_and_at_a_bots_seat() -> None:
+    room = lobby()
+    room, _ = reduce(room, Sit("t-w", "Wes", 3))
+    room, _ = reduce(room, Gone(3, 5))
+    assert room.meta.away == {3: 5}
+    assert room.next_job(0.0, people_here=True, now=10**9) is None and room.standin_in(3, 0.0, 10**9) is None
+    two = check_settings({**QUICK, "variant": "two-handed"})
+    moved, _ = reduce(room, Configure(2, two))  # Wes moves to East, still gone
+    assert moved.meta.seats[1].name == "Wes" and moved.meta.away == {1: 5}
+    here, _ = reduce(room, Move(3, 1))  # his own move says he is here
+    assert here.meta.away == {}
+    left, _ = reduce(room, Leave(3))
+    assert left.meta.away == {}
+    assert refused(solo(), Gone(0, 5)) == "no_such_seat"  # a bot's seat
+    same, events = reduce(solo(), Gone(2, 5))  # a solo table's bots wait for their person: nobody is told
+    assert events == [] and same.meta.away == {}
+
+
 # ----------------------------------------------------------------- chat
 def test_a_chat_line_is_checked_and_made_by_the_room() -> None:
     room = full_table()
@@ -306,6 +357,7 @@ def random_message(room: Room, rng: random.Random) -> Message:
         Act(seat, parse_action(rng.choice(["pass", "take", "JH", "7S", "80H"]))),
         Resume(rng.choice([None, seat])),
         StandIn(seat),
+        Gone(seat, rng.randrange(10**6)),
         Back(seat),
         Sit(f"t{rng.randrange(99)}", "Guest", rng.choice([None, seat])),
         SeatBot(seat, f"b{rng.randrange(99)}", "Robo", rng.choice([None, rng.randrange(4)])),

@@ -3,12 +3,17 @@
 One private table per example, all its seats taken by people (so nothing moves but what the test
 sends, and each step's effects can be awaited exactly): joins with good and bad tokens, sits,
 seat moves, settings, starts, legal and arbitrary actions, continues, chats, leaves, reconnects,
-and malformed texts, from random sockets. After every step each socket is read up to a barrier
-(a message the server refuses, which it answers after everything the step caused), and:
+closed sockets, and malformed texts, from random sockets. After every step each socket is read up
+to a barrier (a message the server refuses, which it answers after everything the step caused; a
+socket's close is told to its table before the close returns, so the barriers read after it come
+after what it caused too), and:
 
 - no reply is an internal error and nothing is logged at ERROR;
 - a refused message changes nothing: the stored table and its log are as before, and no other
   socket hears of it;
+- the close of a seat's last socket shows that seat gone to every other socket, with the time
+  until a bot stands in while a match goes on; any other close changes nothing; a seat is shown
+  gone exactly when the table has it gone, and never while a socket of it is open;
 - the stored log, replayed by a fresh engine, is the live table's match, action for action;
 - every seat's latest view is the replayed engine's view of that seat (its own hand, nothing
   more), a spectator's the public view, and no card outside the seat's hand appears in it unless
@@ -232,7 +237,24 @@ class Room(RuleBasedStateMachine):
     @precondition(lambda self: bool(self.sockets))
     @rule(i=st.integers(0, MAX_SOCKETS - 1))
     def disconnect(self, i: int) -> None:
-        self.sockets.pop(i % len(self.sockets)).close()
+        sock = self.sockets.pop(i % len(self.sockets))
+        seat = sock.seat if sock.joined else None
+        last = seat is not None and not any(s.joined and s.seat == seat for s in self.sockets)
+        sock.close()
+        for other in self.sockets:
+            heard = other.drain()
+            if not (last and other.joined):
+                assert heard == [], f"a socket closed, {seat}'s last: {last}; yet {other.seat} heard {heard}"
+                continue
+            assert [m["type"] for m in heard] == ["state"], heard
+            state = heard[0]
+            away = state["players"][seat].get("away")
+            assert away is not None, f"{seat}'s last socket closed, yet {other.seat} is not shown them gone"
+            view = state["view"]
+            if view is None or view["match_over"]:
+                assert away == {"standin_ms": None}, away  # nothing is played: no bot is coming
+            else:
+                assert 0 < away["standin_ms"] <= 600_000, away  # the turn timer, or what is left of a turn
 
     @rule(name=st.sampled_from(["Nina", "Emil", "Wes", "", "\u202e", "N" * 40]), invite=st.booleans())
     def sit_down(self, name: str, invite: bool) -> None:
@@ -342,6 +364,17 @@ class Room(RuleBasedStateMachine):
         assert meta == json.loads(json.dumps(table.meta.to_json()))
         if meta["status"] != "lobby":
             assert len(table.meta.seats) == table.meta.players, "a seat of a game under way is empty"
+
+    @invariant()
+    def a_seat_is_shown_gone_when_the_table_has_it_gone_and_never_with_a_socket_open(self) -> None:
+        if not self.table:
+            return
+        gone = {SEATS[s] for s in self.live().meta.away}
+        assert not gone & {s.seat for s in self.sockets if s.joined}, "a seat with a socket open is gone"
+        for sock in self.sockets:
+            if sock.state is not None:
+                shown = {seat for seat, player in sock.state["players"].items() if "away" in player}
+                assert shown == gone, f"{sock.seat} is shown {sorted(shown)} gone, the table has {sorted(gone)}"
 
     @invariant()
     def every_view_is_its_seats_own(self) -> None:

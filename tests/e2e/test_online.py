@@ -20,6 +20,7 @@ from belote.game import SEATS
 from belote.server.room import DEFAULT_SETTINGS, new_match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from axe import assert_no_serious
 from online_fixtures import (
     QUEUE_WAIT,
     app_server,
@@ -52,8 +53,9 @@ def playing(page: Any) -> None:
     wait_js(page, "() => window.__belote.status === 'playing' && window.__belote.view !== null")
 
 
-def reopen(tab: Tab, link: str) -> None:
-    """Closes the page as a person closing the tab would, and opens the link again (same browser)."""
+def reopen(tab: Tab, link: str, play: bool = True) -> None:
+    """Closes the page as a person closing the tab would, and opens the link again (same browser);
+    then waits for the table under way (``play``)."""
     context = tab.page.context
     tab.page.close()
     page = context.new_page()
@@ -62,7 +64,8 @@ def reopen(tab: Tab, link: str) -> None:
     page.on("pageerror", lambda e: tab.errors.append(f"uncaught: {e}"))
     tab.page = page
     page.goto(link)
-    playing(page)
+    if play:
+        playing(page)
 
 
 def take_turn(page: Any) -> None:
@@ -411,6 +414,80 @@ def test_a_bot_stands_in_and_the_seat_is_taken_back(open_tab: OpenTab, online_ur
     expect(back).to_be_hidden()
     assert state(page)["players"]["S"]["standin"] is False
     assert not tab.unexpected_errors()
+
+
+# In the page: when the mark of ``seat``'s person gone from the table first shows (on the page's own
+# clock), kept by an observer of the felt however late the test looks.
+GONE_AT_JS = """(seat) => {
+  window.__gone = { at: null };
+  const note = () => {
+    const shown = document.querySelector(`[data-testid="gone-${seat}"]`) !== null;
+    if (shown && window.__gone.at === null) window.__gone.at = Date.now();
+  };
+  const felt = document.querySelector(".felt");
+  new MutationObserver(note).observe(felt, { childList: true, subtree: true, characterData: true });
+}"""
+
+
+def test_a_player_who_closes_the_page_is_shown_gone_then_the_bot_then_back(open_tab: OpenTab, online_url: str) -> None:
+    """Bob closes his page mid-deal: Alice and a spectator see on his seat, within two seconds, that he
+    left and in how long a bot plays for him (not a turn's clock); then that a bot plays for him; and
+    when he comes back, that he is back."""
+    timer = 6
+    alice = open_tab(**DESKTOP)
+    links = create_table(alice.page, online_url, "Alice")
+    alice.page.get_by_test_id("lobby-turn-timer").fill(str(timer))
+    alice.page.get_by_test_id("lobby-turn-timer").blur()
+    wait_js(alice.page, f"() => window.__belote.state.settings.turn_timer === {timer}")
+    bob = open_tab(**PHONE)
+    seat = sit(bob.page, links["invite"], "Bob")
+    # In the lobby too: his page closed, the host sees it under his name, until he is back.
+    bob.page.close()
+    expect(alice.page.get_by_test_id(f"lobby-gone-{seat}")).to_have_text("left the table")
+    reopen(bob, online_url, play=False)
+    wait_js(bob.page, f"() => window.__belote.seat === '{seat}'")
+    expect(alice.page.get_by_test_id(f"lobby-gone-{seat}")).to_have_count(0)
+    alice.page.get_by_test_id("lobby-start").click()
+    for tab in (alice, bob):
+        playing(tab.page)
+    watcher = open_tab(**PHONE)
+    watcher.page.goto(links["watch"])
+    playing(watcher.page)
+    pages = (alice.page, watcher.page)
+    for page in pages:
+        expect(page.get_by_test_id(f"gone-{seat}")).to_have_count(0)
+        page.evaluate(GONE_AT_JS, seat)
+        record_texts(page, "announce")
+
+    closed = time.time() * 1000  # the clock the pages' Date.now() reads: the machine's
+    bob.page.close()  # mid-deal, as a person closing the tab
+    for page in pages:
+        mark = page.get_by_test_id(f"gone-{seat}")
+        expect(mark).to_be_visible()
+        shown = page.evaluate("() => window.__gone.at")
+        assert shown - closed < 2000, f"Bob's seat showed that he left {shown - closed:.0f} ms after his page closed"
+        away = state(page)["players"][seat]["away"]
+        assert 0 < away["standin_ms"] <= timer * 1000, away
+        expect(mark).to_have_text(re.compile(rf"^left the table, bot in [1-{timer}]\s+s$"))
+        expect(page.get_by_test_id(f"timer-{seat}")).to_have_count(0)  # not a turn's clock: he is not thinking
+        assert "Bob left the table" in recorded_texts(page, "announce")
+    assert_no_serious(alice.page, "the table with a seat whose player left", include=".felt")
+
+    # His absence lasts the turn timer: a bot plays for him, and his seat says so.
+    for page in pages:
+        wait_js(page, f"() => window.__belote.players['{seat}'].standin", timeout=(timer + 10) * 1000)
+        expect(page.get_by_test_id(f"gone-{seat}")).to_have_text("left the table, a bot plays for them")
+        assert state(page)["players"][seat]["away"] == {"standin_ms": None}
+
+    # He comes back: his seat is his again, and everybody is told.
+    reopen(bob, online_url)
+    assert state(bob.page)["seat"] == seat and "away" not in state(bob.page)["players"][seat]
+    for page in pages:
+        wait_js(page, f"() => !window.__belote.players['{seat}'].away")
+        expect(page.get_by_test_id(f"gone-{seat}")).to_have_count(0)
+        assert state(page)["players"][seat]["standin"] is False
+        assert "Bob is back" in recorded_texts(page, "announce")
+    assert not any(tab.unexpected_errors() for tab in (alice, bob, watcher))
 
 
 def test_the_first_turn_has_its_whole_clock_after_a_lobby_longer_than_the_timer(

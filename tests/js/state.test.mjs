@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { Game } from "../../src/belote/web/gamefacts.js";
 import {
-  closePanel, declarationsOf, emptyTable, lastScoredDeal, myTurn, reduceState, teamsFromMe, turnLine,
+  closePanel, declarationsOf, emptyTable, lastScoredDeal, myTurn, presenceNews, reduceState, teamsFromMe, turnLine,
 } from "../../src/belote/web/state.js";
 
 const fixture = JSON.parse(readFileSync(process.env.BELOTE_FIXTURE, "utf8"));
@@ -143,4 +143,25 @@ test("a spectator's score of a deal stays until closed, and goes once the next b
   const nextBid = m.events.findIndex(([, e], i) => i > scored && e.type === "bid");
   table = reduceState(table, { ...message("classic", m.events.slice(scored + 1, nextBid + 1)), seat: null }, gameOf).table;
   assert.equal(table.spectatorPanel, null);
+});
+
+test("who left the table and who came back, never the reader", () => {
+  const seats = (away) => Object.fromEntries(["N", "E", "S", "W"].map((s) => [s, {
+    name: `P${s}`, bot: false, standin: false, ...(away.includes(s) ? { away: { standin_ms: 30000 } } : {}),
+  }]));
+  const at = (table, away, seat = "S") => reduceState(table, {
+    type: "state", kind: "private", table: "t1", seat, events: [], settings: { variant: "classic" }, view: PLAY,
+    players: seats(away),
+  }, gameOf).table;
+  const joined = at(emptyTable(gameOf("classic")), ["W"]);
+  assert.deepEqual(presenceNews(emptyTable(gameOf("classic")), joined), { gone: [], back: [] }); // a join is no news
+  const left = at(joined, ["W", "E"]);
+  assert.deepEqual(presenceNews(joined, left), { gone: ["E"], back: [] });
+  const back = at(left, ["E"]);
+  assert.deepEqual(presenceNews(left, back), { gone: [], back: ["W"] });
+  assert.deepEqual(presenceNews(back, at(back, ["E", "S"])), { gone: [], back: [] }); // one's own: the turn line's
+  const spectator = at(emptyTable(gameOf("classic")), [], null);
+  assert.deepEqual(presenceNews(spectator, at(spectator, ["S"], null)), { gone: ["S"], back: [] });
+  const elsewhere = reduceState(back, { ...back.msg, table: "t2", players: seats([]) }, gameOf).table;
+  assert.deepEqual(presenceNews(back, elsewhere), { gone: [], back: [] }); // another table: no news
 });

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
+import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -407,9 +408,15 @@ class Connection:
                 del sockets[self.address]
             writer.cancel()
             try:
-                await self.leave_table()
-                if self.entry is not None:
-                    await self.matchmaker.leave(self.entry)
+                # Whatever ended the socket, a cancel included (a server shutting down, a test client
+                # closing), the table and the queue hear that it is gone: its seat may have none left.
+                # Not cut short: a change cancelled between the room and the store would leave them
+                # apart; the store's own limits (a lock waited for 10 s, a command tried again for
+                # about 2 s) bound it.
+                with anyio.CancelScope(shield=True):
+                    await self.leave_table()
+                    if self.entry is not None:
+                        await self.matchmaker.leave(self.entry)
             finally:
                 if counted:
                     with contextlib.suppress(Exception):
@@ -463,7 +470,7 @@ class Connection:
         if table is not None and client is not None and client in table.clients:
             table.clients.remove(client)
             if client.seat is not None:
-                await table.presence()
+                await table.presence(gone=client.seat)
 
     async def handle(self, data: dict[str, Any]) -> ClientMessage:
         """A message of the client, parsed by the table of client messages: the socket's own (join a
@@ -516,8 +523,8 @@ class Connection:
             await found.presence()  # a solo table's bots go on when their person is back
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
-        if seat is not None and seat in found.meta.standin:
-            await found.mutate(Back(seat))  # sends everybody the table without the stand-in mark
+        if seat is not None and (seat in found.meta.standin or seat in found.meta.away):
+            await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
         await found.send_state(self.client)
 
 

@@ -7,6 +7,12 @@ their turn time out gets a bot standing in (``StandIn``), and a deal's score rea
 is read for them (``Resume(None)``). The driver waits on its table's changes and on the people who
 come and go (here, or on other processes: ``heard_presence``); a solo table's bots play only while
 its person has a socket open, since they only ever wait for that person.
+
+Who is gone is the room's (``Gone``, ``Room.meta.away``): the process whose socket closed says so
+(``Table.presence``), and the driver, which hears of every process's sockets, says it of the people
+it finds without a socket anywhere: once it has listened for ``PRESENCE_GRACE`` seconds after taking
+a table over or loading it (a restart: the pages come back within it), and on every presence note
+after that (two sockets of one seat closed at once in two processes, each knowing of the other's).
 """
 
 from __future__ import annotations
@@ -19,14 +25,19 @@ import time
 from collections.abc import Awaitable, Callable
 
 from belote.bots import Bot, make_bot
-from belote.game import SEATS, Action
+from belote.game import SEATS, Action, Refusal
 from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
 from belote.server.replica import Replica, Stale
-from belote.server.room import STRENGTHS, BotPlay, Event, Job, Message, Resume, StandIn
+from belote.server.room import STRENGTHS, BotPlay, Event, Gone, Job, Message, Resume, StandIn
 from belote.server.thinking import Thinker
 
 log = logging.getLogger("belote.tables")
+
+#: Seconds a driver new to a table (taken over, or loaded after a restart) listens for who is where
+#: before it tells the room who is gone: the other processes answer its ``who`` within milliseconds,
+#: and the pages of a restarted server reconnect within a second or two.
+PRESENCE_GRACE = 2.0
 
 Mutate = Callable[[Message, int | None], Awaitable[list[Event]]]
 
@@ -39,14 +50,16 @@ class Driver:
         self,
         replica: Replica,
         mutate: Mutate,
-        here: Callable[[], bool],
+        here: Callable[[], list[int]],
         thinker: Thinker,
         pace: float,
         metrics: Metrics,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.replica = replica
         self.mutate = mutate
-        self.here = here  # whether a person has a socket open on the table in this process
+        self.here = here  # the seats with a socket open on the table in this process
+        self.clock = clock  # unix seconds: when a person left is a time every process shares
         self.thinker = thinker
         self.pace = pace
         self.metrics = metrics
@@ -55,24 +68,33 @@ class Driver:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._thought: tuple[int, int, asyncio.Future[Action]] | None = None  # a bot deciding: revision, seat
-        self._position: tuple[int, str, int, int, int] = (-1, "", -1, -1, -1)
+        self._position: tuple[int, str, int, int, bool] = (-1, "", -1, -1, False)
         self.turn_started = time.monotonic()
         self.remote: dict[str, set[int]] = {}  # in a shared hub: the seats with a socket in each other process
+        self._listening: asyncio.TimerHandle | None = None  # who is where is being heard (``expect_presence``)
+        self._recount = False  # who is gone is to be looked at again (a presence note, the end of listening)
         self.note_position()
 
     # ----------------------------------------------------------------- the clock and who is there
     def note_position(self) -> None:
         """Start the turn clock when the table has moved on: a new game, an action, a deal's score
-        read, a stand-in, or the host's start (a lobby's time is nobody's turn)."""
+        read, a bot standing in for the person to move or their coming back, or the host's start (a
+        lobby's time is nobody's turn). A bot standing in for somebody else (gone from the table)
+        leaves the clock of the person to move as it is."""
         room = self.replica.room
-        position = (room.meta.game, room.meta.status, room.n_actions, room.meta.continued, len(room.meta.standin))
+        mover_standin = room.match is not None and room.match.to_move in room.meta.standin
+        position = (room.meta.game, room.meta.status, room.n_actions, room.meta.continued, mover_standin)
         if position != self._position:
             self._position = position
             self.turn_started = time.monotonic()
 
     def people_here(self) -> bool:
         """Whether a person of the table has a socket open on it, here or in another process."""
-        return self.here() or any(self.remote.values())
+        return bool(self.here()) or any(self.remote.values())
+
+    def present(self) -> set[int]:
+        """The seats with a socket open on the table, here or (as far as this process heard) elsewhere."""
+        return set(self.here()).union(*self.remote.values())
 
     def heard_presence(self, process: str, seats: list[int]) -> None:
         """Another process said which seats have a socket there."""
@@ -80,11 +102,38 @@ class Driver:
             self.remote[process] = set(seats)
         else:
             self.remote.pop(process, None)
+        self._recount = True
         self._wake.set()
 
+    def expect_presence(self, grace: float = PRESENCE_GRACE) -> None:
+        """This driver is new to the table: hear who is where for ``grace`` seconds, then tell the
+        room who is gone (a person whose socket was in a process that died, or who never came back
+        after a restart, is otherwise never said to be gone)."""
+
+        def heard() -> None:
+            self._listening = None
+            self._recount = True
+            self._wake.set()
+
+        if self._listening is not None:
+            self._listening.cancel()
+        self._listening = asyncio.get_running_loop().call_later(grace, heard)
+
+    def now_ms(self) -> int:
+        """The time absences are counted in (unix milliseconds)."""
+        return int(self.clock() * 1000)
+
+    def elapsed(self) -> float:
+        """Seconds since the table last moved on (``note_position``)."""
+        return time.monotonic() - self.turn_started
+
     def next_job(self) -> Job | None:
-        """What the table waits for (``Room.next_job``), from now."""
-        return self.replica.room.next_job(time.monotonic() - self.turn_started, self.people_here(), self.pace)
+        """What the table waits for (``Room.next_job``), from now: absences counted."""
+        return self.replica.room.next_job(self.elapsed(), self.people_here(), self.pace, self.now_ms())
+
+    def turn_job(self) -> Job | None:
+        """What the turn alone waits for (``Room.next_job`` without the absences): the turn's clock."""
+        return self.replica.room.next_job(self.elapsed(), self.people_here(), self.pace)
 
     # ----------------------------------------------------------------- running
     def start(self, table_id: str) -> None:
@@ -100,6 +149,9 @@ class Driver:
         return self._task is not None and not self._task.done()
 
     async def stop(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+            self._listening = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -161,8 +213,11 @@ class Driver:
         """Let the bots play at a pace a person can follow, and stand in for the absent; ends with the match."""
         try:
             while self.replica.room.active:
+                self._wake.clear()  # before the count: a wake during it is heard below
+                if self._recount and self._listening is None:
+                    self._recount = False
+                    await self._count_absent()
                 job = self.next_job()
-                self._wake.clear()
                 if job is None:
                     await self._wake.wait()
                     continue
@@ -186,6 +241,21 @@ class Driver:
                     await asyncio.sleep(1.0)
         finally:
             self._forget_thought()
+
+    async def _count_absent(self) -> None:
+        """Tell the room of every person without a socket anywhere that it does not have as gone."""
+        meta = self.replica.room.meta
+        present = self.present()
+        for seat in sorted(meta.people()):
+            if seat in present or seat in meta.away:
+                continue
+            try:
+                await self.mutate(Gone(seat, self.now_ms()), None)
+            except Refusal as e:  # the seat changed hands meanwhile, or the store did not keep it
+                log.info("%s could not be marked gone: %s", SEATS[seat], e)
+            except Exception:
+                log.exception("%s could not be marked gone", SEATS[seat])
+                self.metrics.errors.inc(where="table")
 
     async def _run(self, job: Job) -> None:
         revision = self.replica.revision

@@ -199,8 +199,11 @@ class TableManager:
         if table.active and await self.hub.leases.hold(table_id):
             if self.hub.shared:
                 await table.take_over()
-            else:
+            else:  # a restart: who does not come back within the grace is gone
+                table.driver.expect_presence()
                 table.start()
+        elif self.hub.shared:  # who has a socket in the other processes: a seat's last one closing here is then known
+            await self.hub.bus.publish(table_id, {"kind": "who", "from": self.hub.process})
         return table
 
     async def _on_note(self, table_id: str, note: Note) -> None:
@@ -236,6 +239,7 @@ class TableManager:
             table.used = self.clock()  # played in another process: still in use here
             await table.broadcast()
             table.wake()
+            await table.claim()  # said gone by a process that had not heard of a socket here
         elif kind == "presence" and isinstance(sender, str) and sender != self.hub.process:
             table.driver.heard_presence(sender, [s for s in note.get("seats", []) if isinstance(s, int)])
         elif kind == "who" and sender != self.hub.process and table.here_seats():
@@ -293,6 +297,7 @@ class TableManager:
             if (table.clients or table.driving) and await table.sync():
                 await table.broadcast()
                 table.wake()
+                await table.claim()
 
     async def forget_idle(self) -> list[str]:
         """Forget the tables nobody watches, nobody asked for in ``config.forget_after`` seconds, and

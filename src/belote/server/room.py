@@ -1,21 +1,23 @@
 """The room: a table's rules apart from the cards, as a reducer (state + message -> state + events).
 
 A table's state (``Room``) is its meta (kind, seed, settings, seats, host, lobby or playing, who has
-read the last deal's score, the seats a bot stands in for) and its match. ``reduce(room, message)``
-checks a message against the room's rules (the lobby's seats and the host's powers, the rules of a
-table's settings, the reading of a deal's score before the next one, the stand-ins, what a chat
-line may hold) and the match's (``Match.apply``), and returns the next room and what must follow:
-a ``Write`` to the store (the actions from a number, the meta when it changed), the seat a person
-took, a chat line to pass on. A message refused raises ``Refusal`` with the rule, and the room it
-was given is left as it was. ``reduce`` works on a copy (``Match.copy`` costs microseconds) and
-leaves the room it was given as it was; a table's driver, which keeps one room a table for hours,
-reduces in place and takes back a change its store refuses (``Table.mutate``).
+read the last deal's score, the seats a bot stands in for, the people gone from the table) and its
+match. ``reduce(room, message)`` checks a message against the room's rules (the lobby's seats and
+the host's powers, the rules of a table's settings, the reading of a deal's score before the next
+one, the stand-ins, who is gone, what a chat line may hold) and the match's (``Match.apply``), and
+returns the next room and what must follow: a ``Write`` to the store (the actions from a number, the
+meta when it changed), the seat a person took, a chat line to pass on. A message refused raises
+``Refusal`` with the rule, and the room it was given is left as it was. ``reduce`` works on a copy
+(``Match.copy`` costs microseconds) and leaves the room it was given as it was; a table's driver,
+which keeps one room a table for hours, reduces in place and takes back a change its store refuses
+(``Table.mutate``).
 
 Nothing here waits, reads a clock or draws at random (a new game's seed and a chat line's time come
 in the message): the room's rules are tested without a socket or an event loop
 (``tests/test_room.py``). ``belote.server.tables.Table`` drives a room: it takes the table's lock,
 reduces, writes, then tells the processes and the clients; its bots and timers send messages like a
-person's (``BotPlay``, ``StandIn``, ``Resume``) when ``Room.next_job`` says their time has come.
+person's (``BotPlay``, ``StandIn``, ``Resume``) when ``Room.next_job`` says their time has come, and
+tell it when a person's last socket closed (``Gone``, with the time: the room has no clock).
 Every option of a table is written once: the rule options are ``belote.rules.OPTIONS``, the others
 ``TABLE_SETTINGS`` below.
 """
@@ -290,6 +292,9 @@ class Meta:
     continued: int = 0  # deals whose score everybody has read (the next deal waits for it)
     acks: list[int] = field(default_factory=list)  # seats that have read the last score
     standin: list[int] = field(default_factory=list)  # seats a bot plays for an absent person
+    #: The people gone from a shared table (``Gone``): seat -> when their last socket closed (unix
+    #: milliseconds). Public (every page shows it), and a bot stands in ``turn_timer`` seconds after.
+    away: dict[int, int] = field(default_factory=dict)
     #: Hints each seat asked for in this match (``Hint``): kept here, so a reload still counts them.
     hints: dict[int, int] = field(default_factory=dict)
     version: int = 0
@@ -308,6 +313,7 @@ class Meta:
             "continued": self.continued,
             "acks": self.acks,
             "standin": self.standin,
+            "away": {SEATS[s]: at for s, at in sorted(self.away.items())},
             "hints": {SEATS[s]: n for s, n in sorted(self.hints.items())},
             "version": self.version,
         }
@@ -327,6 +333,7 @@ class Meta:
             continued=int(data.get("continued", -1)),
             acks=list(data.get("acks", [])),
             standin=list(data.get("standin", [])),
+            away={SEATS.index(k): int(at) for k, at in (data.get("away") or {}).items()},
             hints={SEATS.index(k): int(n) for k, n in (data.get("hints") or {}).items()},
             version=int(data.get("version", 0)),
         )
@@ -340,6 +347,7 @@ class Meta:
             seats=seats,
             acks=list(self.acks),
             standin=list(self.standin),
+            away=dict(self.away),
             hints=dict(self.hints),
         )
 
@@ -377,6 +385,8 @@ class Meta:
         for s in sorted(s for s in people if s >= players):
             to = free.pop(0)
             self.seats[to] = self.seats.pop(s)
+            if s in self.away:
+                self.away[to] = self.away.pop(s)
             if self.host == s:
                 self.host = to
 
@@ -435,16 +445,64 @@ class Room:
                 return s
         return None
 
-    def next_job(self, elapsed: float, people_here: bool, pace: float = 1.0) -> Job | None:
+    def next_job(self, elapsed: float, people_here: bool, pace: float = 1.0, now: int | None = None) -> Job | None:
         """What the table waits for, ``elapsed`` seconds after its last change: a bot to play, a
-        person's turn or everybody's reading of the score to time out; None when only people can
-        move it. ``people_here``: whether a person has a socket open on it (a solo table's bots
-        wait for their person); ``pace`` multiplies the bots' pauses."""
+        person's turn or everybody's reading of the score to time out, or a bot to stand in for a
+        person gone from the table (``Gone``); None when only people can move it. ``people_here``:
+        whether a person has a socket open on it (a solo table's bots wait for their person);
+        ``pace`` multiplies the bots' pauses; ``now`` is the time (unix milliseconds) the absences
+        are counted to (None: they are not counted).
+
+        >>> room = Room(Meta("private", 1, check_settings({"turn_timer": 30}), {}), None)
+        >>> room.match = new_match(room.meta.settings, 1)
+        >>> room.meta.seats = {s: Seat(f"t{s}", f"P{s}") for s in range(4)}
+        >>> room.next_job(4.0, True, now=60_000)  # the first bidder, South, has 26 seconds left
+        Job(wait=26.0, kind='timeout', seat=2)
+        >>> room.meta.away = {3: 50_000}  # West's last socket closed ten seconds ago
+        >>> room.next_job(4.0, True, now=60_000)  # a bot stands in for West in 20
+        Job(wait=20.0, kind='timeout', seat=3)
+        """
         m = self.match
         if m is None or m.over:
             return None
         if not self.shared and not people_here:
             return None
+        job = self._turn_job(elapsed, pace)
+        for seat, wait in self._absences(now):
+            if job is None or wait < job.wait:
+                job = Job(wait, "timeout", seat)
+        return job
+
+    def standin_in(self, seat: int, elapsed: float, now: int) -> float | None:
+        """Seconds until a bot stands in for the person of ``seat``, gone from the table: when their
+        absence has lasted the turn timer, or when their turn times out, whichever comes first (0
+        when it is due). None when they are not gone, a bot already plays for them, or nothing is
+        being played (a lobby, a match over, a solo table)."""
+        waits = [wait for s, wait in self._absences(now) if s == seat]
+        if not waits:
+            return None
+        turn = self._turn_job(elapsed, 1.0)
+        if turn is not None and turn.kind == "timeout" and turn.seat == seat:
+            waits.append(turn.wait)
+        return max(0.0, min(waits))
+
+    def _absences(self, now: int | None) -> list[tuple[int, float]]:
+        """The people gone from a shared table whose match goes on, no bot playing for them yet, and
+        the seconds until one does: the turn timer after their last socket closed."""
+        m = self.match
+        if now is None or not self.shared or m is None or m.over:
+            return []
+        timer_ms = 1000 * int(self.meta.settings["turn_timer"])
+        return [
+            (seat, (at + timer_ms - now) / 1000)
+            for seat, at in sorted(self.meta.away.items())
+            if seat not in self.meta.standin
+        ]
+
+    def _turn_job(self, elapsed: float, pace: float) -> Job | None:
+        """What the turn waits for: a bot to play, a person's turn or the reading of the score to time out."""
+        m = self.match
+        assert m is not None
         timer = float(self.meta.settings["turn_timer"])
         delay, trick_pause = (d * pace for d in SPEEDS[self.meta.settings["speed"]])
         if self.waiting_continue:
@@ -463,7 +521,8 @@ class Room:
 
 class Job(NamedTuple):
     """What a table's driver waits for: in ``wait`` seconds (from now), a ``bot`` to play at ``seat``,
-    a person's turn to time out (``timeout``), or everybody's reading of the score (``continue``).
+    a person's turn or absence to time out (``timeout``: a bot stands in for them), or everybody's
+    reading of the score (``continue``).
     A tuple: the driver of every table holds one while it waits, and a tuple of plain values is no
     work for the garbage collector."""
 
@@ -542,6 +601,18 @@ class StandIn:
     """The person of ``seat`` let their turn time out: a bot plays for them until they are back."""
 
     seat: int
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The last socket of ``seat``'s person at the table closed at ``at`` (unix milliseconds). At a
+    shared table everybody is shown that they are gone, and a bot stands in for them when their
+    absence has lasted the turn timer (sooner if their turn times out first) until they are back:
+    their join (``Back``) or any message of theirs. A solo table's person is not marked: its bots
+    wait for them."""
+
+    seat: int
+    at: int
 
 
 @dataclass(frozen=True)
@@ -667,6 +738,7 @@ Message = (
     | BotPlay
     | Back
     | StandIn
+    | Gone
     | Resume
     | NewGame
     | Sit
@@ -796,6 +868,12 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
                 return False
             m.standin.append(seat)
             return True
+        case Gone(seat, at):
+            _person(m, seat)
+            if not room.shared or seat in m.away:  # gone since the first time it was said
+                return False
+            m.away[seat] = at
+            return True
         case Resume(seat):
             changed = _back(m, seat) if seat is not None else False
             if not room.waiting_continue or room.match is None:
@@ -827,6 +905,7 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
             if to in m.seats:
                 raise IllegalAction(f"{SEAT_NAMES[to]} is taken: choose a free seat", "seat_taken", seat=SEATS[to])
             m.seats[to] = m.seats.pop(seat)
+            m.away.pop(seat, None)  # their move says they are here
             if m.host == seat:
                 m.host = to
             events.append(Seated(to))
@@ -837,6 +916,7 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
                 raise IllegalAction("the host stays in the lobby: the table is theirs", "host_stays")
             _person(m, seat)
             del m.seats[seat]
+            m.away.pop(seat, None)
             events += [Left(seat), Reply({"type": "left"})]
             return True
         case Configure(seat, sent):
@@ -890,10 +970,12 @@ def _playing(room: Room) -> Match:
 
 
 def _back(meta: Meta, seat: int) -> bool:
+    """The person of ``seat`` is here: no bot plays for them and they are not gone; whether that changed the meta."""
+    changed = meta.away.pop(seat, None) is not None
     if seat in meta.standin:
         meta.standin.remove(seat)
-        return True
-    return False
+        changed = True
+    return changed
 
 
 def _person(meta: Meta, seat: int) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.game import SEATS, IllegalAction, Match
+from belote.game import SEATS, IllegalAction, Match, Refusal
 from belote.server import hints
 from belote.server.driver import Driver
 from belote.server.hub import Hub
@@ -29,7 +29,9 @@ from belote.server.metrics import Metrics
 from belote.server.replica import Replica
 from belote.server.room import (
     DEFAULT_SETTINGS,
+    Back,
     Event,
+    Gone,
     Hint,
     Hinted,
     Job,
@@ -115,7 +117,9 @@ class Table:
         self.config = config
         self.metrics = metrics or Metrics()
         self.replica = Replica(table_id, meta, hub, self._defaults)
-        self.driver = Driver(self.replica, self.mutate, self._seated_here, config.thinker, config.pace, self.metrics)
+        self.driver = Driver(
+            self.replica, self.mutate, self.here_seats, config.thinker, config.pace, self.metrics, clock
+        )
         self.clients: list[Client] = []
         self.chat_window = Window(*CHAT_RATE)  # by seat
         self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
@@ -236,25 +240,42 @@ class Table:
                 await client.send(line)
 
     # ----------------------------------------------------------------- the driver and who is there
-    def _seated_here(self) -> bool:
-        return any(c.seat is not None for c in self.clients)
-
     def here_seats(self) -> list[int]:
         """The seats with a socket open in this process."""
         return sorted({c.seat for c in self.clients if c.seat is not None})
 
-    async def presence(self) -> None:
+    async def presence(self, gone: int | None = None) -> None:
         """A person came or went: the driver looks again (a solo table's bots wait for their person), and
-        in a shared hub the other processes hear which seats have a socket here."""
+        in a shared hub the other processes hear which seats have a socket here. ``gone``: the seat
+        whose socket closed here; when it has none left at the table, here or (as far as this process
+        heard) in another process, the room is told that its person is gone (``Gone``), before this
+        returns: everybody is shown it with the state that follows."""
         self.wake()
         if self.hub.shared:
             note = {"kind": "presence", "from": self.hub.process, "seats": self.here_seats()}
             await self.hub.bus.publish(self.id, note)
+        if gone is not None and gone not in self.driver.present() and gone in self.meta.people():
+            try:
+                await self.mutate(Gone(gone, self.driver.now_ms()))
+            except Refusal as e:  # the store did not keep it
+                log.info("%s could not be marked gone at %s: %s", SEATS[gone], self.id[:6], e)
+            except Exception:  # a socket's end never fails for it (Redis out of reach...)
+                log.exception("%s could not be marked gone at %s", SEATS[gone], self.id[:6])
+
+    async def claim(self) -> None:
+        """The seats with a socket here that the room has as gone (another process, which had not heard
+        of this one's socket yet, said so) are back (``Back``)."""
+        for seat in self.here_seats():
+            if seat in self.meta.away:
+                with contextlib.suppress(Refusal):
+                    await self.mutate(Back(seat))
 
     async def take_over(self) -> None:
-        """This process drives the table from now on (in a shared hub): it asks the others who is there."""
+        """This process drives the table from now on (in a shared hub): it asks the others who is
+        there, and tells the room who is gone once they had time to answer."""
         self.driver.remote = {}
         await self.hub.bus.publish(self.id, {"kind": "who", "from": self.hub.process})
+        self.driver.expect_presence()
         self.start()
 
     def start(self) -> None:
@@ -275,23 +296,34 @@ class Table:
 
     # ----------------------------------------------------------------- clients
     def players(self) -> dict[str, dict[str, Any]]:
-        return {
-            SEATS[s]: {
-                "name": seat.name,
-                "bot": seat.bot is not None or seat.outside,
-                "standin": s in self.meta.standin,
-                **({"outside": True} if seat.outside else {}),
-            }
-            for s, seat in sorted(self.meta.seats.items())
-        }
+        return {SEATS[s]: self._player(s) for s in sorted(self.meta.seats)}
+
+    def _player(self, s: int) -> dict[str, Any]:
+        """A seat as every client sees it: its name, whether a bot plays there or stands in, and
+        whether its person is gone from the table, with the time until a bot stands in for them."""
+        seat, meta = self.meta.seats[s], self.meta
+        bot = seat.bot is not None or seat.outside
+        out: dict[str, Any] = {"name": seat.name, "bot": bot, "standin": s in meta.standin}
+        if seat.outside:
+            out["outside"] = True
+        if s in meta.away:
+            wait = self.room.standin_in(s, self.driver.elapsed(), self.driver.now_ms())
+            out["away"] = {"standin_ms": None if wait is None else int(wait * 1000)}
+        return out
 
     def timer(self) -> dict[str, Any] | None:
-        job = self.next_job()
+        """The turn's clock: the person to move and the time left before a bot plays for them (sooner
+        when they are gone from the table), or the time left to read a deal's score."""
+        job = self.driver.turn_job()
         if job is None or job.kind not in ("timeout", "continue"):
             return None
+        wait = job.wait
+        if job.seat is not None:
+            gone = self.room.standin_in(job.seat, self.driver.elapsed(), self.driver.now_ms())
+            wait = wait if gone is None else gone
         return {
             "seat": None if job.seat is None else SEATS[job.seat],
-            "left_ms": max(0, int(job.wait * 1000)),
+            "left_ms": max(0, int(wait * 1000)),
             "seconds": self.meta.settings["turn_timer"],
         }
 

@@ -29,6 +29,8 @@ import * as sound from "./sound.js";
 import { closePanel, emptyTable, lastTrickShown, myTurn, reduceState, shared } from "./state.js";
 import { drawTable, spectating, tableSettings, trickCardHtml, TURNED_UP_MS } from "./view.js";
 import { wordsFor } from "./words.js";
+import { presenceNews } from "./state.js";
+import { tickGone } from "./view.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
 const NAME_KEY = "belote.name";
@@ -349,10 +351,16 @@ function onState(msg) {
   const before = T.view;
   const { table, applied } = reduceState(T, msg, gameOf);
   const restart = applied.length > 0 && applied[0].n === 0;
+  const news = presenceNews(T, table); // who left the table, who came back
   T = table;
   if (restart || msg.gap) clearLog();
   const w = wordsFor(T);
   for (const item of applied) announce(item, w);
+  for (const seat of news.gone) banner(esc(t("gone", { name: T.players[seat].name })));
+  for (const seat of news.back) {
+    bubble(seat, esc(t("backMark")), "back");
+    banner(esc(t("isBack", { name: T.players[seat].name })));
+  }
   U.answered();
   if (T.kind === "solo" && msg.settings) {
     // A solo table's settings are the page's; the language stays the one this page chose last.
@@ -972,6 +980,7 @@ function tick() {
   for (const node of document.querySelectorAll("[data-next-deal]")) {
     node.textContent = next === null ? "" : t("nextDealIn", { s: Math.max(0, Math.ceil((next - now) / 1000)) });
   }
+  tickGone(T);
   renderQueue();
 }
 

@@ -22,6 +22,7 @@ function seatHtml(seat, { me, players, host, t, game }) {
   let body;
   if (p) {
     body = `<div class="lobby-player" data-testid="lobby-player-${seat}">${esc(p.name)}</div>`;
+    if (p.away && seat !== me) body += `<div class="lobby-gone" data-testid="lobby-gone-${seat}">${esc(t("goneMark"))}</div>`;
   } else {
     body = `<div class="lobby-free">${esc(t("freeSeat"))}</div>`;
     if (me) {

@@ -283,3 +283,20 @@ export function declarationsOf(deal) {
     return { ...d, fate };
   });
 }
+
+/**
+ * Who has left the table and who has come back, between the state `before` and the state `after`
+ * of the same table (docs/protocol.md, `players[seat].away`): `{gone: [seats], back: [seats]}`. The
+ * reader's own seat is never in them: their own lost connection is said in the turn line.
+ */
+export function presenceNews(before, after) {
+  const news = { gone: [], back: [] };
+  if (!before.msg || !after.msg || before.msg.table !== after.msg.table) return news;
+  for (const [seat, p] of Object.entries(after.players)) {
+    const was = before.players[seat];
+    if (seat === after.seat || !was || was.name !== p.name) continue;
+    if (p.away && !was.away) news.gone.push(seat);
+    if (!p.away && was.away) news.back.push(seat);
+  }
+  return news;
+}

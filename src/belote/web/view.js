@@ -242,8 +242,9 @@ function seatLabelHtml({ T, v, w, between }, seat) {
   }
   const p = T.players[seat];
   if (p && p.bot) chips.push(`<span class="chip bot" data-testid="bot-${seat}">${esc(t("bot"))}</span>`);
-  // One's own clock is in the turn line, next to what to do.
-  if (T.timer && T.timer.seat === seat && !w.isMe(seat)) chips.push(`<span class="chip timer" data-testid="timer-${seat}" data-timer></span>`);
+  // One's own clock is in the turn line, next to what to do; a player gone from the table is not
+  // thinking: their seat says when a bot plays for them instead (seatMarksHtml).
+  if (T.timer && T.timer.seat === seat && !w.isMe(seat) && !(p && p.away)) chips.push(`<span class="chip timer" data-testid="timer-${seat}" data-timer></span>`);
   let role = "";
   if (T.seat && T.game.partner(T.seat) === seat) role = `<span class="role">${esc(t("partner"))}</span>`;
   else if (T.game.defendersAlly && T.seat && v.trump && !between && ![T.seat, v.taker].includes(seat) && T.seat !== v.taker) {
@@ -256,11 +257,45 @@ function seatLabelHtml({ T, v, w, between }, seat) {
   );
 }
 
-/** A visible mark when a bot plays for a person who is away (one's own is said in the turn line). */
+/**
+ * A visible mark when a person has left the table (their last socket closed: docs/protocol.md,
+ * `players[seat].away`), or a bot plays for a person who let their turn time out. One's own seat
+ * has none: one's own lost connection and stand-in are said in the turn line.
+ */
 function seatMarksHtml({ T, w }, seat) {
   const p = T.players[seat];
-  if (!p || !p.standin || w.isMe(seat)) return "";
+  if (!p || w.isMe(seat)) return "";
+  if (p.away) {
+    const when = goneWhen(T, seat);
+    return (
+      `<div class="standin gone" data-testid="gone-${seat}"><span>${esc(t("goneMark"))}</span>` +
+      (when ? `<span class="sr-only">, </span><span class="when" data-gone="${seat}">${esc(when)}</span>` : "") +
+      `</div>`
+    );
+  }
+  if (!p.standin) return "";
   return `<div class="standin" data-testid="standin-${seat}">${esc(t("standin", { name: p.name }))}</div>`;
+}
+
+/** When the last state came, on this page's clock: a gone seat's countdown runs from it. */
+let goneSeen = { msg: null, at: 0 };
+
+/** What the mark of a person who has left says of the bot: in how long one plays for them, that one does, or nothing. */
+function goneWhen(T, seat) {
+  const p = T.players[seat];
+  if (p.standin) return t("goneBot");
+  if (p.away.standin_ms === null) return "";
+  if (goneSeen.msg !== T.msg) goneSeen = { msg: T.msg, at: Date.now() };
+  const s = Math.max(0, Math.ceil((goneSeen.at + p.away.standin_ms - Date.now()) / 1000));
+  return t("goneBotIn", { s });
+}
+
+/** The countdowns of the seats whose person has left, ticked with the turn's clock. */
+export function tickGone(T) {
+  for (const node of document.querySelectorAll("[data-gone]")) {
+    const p = T.players[node.dataset.gone];
+    if (p && p.away) node.textContent = goneWhen(T, node.dataset.gone);
+  }
 }
 
 /** The bubble: a chat line, a reaction or a saying, or this seat's latest bid while the bidding lasts. */
