@@ -9,8 +9,10 @@ suit named in the second round, and the Coinche contracts, ``coinche`` and ``sur
 
 A card may carry what its player keeps to themselves as they play it (``QUIET``, ``NO_BELOTE``):
 
->>> action_str(parse_action("kh/quiet/nobelote")), split_says(parse_action("KH/nobelote")) == (parse_card("KH"), NO_BELOTE)
-('KH/quiet/nobelote', True)
+>>> action_str(parse_action("kh/quiet/nobelote"))
+'KH/quiet/nobelote'
+>>> split_says(parse_action("KH/nobelote")) == (parse_card("KH"), NO_BELOTE)
+True
 """
 
 from __future__ import annotations
