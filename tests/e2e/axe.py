@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 AXE_JS = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-TAGS = ["wcag2a", "wcag2aa", "best-practice"]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 SERIOUS = ("serious", "critical")
 
 # Runs in the page: axe on the whole document or on one part of it, its violations made plain data.

@@ -4,7 +4,7 @@
 // legal card's result with all hands known, its cost against the best, the search bot's view from
 // the player's seat, and the other hands. The page never holds the answer before it is given.
 
-import { cardFace, cardText, sortHand } from "./cards.js";
+import { cardFace, cardName, cardText, sortHand } from "./cards.js";
 import { contractHtml, modeHtml, modeWord } from "./coinche.js";
 import { $, esc } from "./dom.js";
 import { gameOf, GAMES } from "./games.js";
@@ -193,7 +193,7 @@ function drawHand(v) {
       if (done && c === P.answer.card) cls.push("chosen");
       return (
         `<button type="button" class="${cls.join(" ")}" data-testid="problem-card" data-card="${c}" data-legal="${ok}" ` +
-        `aria-label="${esc(cardText(c, lang))}" title="${i + 1}"${done || !ok ? " aria-disabled=\"true\"" : ""}>${cardFace(c, lang)}</button>`
+        `aria-label="${esc(cardName(c, lang))}" title="${i + 1}"${done || !ok ? " aria-disabled=\"true\"" : ""}>${cardFace(c, lang)}</button>`
       );
     })
     .join("");

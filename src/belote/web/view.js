@@ -2,7 +2,7 @@
 // for itself (the card being sent, bubbles, the bid level chosen...). `drawTable(el, table, ui)` writes
 // the page; nothing here sends or changes state.
 
-import { cardBack, cardFace, cardText, sortHand } from "./cards.js";
+import { cardBack, cardFace, cardName, cardText, sortHand } from "./cards.js";
 import { auctionOf } from "./auctions.js";
 import { bidHtml, bidPanelHtml, contractHtml } from "./coinche.js";
 import { esc, setHtml } from "./dom.js";
@@ -97,7 +97,7 @@ function drawScores({ el, T, U, v, w }) {
         `<span class="side ${i === 0 ? "side-us" : "side-them"}" data-team="${x}"><span class="side-name">${esc(w.sideHead(x))}</span> ` +
         `<b data-testid="score-${x}">${v ? v.score[x] ?? 0 : 0}</b></span>`,
     )
-    .join("");
+    .join(" "); // a space between the sides, as between their words in the scoreboard's name
   setHtml(el.scores, html);
   const s = tableSettings(T, U);
   el.target.textContent = v
@@ -105,7 +105,9 @@ function drawScores({ el, T, U, v, w }) {
       ? t("targetDeals", { n: Math.min(v.deal_number, s.deals), m: s.deals })
       : t("target", { n: s.target })
     : "";
-  el.scoreboard.setAttribute("aria-label", `${t("scoreSheet")}${colon()}${teamsFromMe(T).map((x) => `${w.sideHead(x)} ${v ? v.score[x] ?? 0 : 0}`).join(", ")}`);
+  // Its name holds what it shows (the scores, then the target), after what it opens.
+  const shown = [...teamsFromMe(T).map((x) => `${w.sideHead(x)} ${v ? v.score[x] ?? 0 : 0}`), el.target.textContent];
+  el.scoreboard.setAttribute("aria-label", `${t("scoreSheet")}${colon()}${shown.filter(Boolean).join(", ")}`);
 }
 
 function drawContract({ el, T, v, w, between }) {
@@ -365,7 +367,7 @@ function drawHand({ el, T, U, v, between }) {
       const cls = ["card", mine ? (ok ? "legal" : "illegal") : "", U.sending === x ? "sending" : ""].join(" ");
       // Its name says whether it can be played now; a card that cannot is still focusable, to be read.
       const state = mine ? t(ok ? "cardPlayable" : "cardNotPlayable") : "";
-      const label = [cardText(x, lang), state].filter(Boolean).join(", ");
+      const label = [cardName(x, lang), state].filter(Boolean).join(", ");
       return (
         `<button type="button" class="${cls.trim()}" data-testid="hand-card" data-card="${x}" data-legal="${ok}" ` +
         `data-index="${i + 1}" aria-label="${esc(label)}" title="${i + 1}">${cardFace(x, lang)}</button>`
