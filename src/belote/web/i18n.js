@@ -490,6 +490,10 @@ const WORDS = {
     problemsMatch: "Match:",
     problemsUs: "Us",
     problemsThem: "Them",
+    problemsPlayed: "Tricks played",
+    problemsNoTrick: "No trick played yet: this is the first.",
+    problemsWonBy: "won by {seat}, {n} points",
+    problemsWonByYou: "won by you, {n} points",
   },
   fr: {
     title: "Belote",
@@ -983,6 +987,10 @@ const WORDS = {
     problemsMatch: "Partie :",
     problemsUs: "Nous",
     problemsThem: "Eux",
+    problemsPlayed: "Plis joués",
+    problemsNoTrick: "Aucun pli joué : c'est le premier.",
+    problemsWonBy: "remporté par {seat}, {n} points",
+    problemsWonByYou: "remporté par vous, {n} points",
   },
 };
 
