@@ -361,6 +361,10 @@ def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> No
     winner = page.evaluate("() => window.__belote.view.match_winner")
     won = winner == "NS"
     expect(end).to_have_class(re.compile("won" if won else "lost"))
+    # The winner's trophy is drawn (SVG), not an emoji that needs a font: no character beyond the BMP.
+    trophy = end.locator(".trophy")
+    assert all(ord(c) <= 0xFFFF for c in trophy.text_content() or ""), trophy.text_content()
+    expect(trophy.locator("svg.trophy-icon")).to_have_count(1 if won else 0)
     sounds = page.evaluate("() => window.__beloteSounds.played")
     assert sounds.get("win" if won else "lose") == 1, sounds
     expect(page.get_by_test_id("panel-new-game")).to_be_visible()

@@ -12,6 +12,7 @@ import { reviewLinkHtml } from "./mygames.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES } from "./games.js";
 import { hintsUsedHtml } from "./hints.js";
+import { TROPHY } from "./icons.js";
 import { seatAt, SEATS, screenPos } from "./seats.js";
 import { fillSettingsForm } from "./settings.js";
 import {
@@ -565,7 +566,7 @@ function winnerHtml({ T, v, w }) {
   const cls = !T.seat || !win ? "" : mine ? " won" : " lost";
   const title = !T.seat || !win ? t("matchOver") : t(mine ? "matchWon" : "matchLost");
   return (
-    `<div class="match-end-banner${cls}" data-testid="match-end"><div class="trophy" aria-hidden="true">${mine ? "🏆" : "♠♥♦♣"}</div>` +
+    `<div class="match-end-banner${cls}" data-testid="match-end"><div class="trophy" aria-hidden="true">${mine ? TROPHY : "♠♥♦♣"}</div>` +
     `<p class="match-title" data-testid="match-title">${esc(title)}</p>` +
     `<p class="winner-line" data-testid="match-winner" data-winner="${win || ""}">${esc(t("matchOver"))}${colon()}${esc(line)}</p></div>`
   );
