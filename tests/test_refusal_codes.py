@@ -460,7 +460,7 @@ def test_chat_is_refused_with_codes(client: TestClient) -> None:
         ws.send_json({"type": "chat", "text": "x" * 201})
         assert ws_refusal(ws) == ("chat_too_long", {"max": 200})
         ws.send_json({"type": "react", "reaction": "boo"})
-        reactions = ["bravo", "well_played", "thanks", "sorry", "hurry", "good_game"]
+        reactions = ["well_played", "bravo", "nice_trick", "thanks", "oops", "sorry", "hurry", "good_game"]
         assert ws_refusal(ws) == ("bad_reaction", {"reactions": reactions})
         for i in range(5):
             ws.send_json({"type": "chat", "text": f"line {i}"})

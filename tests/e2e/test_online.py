@@ -205,6 +205,19 @@ def test_four_people_a_private_table_and_a_spectator(open_tab: OpenTab, online_u
         assert not tab.unexpected_errors()
 
 
+#: The quick reactions a table takes (room.REACTIONS), in order, and their words on an English page.
+REACTION_WORDS = {
+    "well_played": "Well played",
+    "bravo": "Bravo!",
+    "nice_trick": "Nice trick!",
+    "thanks": "Thanks",
+    "oops": "Oops!",
+    "sorry": "Sorry",
+    "hurry": "Hurry up!",
+    "good_game": "Good game",
+}
+
+
 def test_a_chat_line_with_html_shows_as_text(open_tab: OpenTab, online_url: str) -> None:
     alice = open_tab(**DESKTOP)
     links = create_table(alice.page, online_url, "Alice")
@@ -226,8 +239,19 @@ def test_a_chat_line_with_html_shows_as_text(open_tab: OpenTab, online_url: str)
     alice.page.get_by_test_id("lobby-start").click()
     playing(bob.page)
     bob.page.get_by_test_id("chat-close").tap()
+    # The reactions: the server's list in its order, each a picture named and titled by its words.
+    offered = (
+        alice.page.get_by_test_id("reactions")
+        .locator("button")
+        .evaluate_all(
+            "bs => bs.map((b) => [b.dataset.reaction, b.getAttribute('aria-label'), b.title,"
+            " b.querySelectorAll('svg.react-icon').length, b.textContent])"
+        )
+    )
+    assert offered == [[r, words, words, 1, ""] for r, words in REACTION_WORDS.items()]
     alice.page.get_by_test_id("react-thanks").click()
     expect(bob.page.get_by_test_id("bubble-S")).to_contain_text("Thanks")
+    expect(bob.page.get_by_test_id("bubble-S").locator("svg.react-icon")).to_have_count(1)
     expect(bob.page.get_by_test_id("chat-unread")).to_have_text("1")
     bob.page.get_by_test_id("chat-toggle").tap()
     expect(bob.page.get_by_test_id("chat-line").last).to_have_text("Alice: Thanks")

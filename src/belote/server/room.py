@@ -382,7 +382,9 @@ class Meta:
 
 
 CHAT_MAX = 200
-REACTIONS = ("bravo", "well_played", "thanks", "sorry", "hurry", "good_game")
+#: The quick reactions, in the order a page offers them: the one list the pages read (GET /api/games),
+#: each page drawing and wording them its own way. A name stays once given: a client may send it.
+REACTIONS = ("well_played", "bravo", "nice_trick", "thanks", "oops", "sorry", "hurry", "good_game")
 
 
 # ----------------------------------------------------------------- the room

@@ -10,10 +10,10 @@
 // to draw.
 
 import { askHint, drawHint, hintRefused, onHint } from "./hints.js";
-import { Chat, REACTIONS } from "./chat.js";
+import { Chat, reactionButtonsHtml, reactionHtml } from "./chat.js";
 import { Connection } from "./connection.js";
 import { $, esc, setHtml } from "./dom.js";
-import { GAMES, gameOf } from "./games.js";
+import { GAMES, gameOf, REACTIONS } from "./games.js";
 import { historyHtml } from "./history.js";
 import { SETTINGS_KEY, browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
 import { copyText, shareLink } from "./lobby.js";
@@ -525,7 +525,7 @@ function onChat(line) {
   chat.render(t);
   if (line.old) return;
   if (line.seat && T.view) {
-    const html = esc(line.reaction ? t(`react_${line.reaction}`) : line.text);
+    const html = line.reaction ? reactionHtml(line.reaction, t) : esc(line.text);
     bubble(line.seat, html, line.reaction ? "react" : "chat", CHAT_BUBBLE_MS);
   }
   if (!chatVisible() && !(T.seat && line.seat === T.seat)) U.chatUnread();
@@ -543,9 +543,7 @@ function sendChat(text) {
 }
 
 function renderReactions() {
-  el.reactions.innerHTML = REACTIONS.map(
-    (r) => `<button type="button" class="btn ghost reaction" data-reaction="${r}" data-testid="react-${r}">${esc(t(`react_${r}`))}</button>`,
-  ).join("");
+  el.reactions.innerHTML = reactionButtonsHtml(REACTIONS, t);
 }
 
 function toggleChat(open = !U.chatOpen) {

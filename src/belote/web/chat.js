@@ -1,8 +1,37 @@
-// Table chat: the lines and quick reactions of the people at a shared table (docs/protocol.md,
-// the "chat" message). Every name and line is put on the page as text, never as HTML.
+// Table chat: the lines and quick reactions of the people at a shared table (docs/protocol.md, the
+// "chat" message). Every name and line is put on the page as text, never as HTML; a reaction is the
+// page's own picture (icons.js) and words. The reactions a table takes are the server's (GET
+// /api/games, games.js REACTIONS).
 
-export const REACTIONS = ["bravo", "well_played", "thanks", "sorry", "hurry", "good_game"];
+import { reactionIcon } from "./icons.js";
+import { esc } from "./dom.js";
+
 const KEEP = 100;
+
+/** A reaction's words: the page's (`react_<name>`), or for one it has none for, its name. */
+export function reactionWords(name, words) {
+  const key = `react_${name}`;
+  const said = words(key);
+  return said === key ? name.replaceAll("_", " ") : said;
+}
+
+/** A reaction as a bubble shows it: its picture, then its words. */
+export function reactionHtml(name, words) {
+  return `${reactionIcon(name)}<span class="react-words">${esc(reactionWords(name, words))}</span>`;
+}
+
+/** The quick reactions' buttons: each its picture, named and titled by its words. */
+export function reactionButtonsHtml(names, words) {
+  return names
+    .map((r) => {
+      const said = esc(reactionWords(r, words));
+      return (
+        `<button type="button" class="btn ghost reaction" data-reaction="${r}" data-testid="react-${r}" ` +
+        `aria-label="${said}" title="${said}">${reactionIcon(r) || said}</button>`
+      );
+    })
+    .join("");
+}
 
 export class Chat {
   constructor(list) {
@@ -47,7 +76,8 @@ function lineNode(line, words) {
   what.className = "what";
   if (line.reaction) {
     li.classList.add("reaction");
-    what.textContent = words(`react_${line.reaction}`);
+    what.innerHTML = reactionIcon(line.reaction); // the page's own picture, no text of the line
+    what.append(reactionWords(line.reaction, words));
   } else {
     what.textContent = line.text;
   }
