@@ -20,6 +20,7 @@ from belote.game import SEATS
 from belote.server.room import DEFAULT_SETTINGS, new_match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from axe import assert_no_serious
 from online_fixtures import (
     QUEUE_WAIT,
     app_server,
@@ -150,8 +151,8 @@ def test_four_people_a_private_table_and_a_spectator(open_tab: OpenTab, online_u
     playing(spectator.page)
     assert state(spectator.page)["seat"] is None and state(spectator.page)["spectator"]
     expect(spectator.page.get_by_test_id("spectator-badge")).to_be_visible()
-    expect(spectator.page.get_by_test_id("chat-form")).to_be_hidden()
-    expect(spectator.page.get_by_test_id("chat-readonly")).to_be_visible()
+    expect(spectator.page.get_by_test_id("chat-form")).to_be_visible()  # a spectator writes too
+    expect(spectator.page.get_by_test_id("chat-readonly")).to_be_visible()  # and is told how it shows
     expect(spectator.page.locator(".felt .seat-S")).to_have_attribute("data-seat", "S")
     expect(spectator.page.get_by_test_id("links")).to_be_hidden()
 
@@ -464,6 +465,18 @@ def test_a_guest_leaves_the_lobby_and_a_late_invitee_watches(open_tab: OpenTab, 
     bob.page.get_by_test_id("sit-watch").click()
     wait_js(bob.page, "() => window.__belote.spectator && window.__belote.view !== null")
     expect(bob.page.get_by_test_id("hand-card")).to_have_count(0)
+
+    # A spectator writes in the chat too: the table reads his lines marked as a spectator's, under
+    # the name this browser played under, and his reactions likewise (no seat: no bubble).
+    bob.page.get_by_test_id("chat-input").fill("allez  Alice")
+    bob.page.get_by_test_id("chat-send").click()
+    line = alice.page.get_by_test_id("chat-line").last
+    expect(line).to_have_text("Bob (spectator): allez Alice")
+    expect(line).to_have_class(re.compile(r"\bspectator\b"))
+    bob.page.get_by_test_id("react-oops").click()
+    expect(alice.page.get_by_test_id("chat-line").last).to_have_text("Bob (spectator): Oops!")
+    expect(alice.page.locator(".bubble.react")).to_have_count(0)
+    assert_no_serious(bob.page, "a spectator's table with the chat")
 
     # The browser reports the refused seat (HTTP 409) in the console; nothing else went wrong.
     assert not alice.unexpected_errors() and not bob.unexpected_errors("409 (Conflict)")

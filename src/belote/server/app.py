@@ -514,6 +514,8 @@ class Connection:
         person = msg.token if seat is not None else None
         since = min(msg.since, events - 1)
         client = Client(seat, self.send, since, token=person, address=self.address, epoch=found.replica.epoch)
+        if seat is None:
+            client.name = msg.name
         self.table, self.client = found, client
         found.clients.append(self.client)
         if seat is not None:

@@ -242,7 +242,9 @@ function applyLang(lang, root = document) {
 function hello() {
   if (!U.table) return U.queueName ? { type: "queue", name: U.queueName, variant: U.queueVariant, seating: U.queueSeating } : null;
   if (U.token) return { type: "join", table: U.table, token: U.token, since: T.last };
-  return { type: "join", table: U.table, watch: U.watch, since: T.last };
+  // A spectator's lines in the chat carry the name this browser plays under, if it has one.
+  const name = storedName().trim();
+  return { type: "join", table: U.table, watch: U.watch, since: T.last, ...(name ? { name } : {}) };
 }
 
 function showConnection(text) {
@@ -538,7 +540,7 @@ function chatVisible() {
 
 function sendChat(text) {
   const line = text.trim();
-  if (!line || spectating(U)) return false;
+  if (!line) return false;
   return conn.send({ type: "chat", text: line.slice(0, 200) });
 }
 
@@ -1087,7 +1089,7 @@ el.chatForm.addEventListener("submit", (ev) => {
 });
 el.reactions.addEventListener("click", (ev) => {
   const b = ev.target.closest("[data-reaction]");
-  if (b && !spectating(U)) conn.send({ type: "react", reaction: b.dataset.reaction });
+  if (b) conn.send({ type: "react", reaction: b.dataset.reaction });
 });
 el.chatToggle.addEventListener("click", () => toggleChat());
 $('[data-testid="chat-close"]').addEventListener("click", () => toggleChat(false));

@@ -1,7 +1,7 @@
-// Table chat: the lines and quick reactions of the people at a shared table (docs/protocol.md, the
-// "chat" message). Every name and line is put on the page as text, never as HTML; a reaction is the
-// page's own picture (icons.js) and words. The reactions a table takes are the server's (GET
-// /api/games, games.js REACTIONS).
+// Table chat: the lines and quick reactions of the people at a shared table, and of its spectators
+// (docs/protocol.md, the "chat" message). Every name and line is put on the page as text, never as
+// HTML; a reaction is the page's own picture (icons.js) and words. The reactions a table takes are
+// the server's (GET /api/games, games.js REACTIONS).
 
 import { reactionIcon } from "./icons.js";
 import { esc } from "./dom.js";
@@ -33,6 +33,12 @@ export function reactionButtonsHtml(names, words) {
     .join("");
 }
 
+/** Who said a line: a seated person's name, or a spectator's marked as one. */
+export function whoSaid(line, words) {
+  if (!line.spectator) return line.name;
+  return line.name ? words("chatSpectatorNamed", { name: line.name }) : words("chatSpectator");
+}
+
 export class Chat {
   constructor(list) {
     this.list = list;
@@ -48,7 +54,7 @@ export class Chat {
 
   /** Keeps a line; false when it was already there. */
   add(line) {
-    const key = `${line.at}|${line.seat}|${line.text}|${line.reaction}`;
+    const key = `${line.at}|${line.seat}|${line.name}|${line.text}|${line.reaction}`;
     if (this.seen.has(key)) return false;
     this.seen.add(key);
     this.lines.push(line);
@@ -69,9 +75,10 @@ function lineNode(line, words) {
   const li = document.createElement("li");
   li.dataset.testid = "chat-line";
   li.dataset.seat = line.seat || "";
+  if (line.spectator) li.classList.add("spectator");
   const who = document.createElement("b");
   who.className = "who";
-  who.textContent = `${line.name}: `;
+  who.textContent = `${whoSaid(line, words)}: `;
   const what = document.createElement("span");
   what.className = "what";
   if (line.reaction) {

@@ -82,9 +82,7 @@ function drawChrome({ el, T, U }) {
   el.keys.textContent = t(el.keys.dataset.i18n);
   el.chat.hidden = !sharedTable;
   el.chatToggle.hidden = !sharedTable;
-  el.chatForm.hidden = watching;
-  el.reactions.hidden = watching;
-  el.chatReadOnly.hidden = !watching;
+  el.chatReadOnly.hidden = !watching; // a spectator writes too: the note says how their lines show
   el.chatUnread.hidden = U.unread === 0;
   el.chatUnread.textContent = String(U.unread);
   el.historyBtn.disabled = !T.view;
