@@ -247,8 +247,8 @@ function seatLabelHtml({ T, v, w, between }, seat) {
   let role = "";
   if (T.seat && T.game.partner(T.seat) === seat) role = `<span class="role">${esc(t("partner"))}</span>`;
   else if (T.game.defendersAlly && T.seat && v.trump && !between && ![T.seat, v.taker].includes(seat) && T.seat !== v.taker) {
-    // Three hands: the two defenders play together against the taker for this deal.
-    role = `<span class="role" data-testid="ally-${seat}">${esc(t("ally"))}</span>`;
+    // Three hands: the two defenders play together against the taker for this deal; the label says so.
+    role = `<span class="role ally" data-testid="ally-${seat}">${esc(t("ally"))} <span class="when">${esc(t("allyWhen"))}</span></span>`;
   } else if (shared(T) && w.isMe(seat)) role = `<span class="role">${esc(t("youMark"))}</span>`;
   return (
     `<div class="seat-label" data-testid="seat-label-${seat}"><span class="name" data-testid="name-${seat}">` +
