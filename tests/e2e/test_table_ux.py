@@ -191,6 +191,9 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
     page.goto(base_url)
     expect(page.get_by_test_id("settings-lang")).to_have_value("fr")
     expect(page.get_by_test_id("settings-start")).to_have_text("Distribuer")
+    # Before the first deal too, the hand and the scoreboard are named in French.
+    expect(page.get_by_test_id("hand")).to_have_attribute("aria-label", "Votre main")
+    assert page.locator(".scoreboard .side-name").all_text_contents() == ["N–S", "E–O"]
     page.get_by_test_id("settings-start").tap()
     page.wait_for_function("() => window.__belote.view !== null")
     # A turn where the rules refuse a card of the hand (the deal is the table's own: wait for one).
@@ -222,8 +225,23 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
         assert right <= width, (width, right)
     page.get_by_test_id("history-btn").tap()
     expect(page.get_by_test_id("history-tab-deal")).to_have_text("Cette donne")
+    expect(page.get_by_test_id("history-drawer")).to_contain_text("La retourne")  # as players say it
     settled(page, "history-drawer")
     page.screenshot(path=str(artifacts / "table-fr-phone.png"))
+    assert not tab.unexpected_errors()
+
+
+def test_a_language_chosen_on_the_home_screen_words_the_table_behind_it(open_tab: Any, base_url: str) -> None:
+    """The table under the home menu (its scoreboard, its turn line, the hand's name) follows the
+    language chosen in the menu at once, not at the next deal."""
+    tab = open_tab(**PHONE)
+    page = tab.page
+    page.goto(base_url)
+    expect(page.get_by_test_id("turn")).to_have_text("Press New game to deal")
+    page.get_by_test_id("settings-lang").select_option("fr")
+    expect(page.get_by_test_id("turn")).to_have_text("Appuyez sur Nouvelle partie pour distribuer")
+    assert page.locator(".scoreboard .side-name").all_text_contents() == ["N–S", "E–O"]
+    expect(page.get_by_test_id("hand")).to_have_attribute("aria-label", "Votre main")
     assert not tab.unexpected_errors()
 
 
@@ -438,3 +456,4 @@ def test_cards_are_dealt_and_swept_unless_motion_is_reduced(open_tab: Any, base_
         seen[motion] = sorted(page.evaluate("[...window.__motion]"))
         assert not tab.unexpected_errors()
     assert seen == {"no-preference": ["dealing", "sweep"], "reduce": []}
+

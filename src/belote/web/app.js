@@ -830,6 +830,7 @@ function keepLang() {
   U.langChosen(el.langPick.value);
   saveSettings();
   applyLang(U.settings.lang);
+  render(); // the table under the menu (its scoreboard, its turn line) in the new language at once
 }
 
 /** Leaving a shared table for something else asks first: a bot will play the seat. */

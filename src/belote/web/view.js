@@ -346,6 +346,7 @@ function drawHand({ el, T, U, v, between }) {
   if (!v || between || !T.seat) {
     el.hand.innerHTML = "";
     el.hand.dataset.key = "";
+    el.hand.setAttribute("aria-label", t("handName"));
     el.hand.classList.remove("my-turn", "waiting");
     return;
   }
