@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from axe import assert_no_serious
-from table_fixtures import DESKTOP, PHONE, open_solo
+from table_fixtures import DESKTOP, PHONE, contrast, open_solo
 
 LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
@@ -457,3 +457,50 @@ def test_cards_are_dealt_and_swept_unless_motion_is_reduced(open_tab: Any, base_
         assert not tab.unexpected_errors()
     assert seen == {"no-preference": ["dealing", "sweep"], "reduce": []}
 
+
+# ---------------------------------------------------------------------- the focus ring
+# The ring of the control that has the keyboard's focus: its outline's style, width and colour, and
+# the colour it is drawn on (the first ancestor's background that is not transparent), each
+# "#rrggbb". A radio button hidden over its game tile rings the tile.
+FOCUS_RING_JS = """() => {
+  const hex = (css) => '#' + css.match(/[\\d.]+/g).slice(0, 3).map((c) => (+c).toString(16).padStart(2, '0')).join('');
+  const behind = (e) => {
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const bg = getComputedStyle(p).backgroundColor;
+      const alpha = bg.match(/[\\d.]+/g)[3];
+      if (alpha === undefined || +alpha > 0) return hex(bg);
+    }
+    return '#ffffff';
+  };
+  const focused = document.activeElement;
+  if (!focused || focused === document.body) return null;
+  const shown = focused.closest('.variant-tile') || focused;
+  const s = getComputedStyle(shown);
+  return { what: focused.dataset.testid || focused.outerHTML.slice(0, 60), style: s.outlineStyle,
+    width: parseFloat(s.outlineWidth), color: hex(s.outlineColor), on: behind(shown) };
+}"""
+
+
+def test_the_home_menu_shows_a_clear_focus_ring_on_every_control(open_tab: Any, base_url: str) -> None:
+    """Tabbing through the home menu, each control shows a ring of 2 px or more whose colour has a
+    contrast of 3:1 or more with what it is drawn on (WCAG's non-text contrast)."""
+    for lang, options in (("en", DESKTOP), ("fr", PHONE)):
+        tab = open_tab(**options)
+        page = tab.page
+        page.goto(base_url)
+        page.get_by_test_id("settings-lang").select_option(lang)
+        expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+        page.get_by_test_id("settings-more").locator("summary").click()  # its controls too
+        page.get_by_test_id("settings-lang").focus()
+        rings: dict[str, dict[str, Any]] = {}
+        for _ in range(60):  # the dialog is modal: the focus goes round inside it
+            page.keyboard.press("Tab")
+            ring = page.evaluate(FOCUS_RING_JS)
+            if ring is not None:
+                rings.setdefault(ring["what"], ring)
+        assert {"settings-lang", "mode-bots", "settings-start", "problems-link", "my-games-link"} <= set(rings), rings
+        assert len(rings) >= 12, list(rings)
+        for r in rings.values():
+            assert r["style"] != "none" and r["width"] >= 2, (lang, r)
+            assert contrast(r["color"], r["on"]) >= 3, (lang, r, round(contrast(r["color"], r["on"]), 2))
+        assert not tab.unexpected_errors()
