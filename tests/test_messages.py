@@ -39,7 +39,7 @@ from netplay import receive
 #: One message of each type as a page sends it, and what it is parsed into from seat South (2).
 #: Values the server gives (a token, a seed, the time) are checked apart.
 EXAMPLES: dict[str, tuple[dict[str, Any], Any]] = {
-    "join": ({"table": "t1", "token": "s", "since": 4}, Join("t1", "s", None, 4)),
+    "join": ({"table": "t1", "token": "s", "since": 4}, Join("t1", "s", None, 4, None)),
     "queue": ({"name": " Léa  B ", "variant": "coinche"}, Queue("Léa B", "coinche", "partners")),
     "leave_queue": ({}, LeaveQueue()),
     "seat": ({"seat": "W"}, Move(2, 3)),
@@ -75,6 +75,14 @@ def test_a_message_is_parsed_into_its_dataclass(wire: str) -> None:
     assert blanked(message) == expected
 
 
+def test_a_spectator_joins_under_a_name_and_writes_in_the_chat() -> None:
+    watching = parse({"type": "join", "table": "t1", "watch": "w", "name": "  Zoé  "}, joined=False, seat=None)
+    assert watching == Join("t1", None, "w", -1, "Zoé")
+    said = parse({"type": "chat", "text": "allez"}, joined=True, seat=None)
+    reacted = parse({"type": "react", "reaction": "oops"}, joined=True, seat=None)
+    assert isinstance(said, Say) and said.seat is None and isinstance(reacted, React) and reacted.seat is None
+
+
 def test_what_the_server_gives_is_given_by_the_server() -> None:
     a = parse({"type": "bot_seat", "name": "Robo", "token": "mine"}, joined=True, seat=2)
     b = parse({"type": "bot_seat", "name": "Robo"}, joined=True, seat=2)
@@ -92,7 +100,7 @@ def test_what_the_server_gives_is_given_by_the_server() -> None:
         ({"type": "dance"}, True, 2, "unknown_type"),
         ({"type": "act", "action": "JH"}, False, None, "not_joined"),
         ({"type": "act", "action": "JH"}, True, None, "read_only"),
-        ({"type": "chat", "text": "hello"}, True, None, "read_only"),
+        ({"type": "hint"}, True, None, "read_only"),
         ({"type": "act", "action": 7}, True, 2, "not_an_action"),
         ({"type": "act"}, True, 2, "not_an_action"),
         ({"type": "act", "action": "x" * 13}, True, 2, "not_an_action"),
@@ -126,9 +134,9 @@ def test_a_seating_refused_says_what_it_takes() -> None:
 
 
 def test_join_takes_what_it_can_read_and_looks_up_nothing_else() -> None:
-    odd = parse({"type": "join", "table": "x" * 64, "token": 5, "watch": "w", "since": True}, joined=False, seat=None)
-    assert odd == Join(None, None, "w", -1)
-    assert parse({"type": "join", "table": "t", "since": -2}, joined=True, seat=None) == Join("t", None, None, -1)
+    odd = {"type": "join", "table": "x" * 64, "token": 5, "watch": "w", "since": True, "name": "x" * 25}
+    assert parse(odd, joined=False, seat=None) == Join(None, None, "w", -1, None)
+    assert parse({"type": "join", "table": "t", "since": -2}, joined=True, seat=None) == Join("t", None, None, -1, None)
 
 
 def test_the_kept_schema_is_the_tables_and_every_example_passes_it() -> None:

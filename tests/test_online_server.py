@@ -148,7 +148,7 @@ def four_people(client: TestClient, **settings: Any) -> tuple[dict[str, Any], di
     return t, tokens
 
 
-def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
+def test_a_spectator_sees_no_hand_and_cannot_act_but_talks(client: TestClient) -> None:
     t, tokens = four_people(client)
     with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as eye:
         join(host, t["table"], tokens["S"])
@@ -158,9 +158,13 @@ def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
         seen = receive(eye)
         assert seen["seat"] is None and seen["view"]["hand"] == [] and seen["view"]["legal"] == []
         assert seen["invite"] is None and seen["watch"] is None  # a spectator cannot hand out the links
-        for msg in ({"type": "act", "action": "pass"}, {"type": "chat", "text": "hi"}, {"type": "start"}):
+        for msg in ({"type": "act", "action": "pass"}, {"type": "hint"}, {"type": "start"}):
             eye.send_json(msg)
             assert "spectator" in error(eye)
+        eye.send_json({"type": "chat", "text": "hi"})  # but writes in the chat, marked as a spectator
+        assert receive(host, "chat") | {"at": 0} == {
+            "type": "chat", "seat": None, "name": None, "text": "hi", "reaction": None, "at": 0, "spectator": True
+        }  # fmt: skip
         eye.send_json({"type": "join", "table": t["table"], "watch": t["invite"]})
         assert "no such table" in error(eye)
 

@@ -153,7 +153,11 @@ def test_any_json_setting_is_refused_cleanly_over_http(client: TestClient) -> No
 # ----------------------------------------------------------------- GET /api/games
 def test_api_games_answers_the_games_and_the_specs(client: TestClient) -> None:
     answer = client.get("/api/games").json()
-    assert set(answer) == {"games", "options", "table_settings", "sheet_limits"}
+    assert set(answer) == {"games", "options", "table_settings", "sheet_limits", "reactions"}
+    # The quick reactions a table takes: the room's list, which the table page offers in this order.
+    assert answer["reactions"] == [
+        "well_played", "bravo", "nice_trick", "thanks", "oops", "sorry", "hurry", "good_game"
+    ]  # fmt: skip
     # The score sheet page checks an entry against the sheet's own bounds.
     assert answer["sheet_limits"] == {
         "deal_points": 162,

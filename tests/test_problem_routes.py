@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from belote.bots.heuristic import HeuristicBot
+from belote.cards import CARDS
 from belote.problems import FORMAT
 from belote.server.problems import problem_set
+from belote.variants import VARIANTS
+from belote.view import PlayerView
 from schemacheck import validator
 
 PROBLEM = validator("problem")
@@ -28,6 +32,24 @@ def test_the_package_ships_problems_of_every_game() -> None:
         PROBLEM.validate(p)
         assert p["answer"] in p["view"]["legal"] and p["cards"][p["answer"]]["cost"] == 0
         assert min(c["cost"] for k, c in p["cards"].items() if k != p["answer"]) >= 20
+
+
+def test_no_shipped_problem_is_trivial() -> None:
+    """Every problem shipped is worth solving: at least three tricks left to play (not the last two
+    cards, where the master trump plays itself), more than one legal card, the best card ahead of
+    every other by 20 points or more, and a player by rules of thumb (the heuristic bot, from the
+    seat's view) playing another card."""
+    problems = problem_set()
+    assert len(problems) == 102
+    for pid, p in problems.items():
+        view = p["view"]
+        tricks_left = VARIANTS[p["game"]].tricks - len(view["tricks"])
+        assert tricks_left >= 3, f"{pid}: {tricks_left} tricks left"
+        assert len(view["legal"]) >= 2 and set(p["cards"]) == set(view["legal"]), pid
+        best = p["cards"][p["answer"]]["value"]
+        assert all(best - c["value"] >= 20 for k, c in p["cards"].items() if k != p["answer"]), pid
+        reflex = str(CARDS[HeuristicBot().act(PlayerView.from_json(view))])
+        assert reflex != p["answer"], f"{pid}: a rule of thumb plays {reflex}, the answer"
 
 
 def test_the_list_and_a_position_show_nothing_of_the_answer(client: TestClient) -> None:

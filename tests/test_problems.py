@@ -9,6 +9,7 @@ import jsonschema
 
 import schemacheck
 from belote.analysis import dd_cards, margin
+from belote.bots.heuristic import HeuristicBot
 from belote.cards import parse_card
 from belote.cli import main
 from belote.problems import generate
@@ -44,6 +45,9 @@ def test_each_problem_has_one_legal_answer_and_every_other_card_costs_at_least_2
         assert p["cards"][p["answer"]]["cost"] == 0
         assert all(card["cost"] >= 20 for name, card in p["cards"].items() if name != p["answer"])
         assert p["bot"]["choice"] == p["answer"] and set(p["bot"]["cards"]) == set(p["view"]["legal"])
+        # Not trivial: three tricks or more to play, and a rule of thumb (the heuristic bot) errs.
+        assert 8 - len(p["view"]["tricks"]) >= 3 and len(p["view"]["hand"]) >= 3
+        assert HeuristicBot().act(deal.view(seat)) != answer
         # The view is the seat's: its own hand, and no card of another.
         assert p["view"]["seat"] == p["seat"] and p["view"]["hand"] == [str(c) for c in deal.hand(seat)]
         hands = replay(p["deal"])["hands"]

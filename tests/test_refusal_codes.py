@@ -464,7 +464,7 @@ def test_chat_is_refused_with_codes(client: TestClient) -> None:
         ws.send_json({"type": "chat", "text": "x" * 201})
         assert ws_refusal(ws) == ("chat_too_long", {"max": 200})
         ws.send_json({"type": "react", "reaction": "boo"})
-        reactions = ["bravo", "well_played", "thanks", "sorry", "hurry", "good_game"]
+        reactions = ["well_played", "bravo", "nice_trick", "thanks", "oops", "sorry", "hurry", "good_game"]
         assert ws_refusal(ws) == ("bad_reaction", {"reactions": reactions})
         for i in range(5):
             ws.send_json({"type": "chat", "text": f"line {i}"})
@@ -472,7 +472,43 @@ def test_chat_is_refused_with_codes(client: TestClient) -> None:
         assert ws_refusal(ws) == ("slow_down", {"count": 5, "seconds": 10})
         eye.send_json({"type": "join", "table": t["table"], "watch": t["watch"], "since": -1})
         receive(eye)
-        for msg in ({"type": "chat", "text": "hi"}, {"type": "act", "action": "pass"}):
+        eye.send_json({"type": "act", "action": "pass"})
+        assert ws_refusal(eye) == ("read_only", {})
+
+
+def test_a_spectator_writes_in_the_chat_within_the_limits_of_one_person(client: TestClient) -> None:
+    """A spectator's lines reach the table marked as a spectator's, under the name they joined with;
+    each spectator's socket has the limit of one seat (5 lines in 10 seconds), whatever the others
+    said; what a spectator still cannot do is refused read_only."""
+    t = private(client)
+    with (
+        client.websocket_connect("/ws") as host,
+        client.websocket_connect("/ws") as eye,
+        client.websocket_connect("/ws") as other,
+    ):
+        join(host, t["table"], t["token"])
+        eye.send_json({"type": "join", "table": t["table"], "watch": t["watch"], "since": -1, "name": "Zoé"})
+        receive(eye)
+        other.send_json({"type": "join", "table": t["table"], "watch": t["watch"], "since": -1})
+        receive(other)
+        eye.send_json({"type": "chat", "text": "allez  Ann"})
+        said = eye.receive_json()  # the line comes back to its writer, as to everyone at the table
+        assert said["type"] == "chat" and said["spectator"] is True, said
+        line = receive(host, "chat")
+        assert {k: v for k, v in line.items() if k != "at"} == {
+            "type": "chat", "seat": None, "name": "Zoé", "text": "allez Ann", "reaction": None, "spectator": True
+        }  # fmt: skip
+        other.send_json({"type": "react", "reaction": "nice_trick"})
+        line = receive(host, "chat")
+        assert (line["seat"], line["name"], line["reaction"], line["spectator"]) == (None, None, "nice_trick", True)
+        for i in range(4):
+            eye.send_json({"type": "chat", "text": f"line {i}"})
+        eye.send_json({"type": "chat", "text": "one too many"})
+        assert ws_refusal(eye) == ("slow_down", {"count": 5, "seconds": 10})
+        other.send_json({"type": "chat", "text": "my own five"})
+        assert receive(host, "chat")["text"] == "line 0"  # the host reads them in order, each once
+        assert [receive(host, "chat")["text"] for _ in range(4)] == ["line 1", "line 2", "line 3", "my own five"]
+        for msg in ({"type": "act", "action": "pass"}, {"type": "start"}, {"type": "hint"}):
             eye.send_json(msg)
             assert ws_refusal(eye) == ("read_only", {})
 

@@ -303,8 +303,18 @@ def test_a_chat_line_is_checked_and_made_by_the_room() -> None:
     line = {"type": "chat", "seat": "E", "name": "Emil", "text": "bien joué", "reaction": None, "at": 1234}
     assert same is room and events == [Said(line)]
     assert reduce(room, React(1, "bravo", 5))[1] == [Said({**line, "text": None, "reaction": "bravo", "at": 5})]
-    assert refused(room, Say(None, "hello", 0)) == "read_only"
-    assert refused(room, React(None, "bravo", 0)) == "read_only"
+    # A spectator's line: no seat, marked; its name is the spectator's, which the table gives (tables.py).
+    watcher = {
+        "type": "chat",
+        "seat": None,
+        "name": None,
+        "text": "allez",
+        "reaction": None,
+        "at": 7,
+        "spectator": True,
+    }
+    assert reduce(room, Say(None, " allez ", 7))[1] == [Said(watcher)]
+    assert reduce(room, React(None, "oops", 8))[1] == [Said({**watcher, "text": None, "reaction": "oops", "at": 8})]
     assert refused(room, Say(1, "x\u202ey", 0)) == "chat_control_characters"
     assert refused(room, Say(1, "x" * 201, 0)) == "chat_too_long"
     assert refused(room, Say(1, "   ", 0)) == "bad_chat"

@@ -415,7 +415,9 @@ async def private_game(base: str, url: str, variant: str, seed: int) -> list[Rec
     for _ in range(2):
         await guest.receive("chat")
     await watcher.connect()  # the chat's last lines come first, marked old
-    assert await watcher.refused({"type": "chat", "text": "hello"}) == "read_only"
+    await watcher.send({"type": "chat", "text": "hello"})  # a spectator's line, marked as one
+    assert (await guest.receive("chat"))["spectator"] is True
+    assert await watcher.refused({"type": "act", "action": "pass"}) == "read_only"
     await host.send({"type": "start"})
     people = {host.state["seat"], guest.state["seat"]}  # type: ignore[index]
     state = await host.receive("state")

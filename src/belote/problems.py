@@ -1,11 +1,13 @@
 """Training problems: positions from real deals where one card is clearly best.
 
 Deals are shuffled from a seed and bid and played by heuristic bots (quick, and their deals reach
-the positions players meet). At each card with a choice, the exact solver values every legal card
-in the deal's points (``belote.analysis``); a position is kept when one card is best and every other
-costs at least ``min_cost`` points double dummy, and the search bot, from the seat's view alone,
-plays that card too: a problem a player can solve from what they see, not only with the hands
-known. At most ``PER_DEAL`` positions are taken from one deal, so a file spreads over many deals.
+the positions players meet). At each card with a choice and at least ``MIN_TRICKS_LEFT`` tricks to
+play, the exact solver values every legal card in the deal's points (``belote.analysis``); a
+position is kept when one card is best and every other costs at least ``min_cost`` points double
+dummy, the search bot, from the seat's view alone, plays that card too (a problem a player can solve
+from what they see, not only with the hands known), and the heuristic bot, a player by rules of
+thumb, plays another card (a problem a reflex does not solve: not the master trump with two cards
+left). At most ``PER_DEAL`` positions are taken from one deal, so a file spreads over many deals.
 
 Each problem is one JSON object (format ``belote-problem/1``, ``docs/analysis.md``): the seat's
 view (all a page may show before the answer), the answer, the analysis of each legal card, and the
@@ -25,10 +27,14 @@ from belote.cards import CARDS
 from belote.game import PLAY, SEATS, Deal
 from belote.record import to_record
 from belote.rules import Rules
+from belote.view import PlayerView
 
 FORMAT = "belote-problem/1"
 #: Problems taken from one deal at most.
 PER_DEAL = 2
+#: Tricks a problem leaves to play at least, the one under way included: with two, the deal is
+#: played out but for cashing the last winners.
+MIN_TRICKS_LEFT = 3
 #: Solver nodes one position may take (a fraction of a second); a young two-handed deal's positions
 #: that need more are passed over: there are plenty of others.
 LIMIT = 5_000_000
@@ -58,7 +64,7 @@ def _from_deal(rules: Rules, number: int, min_cost: int, judge: SearchBot, limit
     while deal.phase != "done" and taken < PER_DEAL:
         seat = deal.to_move
         view = deal.view(seat)
-        if deal.phase == PLAY and len(view.legal) > 1:
+        if deal.phase == PLAY and len(view.legal) > 1 and tricks_left(view) >= MIN_TRICKS_LEFT:
             problem = _problem(deal, number, min_cost, judge, limit)
             if problem is not None:
                 taken += 1
@@ -78,6 +84,8 @@ def _problem(deal: Deal, number: int, min_cost: int, judge: SearchBot, limit: in
     if values[answer] - values[ranked[1]] < min_cost:
         return None
     view = deal.view(seat)
+    if int(HeuristicBot().act(view)) == answer:
+        return None
     choice, means, worlds = judge.card_evaluation(view)
     if means is None or int(choice) != answer:
         return None
@@ -110,8 +118,18 @@ def _problem(deal: Deal, number: int, min_cost: int, judge: SearchBot, limit: in
     }
 
 
+def tricks_left(view: PlayerView) -> int:
+    """The tricks still to play in ``view``'s deal, the one under way included.
+
+    >>> deal = Deal.from_seed(1, Rules(), dealer=0)
+    >>> tricks_left(deal.view(deal.to_move))
+    8
+    """
+    return view.game.tricks - len(view.tricks)
+
+
 def problem_dumps(problem: dict[str, Any]) -> str:
     return json.dumps(problem, ensure_ascii=False)
 
 
-__all__ = ["FORMAT", "PER_DEAL", "generate", "problem_dumps"]
+__all__ = ["FORMAT", "MIN_TRICKS_LEFT", "PER_DEAL", "generate", "problem_dumps", "tricks_left"]

@@ -1,4 +1,4 @@
-"""axe-core in the browser tests: the accessibility checks of WCAG 2 A and AA, and axe's best practices.
+"""axe-core in the browser tests: the checks of WCAG 2.0 and 2.1 at levels A and AA, and axe's best practices.
 
 ``./scripts/test`` installs axe-core from npm into ``.cache/axe`` (git-ignored). A test runs it in its page:
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 AXE_JS = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-TAGS = ["wcag2a", "wcag2aa", "best-practice"]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 SERIOUS = ("serious", "critical")
 
 # Runs in the page: axe on the whole document or on one part of it, its violations made plain data.

@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from axe import assert_no_serious
 from table_fixtures import DESKTOP, PHONE, contrast, open_solo
 
 SUITS = "SHDC"
@@ -82,7 +83,10 @@ DRAW_JS = """async ({cards, lang, place}) => {
       box: box(svg),
       ranks: corners.map((g) => box(g.querySelector(".card-rank"))),
       suits: corners.map((g) => box(g.querySelector(".card-index-suit"))),
-      labels: corners.map((g) => g.querySelector(".card-rank").textContent),
+      // an index is the page's lettering, drawn by reference (cards.js): the text it draws
+      labels: corners.map((g) => document.querySelector(g.querySelector(".card-rank").getAttribute("href")))
+        .map((drawn) => drawn.textContent),
+      text: el.textContent,
       ink: corners.map((g) => g.querySelector(".card-rank").getAttribute("fill")),
       paper: svg.querySelector(".card-paper").getAttribute("fill"),
       middle: middle ? box(middle) : null,
@@ -127,6 +131,8 @@ def check_faces(shown: list[dict[str, Any]], lang: str, where: str, min_index_px
         card, rank = c["card"], c["card"][0]
         what = f"{card} in the {where}"
         assert c["labels"] == [LABELS[lang][rank]] * 2, what
+        # No letters of its own: a card button's label is its picture, and its name says it (cardName).
+        assert c["text"] == "", f"{what}: the face holds the text {c['text']!r}"
         assert len(c["ranks"]) == len(c["suits"]) == 2, what
         for part in c["ranks"] + c["suits"]:
             assert inside(part, c["box"]), f"{what}: an index at {part} is not inside the card {c['box']}"
@@ -185,4 +191,43 @@ def test_every_card_fits_its_indices_at_the_table(
     page.screenshot(path=str(artifacts / f"cards-{name}.png"))
     draw(SHOWN_TRICK, "last")
     page.screenshot(path=str(artifacts / f"cards-{name}-last-trick.png"))
+    assert tab.unexpected_errors() == []
+
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+WORDS = {
+    "en": (
+        "{} of {}",
+        ["seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"],
+        ["spades", "hearts", "diamonds", "clubs"],
+    ),
+    "fr": (
+        "{} de {}",
+        ["sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as"],
+        ["pique", "cœur", "carreau", "trèfle"],
+    ),
+}
+
+
+@pytest.mark.parametrize(("lang", "options"), [("en", DESKTOP), ("fr", PHONE)], ids=["en", "fr"])
+def test_a_card_in_hand_is_named_by_what_it_shows(
+    open_tab: Callable[..., Any], base_url: str, lang: str, options: dict[str, Any]
+) -> None:
+    """A card button's name begins with what its face shows (its index and suit), then says the card
+    in words: "J♥, jack of hearts", "V♥, valet de cœur"; axe's label-in-name check finds nothing."""
+    tab = open_tab(**options)
+    page = tab.page
+    start_deal(page, base_url, lang)
+    named = page.eval_on_selector_all(
+        '[data-testid="hand-card"]', "els => els.map((e) => [e.dataset.card, e.getAttribute('aria-label')])"
+    )
+    assert len(named) == 8
+    phrase, ranks, suits = WORDS[lang]
+    for card, name in named:
+        rank, suit = card[0], card[1]
+        shown = LABELS[lang][rank] + SYMBOLS[suit]
+        words = phrase.format(ranks[RANKS.index(rank)], suits[SUITS.index(suit)])
+        assert name.split(", ")[:2] == [shown, words], (card, name)
+    assert_no_serious(page, f"the hand ({lang})", include='[data-testid="hand"]')
+    assert_no_serious(page, f"the table ({lang})")
     assert tab.unexpected_errors() == []

@@ -155,3 +155,60 @@ def test_a_problem_answered_right_then_one_answered_wrong(open_tab: Any, base_ur
     page.screenshot(path=str(artifacts / "problems-wrong-phone-fr.png"), full_page=True)
     assert_no_serious(page, "the problems page, answered")
     assert not tab.unexpected_errors()
+
+
+# Where the problems page draws its parts: each one's box [left, top, right, bottom] in CSS pixels.
+LAYOUT_JS = """() => {
+  const box = (sel) => { const e = document.querySelector(sel); if (!e || !e.offsetParent) return null;
+    const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  return {
+    width: document.documentElement.scrollWidth,
+    board: box('[data-testid="problem-board"]'),
+    hand: box('[data-testid="problem-hand"]'),
+    card: box('[data-testid="problem-card"]'),
+    played: box('[data-testid="problem-played"]'),
+    verdict: box('[data-testid="problem-verdict"]'),
+    next: box('[data-testid="problem-next"]'),
+    rows: document.querySelectorAll('[data-testid="problem-played-trick"]').length,
+    won: [...document.querySelectorAll('[data-testid="problem-played-trick"] .played-card.won')]
+      .map((e) => e.dataset.seat),
+  };
+}"""
+
+
+def test_the_problems_page_uses_a_laptop_s_width_and_fits_a_phone(
+    open_tab: Any, base_url: str, artifacts: Path
+) -> None:
+    """At 1280 x 800 the position is drawn in large cards with the tricks played beside it, and once
+    answered the verdict and Next are there too, without scrolling; on a phone nothing runs off the
+    side and the tricks played come under the hand."""
+    problem = next(p for p in problem_set().values() if len(p["view"]["tricks"]) >= 2)
+    winners = [t["winner"] for t in problem["view"]["tricks"]]
+    tab = open_tab(**DESKTOP)
+    page = tab.page
+    page.goto(f"{base_url}/problems?lang=en&id={problem['id']}")
+    page.wait_for_function(PROBLEM_JS, arg=problem["id"])
+    at = page.evaluate(LAYOUT_JS)
+    assert at["width"] <= 1280, at
+    assert at["card"][2] - at["card"][0] >= 100, f"cards {at['card'][2] - at['card'][0]:.0f} px wide"
+    assert at["played"][0] >= max(at["board"][2], at["hand"][2]), f"the tricks played are not beside the position: {at}"
+    assert at["played"][2] - at["board"][0] >= 0.85 * 1280, f"the page keeps to a part of the width: {at}"
+    assert at["hand"][3] <= 800 and at["played"][1] < 300, at
+    assert at["rows"] == len(winners) and at["won"] == winners, at
+    page.locator(f'[data-testid="problem-card"][data-card="{problem["answer"]}"]').click()
+    expect(page.get_by_test_id("problem-result")).to_have_attribute("data-right", "true")
+    at = page.evaluate(LAYOUT_JS)
+    assert at["verdict"][0] >= at["hand"][2] and at["next"][3] <= 800 and at["hand"][3] <= 800, at
+    page.screenshot(path=str(artifacts / "problems-desktop-en.png"))
+    assert_no_serious(page, "the problems page at 1280 px, answered")
+
+    tab = open_tab(**PHONE)
+    page = tab.page
+    page.goto(f"{base_url}/problems?lang=fr&id={problem['id']}")
+    page.wait_for_function(PROBLEM_JS, arg=problem["id"])
+    at = page.evaluate(LAYOUT_JS)
+    assert at["width"] <= 390 and at["hand"][2] <= 390, at
+    assert at["played"][1] >= at["hand"][3] and at["rows"] == len(winners), at
+    page.screenshot(path=str(artifacts / "problems-phone-fr.png"), full_page=True)
+    assert_no_serious(page, "the problems page on a phone")
+    assert not tab.unexpected_errors()

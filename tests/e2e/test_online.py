@@ -153,8 +153,8 @@ def test_four_people_a_private_table_and_a_spectator(open_tab: OpenTab, online_u
     playing(spectator.page)
     assert state(spectator.page)["seat"] is None and state(spectator.page)["spectator"]
     expect(spectator.page.get_by_test_id("spectator-badge")).to_be_visible()
-    expect(spectator.page.get_by_test_id("chat-form")).to_be_hidden()
-    expect(spectator.page.get_by_test_id("chat-readonly")).to_be_visible()
+    expect(spectator.page.get_by_test_id("chat-form")).to_be_visible()  # a spectator writes too
+    expect(spectator.page.get_by_test_id("chat-readonly")).to_be_visible()  # and is told how it shows
     expect(spectator.page.locator(".felt .seat-S")).to_have_attribute("data-seat", "S")
     expect(spectator.page.get_by_test_id("links")).to_be_hidden()
 
@@ -208,6 +208,19 @@ def test_four_people_a_private_table_and_a_spectator(open_tab: OpenTab, online_u
         assert not tab.unexpected_errors()
 
 
+#: The quick reactions a table takes (room.REACTIONS), in order, and their words on an English page.
+REACTION_WORDS = {
+    "well_played": "Well played",
+    "bravo": "Bravo!",
+    "nice_trick": "Nice trick!",
+    "thanks": "Thanks",
+    "oops": "Oops!",
+    "sorry": "Sorry",
+    "hurry": "Hurry up!",
+    "good_game": "Good game",
+}
+
+
 def test_a_chat_line_with_html_shows_as_text(open_tab: OpenTab, online_url: str) -> None:
     alice = open_tab(**DESKTOP)
     links = create_table(alice.page, online_url, "Alice")
@@ -229,8 +242,19 @@ def test_a_chat_line_with_html_shows_as_text(open_tab: OpenTab, online_url: str)
     alice.page.get_by_test_id("lobby-start").click()
     playing(bob.page)
     bob.page.get_by_test_id("chat-close").tap()
+    # The reactions: the server's list in its order, each a picture named and titled by its words.
+    offered = (
+        alice.page.get_by_test_id("reactions")
+        .locator("button")
+        .evaluate_all(
+            "bs => bs.map((b) => [b.dataset.reaction, b.getAttribute('aria-label'), b.title,"
+            " b.querySelectorAll('svg.react-icon').length, b.textContent])"
+        )
+    )
+    assert offered == [[r, words, words, 1, ""] for r, words in REACTION_WORDS.items()]
     alice.page.get_by_test_id("react-thanks").click()
     expect(bob.page.get_by_test_id("bubble-S")).to_contain_text("Thanks")
+    expect(bob.page.get_by_test_id("bubble-S").locator("svg.react-icon")).to_have_count(1)
     expect(bob.page.get_by_test_id("chat-unread")).to_have_text("1")
     bob.page.get_by_test_id("chat-toggle").tap()
     expect(bob.page.get_by_test_id("chat-line").last).to_have_text("Alice: Thanks")
@@ -539,6 +563,18 @@ def test_a_guest_leaves_the_lobby_and_a_late_invitee_watches(open_tab: OpenTab, 
     bob.page.get_by_test_id("sit-watch").click()
     wait_js(bob.page, "() => window.__belote.spectator && window.__belote.view !== null")
     expect(bob.page.get_by_test_id("hand-card")).to_have_count(0)
+
+    # A spectator writes in the chat too: the table reads his lines marked as a spectator's, under
+    # the name this browser played under, and his reactions likewise (no seat: no bubble).
+    bob.page.get_by_test_id("chat-input").fill("allez  Alice")
+    bob.page.get_by_test_id("chat-send").click()
+    line = alice.page.get_by_test_id("chat-line").last
+    expect(line).to_have_text("Bob (spectator): allez Alice")
+    expect(line).to_have_class(re.compile(r"\bspectator\b"))
+    bob.page.get_by_test_id("react-oops").click()
+    expect(alice.page.get_by_test_id("chat-line").last).to_have_text("Bob (spectator): Oops!")
+    expect(alice.page.locator(".bubble.react")).to_have_count(0)
+    assert_no_serious(bob.page, "a spectator's table with the chat")
 
     # The browser reports the refused seat (HTTP 409) in the console; nothing else went wrong.
     assert not alice.unexpected_errors() and not bob.unexpected_errors("409 (Conflict)")

@@ -230,3 +230,34 @@ def test_my_games_name_each_game_by_its_title(browser: Any, review_server: Serve
             expect(page.locator(f'[data-testid="game-entry"][data-table="{table[name]}"] b')).to_have_text(title)
     assert not tab.unexpected_errors()
     tab.context.close()
+
+
+def test_my_games_say_whose_score_in_the_reader_s_words(browser: Any, review_server: ServerProcess) -> None:
+    """A game's score in My games is headed as the table's scoreboard heads it, in the reader's
+    language: Us and Them to who sat at a side, N–S and E–O to a spectator, You and the names of
+    the others in a game without partners; never the server's keys (NS, EW)."""
+    names = {"N": "Bob", "E": "Cid", "S": "Ann", "W": "Dan"}
+    games = [
+        {"table": "sat0", "game": 1, "when": 0, "variant": "classic", "seat": "S", "names": names,
+         "score": {"NS": 120, "EW": 40}, "deals": 1},
+        {"table": "watched0", "game": 1, "when": 0, "variant": "coinche", "seat": None, "names": names,
+         "score": {"NS": 120, "EW": 40}, "deals": 1},
+        {"table": "three0", "game": 1, "when": 0, "variant": "three-handed", "seat": "E",
+         "names": {"N": "Zoé", "E": "Luc", "S": "Ann"}, "score": {"N": 10, "E": 20, "S": 30}, "deals": 1},
+    ]  # fmt: skip
+    want = {
+        "fr": {"sat0": "Nous 120 – Eux 40", "watched0": "N–S 120 – E–O 40", "three0": "Zoé 10 – Vous 20 – Ann 30"},
+        "en": {"sat0": "Us 120 – Them 40", "watched0": "N–S 120 – E–W 40", "three0": "Zoé 10 – You 20 – Ann 30"},
+    }
+    tab = open_tab(browser, **PHONE)
+    page = tab.page
+    page.goto(f"{review_server.url}/review?lang=fr")
+    page.evaluate("games => localStorage.setItem('belote.games', JSON.stringify(games))", games)
+    for lang, scores in want.items():
+        page.goto(f"{review_server.url}/review?lang={lang}")
+        for table, score in scores.items():
+            entry = page.locator(f'[data-testid="game-entry"][data-table="{table}"]')
+            expect(entry).to_contain_text(f"score {score}")
+    assert_no_serious(page, "My games")
+    assert not tab.unexpected_errors("status of 404")
+    tab.context.close()

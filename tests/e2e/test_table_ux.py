@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from axe import assert_no_serious
-from table_fixtures import DESKTOP, PHONE, open_solo
+from table_fixtures import DESKTOP, PHONE, contrast, open_solo
 
 LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
@@ -191,6 +191,9 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
     page.goto(base_url)
     expect(page.get_by_test_id("settings-lang")).to_have_value("fr")
     expect(page.get_by_test_id("settings-start")).to_have_text("Distribuer")
+    # Before the first deal too, the hand and the scoreboard are named in French.
+    expect(page.get_by_test_id("hand")).to_have_attribute("aria-label", "Votre main")
+    assert page.locator(".scoreboard .side-name").all_text_contents() == ["N–S", "E–O"]
     page.get_by_test_id("settings-start").tap()
     page.wait_for_function("() => window.__belote.view !== null")
     # A turn where the rules refuse a card of the hand (the deal is the table's own: wait for one).
@@ -222,8 +225,23 @@ def test_a_french_browser_gets_a_french_table(open_tab: Any, base_url: str, arti
         assert right <= width, (width, right)
     page.get_by_test_id("history-btn").tap()
     expect(page.get_by_test_id("history-tab-deal")).to_have_text("Cette donne")
+    expect(page.get_by_test_id("history-drawer")).to_contain_text("La retourne")  # as players say it
     settled(page, "history-drawer")
     page.screenshot(path=str(artifacts / "table-fr-phone.png"))
+    assert not tab.unexpected_errors()
+
+
+def test_a_language_chosen_on_the_home_screen_words_the_table_behind_it(open_tab: Any, base_url: str) -> None:
+    """The table under the home menu (its scoreboard, its turn line, the hand's name) follows the
+    language chosen in the menu at once, not at the next deal."""
+    tab = open_tab(**PHONE)
+    page = tab.page
+    page.goto(base_url)
+    expect(page.get_by_test_id("turn")).to_have_text("Press New game to deal")
+    page.get_by_test_id("settings-lang").select_option("fr")
+    expect(page.get_by_test_id("turn")).to_have_text("Appuyez sur Nouvelle partie pour distribuer")
+    assert page.locator(".scoreboard .side-name").all_text_contents() == ["N–S", "E–O"]
+    expect(page.get_by_test_id("hand")).to_have_attribute("aria-label", "Votre main")
     assert not tab.unexpected_errors()
 
 
@@ -361,6 +379,10 @@ def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> No
     winner = page.evaluate("() => window.__belote.view.match_winner")
     won = winner == "NS"
     expect(end).to_have_class(re.compile("won" if won else "lost"))
+    # The winner's trophy is drawn (SVG), not an emoji that needs a font: no character beyond the BMP.
+    trophy = end.locator(".trophy")
+    assert all(ord(c) <= 0xFFFF for c in trophy.text_content() or ""), trophy.text_content()
+    expect(trophy.locator("svg.trophy-icon")).to_have_count(1 if won else 0)
     sounds = page.evaluate("() => window.__beloteSounds.played")
     assert sounds.get("win" if won else "lose") == 1, sounds
     expect(page.get_by_test_id("panel-new-game")).to_be_visible()
@@ -434,3 +456,51 @@ def test_cards_are_dealt_and_swept_unless_motion_is_reduced(open_tab: Any, base_
         seen[motion] = sorted(page.evaluate("[...window.__motion]"))
         assert not tab.unexpected_errors()
     assert seen == {"no-preference": ["dealing", "sweep"], "reduce": []}
+
+
+# ---------------------------------------------------------------------- the focus ring
+# The ring of the control that has the keyboard's focus: its outline's style, width and colour, and
+# the colour it is drawn on (the first ancestor's background that is not transparent), each
+# "#rrggbb". A radio button hidden over its game tile rings the tile.
+FOCUS_RING_JS = """() => {
+  const hex = (css) => '#' + css.match(/[\\d.]+/g).slice(0, 3).map((c) => (+c).toString(16).padStart(2, '0')).join('');
+  const behind = (e) => {
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const bg = getComputedStyle(p).backgroundColor;
+      const alpha = bg.match(/[\\d.]+/g)[3];
+      if (alpha === undefined || +alpha > 0) return hex(bg);
+    }
+    return '#ffffff';
+  };
+  const focused = document.activeElement;
+  if (!focused || focused === document.body) return null;
+  const shown = focused.closest('.variant-tile') || focused;
+  const s = getComputedStyle(shown);
+  return { what: focused.dataset.testid || focused.outerHTML.slice(0, 60), style: s.outlineStyle,
+    width: parseFloat(s.outlineWidth), color: hex(s.outlineColor), on: behind(shown) };
+}"""
+
+
+def test_the_home_menu_shows_a_clear_focus_ring_on_every_control(open_tab: Any, base_url: str) -> None:
+    """Tabbing through the home menu, each control shows a ring of 2 px or more whose colour has a
+    contrast of 3:1 or more with what it is drawn on (WCAG's non-text contrast)."""
+    for lang, options in (("en", DESKTOP), ("fr", PHONE)):
+        tab = open_tab(**options)
+        page = tab.page
+        page.goto(base_url)
+        page.get_by_test_id("settings-lang").select_option(lang)
+        expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+        page.get_by_test_id("settings-more").locator("summary").click()  # its controls too
+        page.get_by_test_id("settings-lang").focus()
+        rings: dict[str, dict[str, Any]] = {}
+        for _ in range(60):  # the dialog is modal: the focus goes round inside it
+            page.keyboard.press("Tab")
+            ring = page.evaluate(FOCUS_RING_JS)
+            if ring is not None:
+                rings.setdefault(ring["what"], ring)
+        assert {"settings-lang", "mode-bots", "settings-start", "problems-link", "my-games-link"} <= set(rings), rings
+        assert len(rings) >= 12, list(rings)
+        for r in rings.values():
+            assert r["style"] != "none" and r["width"] >= 2, (lang, r)
+            assert contrast(r["color"], r["on"]) >= 3, (lang, r, round(contrast(r["color"], r["on"]), 2))
+        assert not tab.unexpected_errors()

@@ -343,6 +343,40 @@ def test_a_three_handed_deal_against_bots(open_tab: OpenTab, server: tuple[str, 
     assert not tab.unexpected_errors()
 
 
+@pytest.mark.parametrize(
+    ("locale", "options", "words"),
+    [
+        ("en-US", DESKTOP, "with you against the taker this deal"),
+        ("fr-FR", PHONE, "avec vous contre le preneur pour cette donne"),
+    ],
+    ids=["en", "fr"],
+)
+def test_at_three_hands_the_other_defender_is_with_you_against_the_taker(
+    open_tab: OpenTab, server: tuple[str, Path], locale: str, options: dict[str, Any], words: str
+) -> None:
+    """South passes until a bot takes; the other defender's seat says why they are on South's side:
+    against the taker, for this deal."""
+    url, _db = server
+    tab = open_tab(locale=locale, **options)
+    page = tab.page
+    start_solo(page, url, "three-handed")
+    for _ in range(40):
+        st = ready(page)
+        view = st["view"]
+        if view["phase"] == "play":
+            break
+        if st["waiting"] == "continue":  # everybody passed: the deal was thrown in
+            page.get_by_test_id("continue").click()
+            wait_js(page, "() => window.__belote.waiting !== 'continue'")
+            continue
+        bid(page, "pass")
+    assert view["phase"] == "play" and view["taker"] != "S", view
+    other = next(s for s in "NE" if s != view["taker"])
+    expect(page.get_by_test_id(f"ally-{other}")).to_have_text(words)
+    expect(page.get_by_test_id(f"ally-{view['taker']}")).to_have_count(0)
+    assert not tab.unexpected_errors()
+
+
 # ---------------------------------------------------------------------- two hands
 def test_a_two_handed_deal_table_cards_played_and_turned_up(
     open_tab: OpenTab, server: tuple[str, Path], artifacts: Path

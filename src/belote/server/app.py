@@ -40,6 +40,7 @@ from belote.server.problems import routes as problem_routes
 from belote.server.review import Analyses
 from belote.server.review import routes as review_routes
 from belote.server.room import (
+    REACTIONS,
     RULE_SETTINGS,
     TABLE_RULE_DEFAULTS,
     TABLE_SETTINGS,
@@ -145,7 +146,8 @@ async def games(request: Request) -> Response:
     Each game's facts (``Variant.describe``) with the options it reads and those its score sheet
     holds, in the order forms show them; each rule option's spec (``belote.rules.OPTIONS``), with
     ``table``: whether a table's host chooses it; the settings of a table that are not rules; the
-    bounds of a score sheet's entries (``belote.sheet.LIMITS``), which its page checks before sending.
+    bounds of a score sheet's entries (``belote.sheet.LIMITS``), which its page checks before sending;
+    the quick reactions a table takes (``room.REACTIONS``), which the table page offers.
     """
     manager: TableManager = request.app.state.tables
     defaults = manager.defaults()
@@ -169,6 +171,7 @@ async def games(request: Request) -> Response:
             ],
             "table_settings": [{**spec.to_json(), "default": defaults[spec.name]} for spec in TABLE_SETTINGS],
             "sheet_limits": SHEET_LIMITS,
+            "reactions": list(REACTIONS),
         }
     )
 
@@ -517,6 +520,8 @@ class Connection:
         person = msg.token if seat is not None else None
         since = min(msg.since, events - 1)
         client = Client(seat, self.send, since, token=person, address=self.address, epoch=found.replica.epoch)
+        if seat is None:
+            client.name = msg.name
         self.table, self.client = found, client
         found.clients.append(self.client)
         if seat is not None:

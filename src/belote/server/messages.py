@@ -4,7 +4,8 @@ Each message is one dataclass (``belote.server.wire.ClientMessage``) with its wi
 fields. The socket's own messages are declared here (``Join``, ``Queue``, ``LeaveQueue``: what the
 connection does before and besides a table); a person's messages at a table are the room's
 (``belote.server.room``), which the table reduces. ``parse`` makes a message of a JSON object,
-refusing an unknown type, a message for a table from a socket at none, a spectator's, and any key
+refusing an unknown type, a message for a table from a socket at none, a spectator's but for the
+chat's two (``spectators``), and any key
 its field refuses; ``schema`` is the JSON Schema of them all, kept as ``client-message.json``.
 
 >>> parse({"type": "act", "action": "jh"}, joined=True, seat=2)
@@ -12,7 +13,9 @@ Act(seat=2, action=Card('JH'))
 >>> parse({"type": "act", "action": "jh"}, joined=True, seat=None)
 Traceback (most recent call last):
 ...
-belote.actions.IllegalAction: a spectator cannot play or talk: this view is read-only
+belote.actions.IllegalAction: a spectator cannot play: this view is read-only
+>>> parse({"type": "chat", "text": "hi", "at": 1}, joined=True, seat=None).seat is None
+True
 >>> [cls.wire for cls in CLIENT_MESSAGES][:4]
 ['join', 'queue', 'leave_queue', 'seat']
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from belote.game import IllegalAction
+from belote.game import IllegalAction, Refusal
 from belote.server.matchmaking import check_seating
 from belote.server.room import DEFAULT_SETTINGS, NAME, PERSON_MESSAGES, SEATINGS, check_name, check_settings
 from belote.server.wire import MAX_MESSAGE, ClientMessage, key, message_schema, parse_message
@@ -50,15 +53,24 @@ def _game(value: Any) -> str:
     return variant
 
 
+def _spectator_name(value: Any) -> str | None:
+    """A spectator's name, as a person's (``room.check_name``); anything else is none (a join is not
+    refused for it: the spectator's lines then show without a name)."""
+    try:
+        return check_name(value)
+    except Refusal:
+        return None
+
+
 @dataclass(frozen=True)
 class Join(ClientMessage):
-    """Sit at ``table`` with a seat ``token``, or watch it with its spectator code ``watch``; the
-    events after ``since`` come with the state."""
+    """Sit at ``table`` with a seat ``token``, or watch it with its spectator code ``watch`` (under
+    ``name`` in the chat, if given); the events after ``since`` come with the state."""
 
     wire = "join"
     about = (
-        "Sit at a table with a seat token, or watch it with a spectator code. since: the number of the last "
-        "event seen, or -1."
+        "Sit at a table with a seat token, or watch it with a spectator code (name: a spectator's in the chat, "
+        "optional). since: the number of the last event seen, or -1."
     )
     seated = False
     schema_extra: ClassVar[dict[str, Any]] = {"oneOf": [{"required": ["token"]}, {"required": ["watch"]}]}
@@ -66,6 +78,7 @@ class Join(ClientMessage):
     token: str | None = key(_text, SECRET, required=False)
     watch: str | None = key(_text, SECRET, required=False)
     since: int = key(_since, {"type": "integer", "minimum": -1}, required=False, missing=-1)
+    name: str | None = key(_spectator_name, NAME, required=False)
 
 
 @dataclass(frozen=True)
@@ -105,8 +118,8 @@ def parse(data: dict[str, Any], joined: bool, seat: int | None) -> ClientMessage
         raise IllegalAction(f"unknown message type {kind!r}", "unknown_type", type=kind)
     if cls.seated and not joined:
         raise IllegalAction("join a table first", "not_joined")
-    if cls.seated and seat is None:
-        raise IllegalAction("a spectator cannot play or talk: this view is read-only", "read_only")
+    if cls.seated and seat is None and not cls.spectators:
+        raise IllegalAction("a spectator cannot play: this view is read-only", "read_only")
     return parse_message(cls, data, seat)
 
 

@@ -392,7 +392,9 @@ class Meta:
 
 
 CHAT_MAX = 200
-REACTIONS = ("bravo", "well_played", "thanks", "sorry", "hurry", "good_game")
+#: The quick reactions, in the order a page offers them: the one list the pages read (GET /api/games),
+#: each page drawing and wording them its own way. A name stays once given: a client may send it.
+REACTIONS = ("well_played", "bravo", "nice_trick", "thanks", "oops", "sorry", "hurry", "good_game")
 
 
 # ----------------------------------------------------------------- the room
@@ -716,7 +718,8 @@ class Say(ClientMessage):
     """A chat line of ``text`` from ``seat`` (None: a spectator); ``at`` is the time in unix milliseconds."""
 
     wire = "chat"
-    about = "A line of table chat."
+    about = "A line of table chat (a spectator's too)."
+    spectators = True
     seat: int | None = given("seat")
     text: Any = key(as_sent, {"type": "string", "minLength": 1, "maxLength": CHAT_MAX})
     at: int = given("now")
@@ -727,7 +730,8 @@ class React(ClientMessage):
     """One of the ``REACTIONS`` from ``seat``, at ``at`` (unix milliseconds): a chat line without text."""
 
     wire = "react"
-    about = "A quick reaction."
+    about = "A quick reaction (a spectator's too)."
+    spectators = True
     seat: int | None = given("seat")
     reaction: Any = key(as_sent, {"$ref": "common.json#/$defs/reaction"})
     at: int = given("now")
@@ -1044,10 +1048,10 @@ def _new_game(room: Room, seat: int, sent: Any, seed: int) -> None:
 
 
 def _chat_line(room: Room, say: Say | React) -> dict[str, Any]:
-    """The chat line a ``Say`` or a ``React`` makes, refused for a spectator, an unknown reaction, and
-    text that is empty, too long, or holds control or bidi-override characters."""
-    if say.seat is None:
-        raise IllegalAction("a spectator cannot talk at the table", "read_only")
+    """The chat line a ``Say`` or a ``React`` makes, refused for an unknown reaction and for text that
+    is empty, too long, or holds control or bidi-override characters. A spectator's line has no seat
+    and is marked ``spectator``; its name is the one the spectator joined under, which the table
+    knows (``Table``: their socket), or None."""
     text, reaction = (None, say.reaction) if isinstance(say, React) else (say.text, None)
     if isinstance(say, React):
         if reaction not in REACTIONS:
@@ -1060,11 +1064,7 @@ def _chat_line(room: Room, say: Say | React) -> dict[str, Any]:
             raise IllegalAction("a chat line cannot hold control characters", "chat_control_characters")
         if len(text) > CHAT_MAX:
             raise IllegalAction(f"a chat line is at most {CHAT_MAX} characters", "chat_too_long", max=CHAT_MAX)
-    return {
-        "type": "chat",
-        "seat": SEATS[say.seat],
-        "name": room.meta.seats[say.seat].name,
-        "text": text,
-        "reaction": reaction,
-        "at": say.at,
-    }
+    said = {"text": text, "reaction": reaction, "at": say.at}
+    if say.seat is None:
+        return {"type": "chat", "seat": None, "name": None, **said, "spectator": True}
+    return {"type": "chat", "seat": SEATS[say.seat], "name": room.meta.seats[say.seat].name, **said}

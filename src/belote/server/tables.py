@@ -96,6 +96,12 @@ class Client:
     address: str = ""  # where the socket comes from: the limits count by it
     hint: asyncio.Future[None] | None = None  # the hint being worked out for this client (server/hints.py)
     epoch: int = 0  # the room's epoch its events were sent from (``Replica.epoch``)
+    name: str | None = None  # a spectator's name in the chat, as they joined (``Join.name``)
+
+    @property
+    def talker(self) -> str:
+        """Who the chat's limit per person counts: a seat, or this spectator's socket (each its own)."""
+        return SEATS[self.seat] if self.seat is not None else f"spectator {id(self)}"
 
 
 class Table:
@@ -222,8 +228,11 @@ class Table:
 
     # ----------------------------------------------------------------- chat
     async def _say(self, client: Client, line: dict[str, Any]) -> None:
-        """A chat line the room made, kept and passed on unless its seat or address is talking too fast."""
-        for window, key in ((self.chat_window, str(client.seat)), (self.address_chat, client.address)):
+        """A chat line the room made, kept and passed on unless its person (a seat, or a spectator's
+        socket) or address is talking too fast; a spectator's under the name they joined with."""
+        if line.get("spectator"):
+            line = {**line, "name": client.name}
+        for window, key in ((self.chat_window, client.talker), (self.address_chat, client.address)):
             if not window.allow(key):
                 raise IllegalAction(
                     f"slow down: at most {window.count} messages in {window.seconds:.0f} seconds",

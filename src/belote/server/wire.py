@@ -231,13 +231,15 @@ def given(what: Given) -> Any:
 class ClientMessage:
     """The base of the messages a client sends on ``/ws``: each subclass is a frozen dataclass with
     its wire name (``wire``, the message's ``type``), the words of the protocol (``about``) and
-    its fields declared with ``key`` or ``given``. ``seated``: whether it comes only from a seat of
-    a table (a spectator and a socket at no table are refused); ``schema_extra``: keywords of its
-    schema beyond the keys (a choice between two keys)."""
+    its fields declared with ``key`` or ``given``. ``seated``: whether it comes only from a person
+    at a table (a socket at no table is refused, and a spectator unless ``spectators``: a chat line
+    and a reaction); ``schema_extra``: keywords of its schema beyond the keys (a choice between two
+    keys)."""
 
     wire: ClassVar[str]
     about: ClassVar[str]
     seated: ClassVar[bool] = True
+    spectators: ClassVar[bool] = False
     schema_extra: ClassVar[dict[str, Any]] = {}
 
 

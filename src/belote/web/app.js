@@ -11,11 +11,11 @@
 
 import { attend } from "./attention.js";
 import { askHint, drawHint, hintRefused, onHint } from "./hints.js";
-import { Chat, REACTIONS } from "./chat.js";
+import { Chat, reactionButtonsHtml, reactionHtml } from "./chat.js";
 import { Connection } from "./connection.js";
 import { $, esc, setHtml } from "./dom.js";
 import { autoCard, cardAction, PREFS_KEY, readPrefs } from "./flow.js";
-import { GAMES, gameOf } from "./games.js";
+import { GAMES, gameOf, REACTIONS } from "./games.js";
 import { historyHtml } from "./history.js";
 import { SETTINGS_KEY, browserLang, getLang, setLang, t, translatePage } from "./i18n.js";
 import { copyText, shareLink } from "./lobby.js";
@@ -249,7 +249,9 @@ function applyLang(lang, root = document) {
 function hello() {
   if (!U.table) return U.queueName ? { type: "queue", name: U.queueName, variant: U.queueVariant, seating: U.queueSeating } : null;
   if (U.token) return { type: "join", table: U.table, token: U.token, since: T.last };
-  return { type: "join", table: U.table, watch: U.watch, since: T.last };
+  // A spectator's lines in the chat carry the name this browser plays under, if it has one.
+  const name = storedName().trim();
+  return { type: "join", table: U.table, watch: U.watch, since: T.last, ...(name ? { name } : {}) };
 }
 
 function showConnection(text) {
@@ -538,7 +540,7 @@ function onChat(line) {
   chat.render(t);
   if (line.old) return;
   if (line.seat && T.view) {
-    const html = esc(line.reaction ? t(`react_${line.reaction}`) : line.text);
+    const html = line.reaction ? reactionHtml(line.reaction, t) : esc(line.text);
     bubble(line.seat, html, line.reaction ? "react" : "chat", CHAT_BUBBLE_MS);
   }
   if (!chatVisible() && !(T.seat && line.seat === T.seat)) U.chatUnread();
@@ -551,14 +553,12 @@ function chatVisible() {
 
 function sendChat(text) {
   const line = text.trim();
-  if (!line || spectating(U)) return false;
+  if (!line) return false;
   return conn.send({ type: "chat", text: line.slice(0, 200) });
 }
 
 function renderReactions() {
-  el.reactions.innerHTML = REACTIONS.map(
-    (r) => `<button type="button" class="btn ghost reaction" data-reaction="${r}" data-testid="react-${r}">${esc(t(`react_${r}`))}</button>`,
-  ).join("");
+  el.reactions.innerHTML = reactionButtonsHtml(REACTIONS, t);
 }
 
 function toggleChat(open = !U.chatOpen) {
@@ -887,6 +887,7 @@ function keepLang() {
   U.langChosen(el.langPick.value);
   saveSettings();
   applyLang(U.settings.lang);
+  render(); // the table under the menu (its scoreboard, its turn line) in the new language at once
 }
 
 /** Leaving a shared table for something else asks first: a bot will play the seat. */
@@ -1166,7 +1167,7 @@ el.chatForm.addEventListener("submit", (ev) => {
 });
 el.reactions.addEventListener("click", (ev) => {
   const b = ev.target.closest("[data-reaction]");
-  if (b && !spectating(U)) conn.send({ type: "react", reaction: b.dataset.reaction });
+  if (b) conn.send({ type: "react", reaction: b.dataset.reaction });
 });
 el.chatToggle.addEventListener("click", () => toggleChat());
 $('[data-testid="chat-close"]').addEventListener("click", () => toggleChat(false));

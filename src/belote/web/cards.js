@@ -1,6 +1,8 @@
 // Card faces and the card back, drawn as SVG by the page (no image files, no fonts to fetch).
 // A card is named as the server names it: rank letter then suit letter, "JH", "TH" (ten), "7S".
 
+import { getLang, tIn } from "./i18n.js";
+
 export const SUITS = "SHDC";
 export const RANKS = "789TJQKA";
 const RED = new Set(["H", "D"]);
@@ -68,13 +70,47 @@ const PIPS = {
   T: [...SIDES(ROWS4), [50, 40.67], [50, 99.33, true]],
 };
 
+// ---------------------------------------------------------------------- lettering
+// The letters a face shows (its indices, a court card's name) are drawn once in the page, in one
+// hidden <defs>, and each face shows them by reference (<use>). A face then holds no text of its
+// own: a card button's visible label is its picture, and its accessible name (cardName) says what
+// the picture shows, instead of the letters of both corners and both halves read as words
+// ("CHARLES CHARLES K K"). A <use> takes its fill from the face, so one drawing serves both colours.
+const LETTERING_ID = "card-lettering";
+const lettered = new Set();
+
+/** The id of a lettering drawn in the page's <defs>, drawn there on first use (nothing outside a page). */
+function lettering(key, text, size, width) {
+  const id = `card-text-${key}`;
+  if (typeof document === "undefined" || lettered.has(id)) return id;
+  let defs = document.getElementById(LETTERING_ID);
+  if (!defs) {
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("width", "0");
+    svg.setAttribute("height", "0");
+    svg.style.position = "absolute";
+    svg.innerHTML = `<defs id="${LETTERING_ID}"></defs>`;
+    document.body.append(svg);
+    defs = svg.firstElementChild;
+  }
+  if (!defs.querySelector(`[id="${id}"]`)) {
+    defs.insertAdjacentHTML(
+      "beforeend",
+      `<text id="${id}" x="0" y="0" text-anchor="middle" font-family="${FONT}" font-weight="700" font-size="${size}" ` +
+        `textLength="${width}" lengthAdjust="spacingAndGlyphs">${text}</text>`,
+    );
+  }
+  lettered.add(id);
+  return id;
+}
+
 /** A rank's index: the label squeezed to a set width (17 for "10"), so that it keeps to its column. */
 function corner(rank, suit, lang) {
   const label = rankLabel(rank, lang);
-  const width = label.length > 1 ? 17 : 13;
+  const id = lettering(`rank-${label}`, label, 23, label.length > 1 ? 17 : 13);
   return (
-    `<text class="card-rank" x="11" y="24" text-anchor="middle" font-family="${FONT}" font-weight="700" ` +
-    `font-size="23" textLength="${width}" lengthAdjust="spacingAndGlyphs" fill="${suitColor(suit)}">${label}</text>` +
+    `<use class="card-rank" href="#${id}" x="11" y="24" fill="${suitColor(suit)}" data-label="${label}"/>` +
     `<g class="card-index-suit">${pip(suit, 11, 35.5, 13)}</g>`
   );
 }
@@ -198,11 +234,8 @@ const NAMES = {
 function courtName(rank, suit) {
   const name = NAMES[rank][suit];
   const length = Math.min(24, name.length * 3);
-  return (
-    `<text x="0" y="0" transform="translate(74.6 ${23 + length / 2}) rotate(-90)" text-anchor="middle" ` +
-    `font-family="${FONT}" font-weight="700" font-size="5" textLength="${length}" lengthAdjust="spacingAndGlyphs" ` +
-    `fill="${suitColor(suit)}">${name}</text>`
-  );
+  const id = lettering(`name-${rank}${suit}`, name, 5, length);
+  return `<use href="#${id}" transform="translate(74.6 ${23 + length / 2}) rotate(-90)" fill="${suitColor(suit)}"/>`;
 }
 
 function courtHalf(rank, suit) {
@@ -324,4 +357,13 @@ function* permutations(items) {
 /** A card in words or short text: "10♥", for logs and messages. */
 export function cardText(code, lang = "en") {
   return rankLabel(code[0], lang) + ({ S: "♠", H: "♥", D: "♦", C: "♣" })[code[1]];
+}
+
+/**
+ * A card's accessible name: what its face shows, then the card in words, in the page's language or
+ * `lang`: "J♥, jack of hearts", "V♥, valet de cœur". A button's name holds its visible label.
+ */
+export function cardName(code, lang = getLang()) {
+  const words = tIn(lang, "cardWords", { rank: tIn(lang, `rank${code[0]}`), suit: tIn(lang, `suit${code[1]}`) });
+  return `${cardText(code, lang)}, ${words}`;
 }

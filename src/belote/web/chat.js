@@ -1,8 +1,43 @@
-// Table chat: the lines and quick reactions of the people at a shared table (docs/protocol.md,
-// the "chat" message). Every name and line is put on the page as text, never as HTML.
+// Table chat: the lines and quick reactions of the people at a shared table, and of its spectators
+// (docs/protocol.md, the "chat" message). Every name and line is put on the page as text, never as
+// HTML; a reaction is the page's own picture (icons.js) and words. The reactions a table takes are
+// the server's (GET /api/games, games.js REACTIONS).
 
-export const REACTIONS = ["bravo", "well_played", "thanks", "sorry", "hurry", "good_game"];
+import { reactionIcon } from "./icons.js";
+import { esc } from "./dom.js";
+
 const KEEP = 100;
+
+/** A reaction's words: the page's (`react_<name>`), or for one it has none for, its name. */
+export function reactionWords(name, words) {
+  const key = `react_${name}`;
+  const said = words(key);
+  return said === key ? name.replaceAll("_", " ") : said;
+}
+
+/** A reaction as a bubble shows it: its picture, then its words. */
+export function reactionHtml(name, words) {
+  return `${reactionIcon(name)}<span class="react-words">${esc(reactionWords(name, words))}</span>`;
+}
+
+/** The quick reactions' buttons: each its picture, named and titled by its words. */
+export function reactionButtonsHtml(names, words) {
+  return names
+    .map((r) => {
+      const said = esc(reactionWords(r, words));
+      return (
+        `<button type="button" class="btn ghost reaction" data-reaction="${r}" data-testid="react-${r}" ` +
+        `aria-label="${said}" title="${said}">${reactionIcon(r) || said}</button>`
+      );
+    })
+    .join("");
+}
+
+/** Who said a line: a seated person's name, or a spectator's marked as one. */
+export function whoSaid(line, words) {
+  if (!line.spectator) return line.name;
+  return line.name ? words("chatSpectatorNamed", { name: line.name }) : words("chatSpectator");
+}
 
 export class Chat {
   constructor(list) {
@@ -19,7 +54,7 @@ export class Chat {
 
   /** Keeps a line; false when it was already there. */
   add(line) {
-    const key = `${line.at}|${line.seat}|${line.text}|${line.reaction}`;
+    const key = `${line.at}|${line.seat}|${line.name}|${line.text}|${line.reaction}`;
     if (this.seen.has(key)) return false;
     this.seen.add(key);
     this.lines.push(line);
@@ -40,14 +75,16 @@ function lineNode(line, words) {
   const li = document.createElement("li");
   li.dataset.testid = "chat-line";
   li.dataset.seat = line.seat || "";
+  if (line.spectator) li.classList.add("spectator");
   const who = document.createElement("b");
   who.className = "who";
-  who.textContent = `${line.name}: `;
+  who.textContent = `${whoSaid(line, words)}: `;
   const what = document.createElement("span");
   what.className = "what";
   if (line.reaction) {
     li.classList.add("reaction");
-    what.textContent = words(`react_${line.reaction}`);
+    what.innerHTML = reactionIcon(line.reaction); // the page's own picture, no text of the line
+    what.append(reactionWords(line.reaction, words));
   } else {
     what.textContent = line.text;
   }

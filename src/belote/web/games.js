@@ -32,6 +32,8 @@ export const OPTIONS = answer.options;
 export const TABLE_SETTINGS = answer.table_settings || [];
 /** The bounds of a score sheet's entries (belote/sheet.py): card points, declarations, start, names. */
 export const SHEET_LIMITS = answer.sheet_limits;
+/** The quick reactions a table takes (room.REACTIONS), in the order the page offers them. */
+export const REACTIONS = answer.reactions || [];
 
 const BY_NAME = new Map(GAMES.map((g) => [g.name, g]));
 

@@ -4,7 +4,7 @@
 // [face-up card or null, number of face-down cards under it].
 
 import { esc } from "./dom.js";
-import { cardBack, cardFace, cardText } from "./cards.js";
+import { cardBack, cardFace, cardName } from "./cards.js";
 
 /**
  * A seat's piles as HTML. One's own face-up cards are buttons, played as the cards of the hand
@@ -26,7 +26,7 @@ export function pilesHtml({ seat, piles, own, turn, legal, sending, fresh, flipp
           if (sending === up) cls.push("sending");
           const attrs =
             `class="${cls.join(" ")}" data-testid="table-card" data-seat="${seat}" data-card="${up}" ` +
-            `data-legal="${legal.has(up)}" aria-label="${esc(cardText(up, lang))}"`;
+            `data-legal="${legal.has(up)}" aria-label="${esc(cardName(up, lang))}"`;
           top = own ? `<button type="button" ${attrs}>${cardFace(up, lang)}</button>` : `<div role="img" ${attrs}>${cardFace(up, lang)}</div>`; // a picture with its name: a label needs a role
         }
         const empty = !up && !down ? " empty" : "";

@@ -4,15 +4,16 @@
 // legal card's result with all hands known, its cost against the best, the search bot's view from
 // the player's seat, and the other hands. The page never holds the answer before it is given.
 
-import { cardFace, cardText, sortHand } from "./cards.js";
+import { cardFace, cardName, cardText, sortHand } from "./cards.js";
 import { contractHtml, modeHtml, modeWord } from "./coinche.js";
 import { $, esc } from "./dom.js";
 import { gameOf, GAMES } from "./games.js";
-import { getLang, keepPageLang, pageLang, setLang, t, translatePage } from "./i18n.js";
+import { colon, getLang, keepPageLang, pageLang, setLang, t, translatePage, ts } from "./i18n.js";
 import { refusalText } from "./refusals.js";
 import { screenPos } from "./seats.js";
 
 const el = {
+  page: $('[data-testid="problems"]'),
   game: $('[data-testid="problems-game"]'),
   progress: $('[data-testid="problems-progress"]'),
   score: $('[data-testid="problems-score"]'),
@@ -27,6 +28,7 @@ const el = {
   note: $('[data-testid="problem-analysis-note"]'),
   analysis: $('[data-testid="problem-analysis"]'),
   hands: $('[data-testid="problem-hands"]'),
+  played: $('[data-testid="problem-played-tricks"]'),
   next: $('[data-testid="problem-next"]'),
   lang: $('[data-testid="problems-lang"]'),
 };
@@ -162,7 +164,10 @@ function drawBoard(game, v) {
       seat === v.dealer ? `<span class="mark">${esc(t("problemsDealer"))}</span>` : "",
       seat === v.taker ? `<span class="mark taker">${esc(t("problemsTaker"))}</span>` : "",
     ].join("");
-    const count = v.hand_sizes && seat !== me ? `<span class="count">${v.hand_sizes[seat]}</span>` : "";
+    const held = v.hand_sizes && seat !== me ? t("cardsHeld", { n: v.hand_sizes[seat] }) : "";
+    const count = held
+      ? `<span class="count" title="${esc(held)}"><span aria-hidden="true">${v.hand_sizes[seat]}</span><span class="sr-only">${esc(held)}</span></span>`
+      : "";
     place.innerHTML = `<span class="who${seat === me ? " me" : ""}">${esc(seatWords(seat, me))}</span>${count}${marks}`;
   }
   const lang = getLang();
@@ -175,6 +180,32 @@ function drawBoard(game, v) {
         )
         .join("")
     : `<p class="lead">${esc(t("problemsLead"))}</p>`;
+}
+
+/** The tricks played so far, each from its leader: who played each card, the winner's marked, its points. */
+function drawPlayed(v) {
+  const me = v.seat;
+  const lang = getLang();
+  const rows = v.tricks.map((trick, i) => {
+    const first = v.order.indexOf(trick.leader);
+    const cards = trick.cards
+      .map((card, k) => {
+        const seat = v.order[(first + k) % v.order.length];
+        return (
+          `<span class="played-card${seat === trick.winner ? " won" : ""}" data-card="${card}" data-seat="${seat}">` +
+          `<span class="mini-card" role="img" aria-label="${esc(`${seatWords(seat, me)}${colon()}${cardText(card, lang)}`)}">` +
+          `${cardFace(card, lang)}</span><span class="by" aria-hidden="true">${esc(seatWords(seat, me))}</span></span>`
+        );
+      })
+      .join("");
+    const won = ts("problemsWonBy", trick.winner === me, { seat: seatWords(trick.winner, me), n: trick.points });
+    return (
+      `<li class="played-trick" data-testid="problem-played-trick"><span class="n" aria-hidden="true">${i + 1}</span>` +
+      `<span class="cards">${cards}</span><span class="points" title="${esc(won)}"><span aria-hidden="true">${trick.points}</span>` +
+      `<span class="sr-only">${esc(won)}</span></span></li>`
+    );
+  });
+  el.played.innerHTML = rows.join("") || `<li class="none">${esc(t("problemsNoTrick"))}</li>`;
 }
 
 function drawHand(v) {
@@ -193,7 +224,7 @@ function drawHand(v) {
       if (done && c === P.answer.card) cls.push("chosen");
       return (
         `<button type="button" class="${cls.join(" ")}" data-testid="problem-card" data-card="${c}" data-legal="${ok}" ` +
-        `aria-label="${esc(cardText(c, lang))}" title="${i + 1}"${done || !ok ? " aria-disabled=\"true\"" : ""}>${cardFace(c, lang)}</button>`
+        `aria-label="${esc(cardName(c, lang))}" title="${i + 1}"${done || !ok ? " aria-disabled=\"true\"" : ""}>${cardFace(c, lang)}</button>`
       );
     })
     .join("");
@@ -258,6 +289,8 @@ function draw() {
   el.prompt.textContent = `${t("problemsIntro")} ${t("problemsHand")}`;
   drawHand(v);
   drawVerdict(game, v);
+  drawPlayed(v);
+  el.page.classList.toggle("answered", Boolean(P.answer));
 }
 
 // ---------------------------------------------------------------------- events

@@ -14,7 +14,7 @@ import { cardFace, cardText, sortHand } from "./cards.js";
 import { parseBid } from "./coinche.js";
 import { $, esc } from "./dom.js";
 import { gameOf } from "./games.js";
-import { gameTitle, getLang, keepPageLang, pageLang, setLang } from "./i18n.js";
+import { gameTitle, getLang, keepPageLang, pageLang, setLang, tIn } from "./i18n.js";
 import { forget, latestGame, loadGames, reviewUrl, secretOf } from "./mygames.js";
 import { refusalText } from "./refusals.js";
 import { rt } from "./review-words.js";
@@ -106,6 +106,20 @@ function showError(error) {
 }
 
 // ---------------------------------------------------------------------- My games
+/**
+ * Whose a score of an entry is, in the words of the table's scoreboard (words.js sideHead): a side
+ * is Us or Them to who sat at it, N–S or E–W to a spectator; a player of a game without partners is
+ * You, or their name.
+ */
+function scoreHead(g, key) {
+  const lang = getLang();
+  if (gameOf(g.variant).partners) {
+    if (!g.seat) return tIn(lang, key === "NS" ? "sideShortNS" : "sideShortEW");
+    return tIn(lang, gameOf(g.variant).team(g.seat) === key ? "us" : "them");
+  }
+  return key === g.seat ? tIn(lang, "you") : (g.names || {})[key] || rt(`seat${key}`);
+}
+
 function drawGames() {
   const games = loadGames();
   if (!games.length) {
@@ -119,7 +133,7 @@ function drawGames() {
         .filter(([seat]) => seat !== g.seat)
         .map(([seat, name]) => `${name} (${rt(`seat${seat}`)})`)
         .join(", ");
-      const score = g.score ? Object.entries(g.score).map(([k, v]) => `${(g.names || {})[k] || k} ${v}`).join(" – ") : "";
+      const score = g.score ? Object.entries(g.score).map(([k, v]) => `${scoreHead(g, k)} ${v}`).join(" – ") : "";
       const deal = Math.max(1, g.deals || 1);
       return (
         `<li data-testid="game-entry" data-table="${esc(g.table)}" data-game="${g.game}">` +

@@ -2,7 +2,7 @@
 // for itself (the card being sent, bubbles, the bid level chosen...). `drawTable(el, table, ui)` writes
 // the page; nothing here sends or changes state.
 
-import { cardBack, cardFace, cardText, sortHand } from "./cards.js";
+import { cardBack, cardFace, cardName, cardText, sortHand } from "./cards.js";
 import { auctionOf } from "./auctions.js";
 import { bidHtml, bidPanelHtml, contractHtml } from "./coinche.js";
 import { esc, setHtml } from "./dom.js";
@@ -13,6 +13,7 @@ import { reviewLinkHtml } from "./mygames.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES } from "./games.js";
 import { hintsUsedHtml } from "./hints.js";
+import { TROPHY } from "./icons.js";
 import { seatAt, SEATS, screenPos } from "./seats.js";
 import { fillSettingsForm } from "./settings.js";
 import {
@@ -82,9 +83,7 @@ function drawChrome({ el, T, U }) {
   el.keys.textContent = t(el.keys.dataset.i18n);
   el.chat.hidden = !sharedTable;
   el.chatToggle.hidden = !sharedTable;
-  el.chatForm.hidden = watching;
-  el.reactions.hidden = watching;
-  el.chatReadOnly.hidden = !watching;
+  el.chatReadOnly.hidden = !watching; // a spectator writes too: the note says how their lines show
   el.chatUnread.hidden = U.unread === 0;
   el.chatUnread.textContent = String(U.unread);
   el.historyBtn.disabled = !T.view;
@@ -98,7 +97,7 @@ function drawScores({ el, T, U, v, w }) {
         `<span class="side ${i === 0 ? "side-us" : "side-them"}" data-team="${x}"><span class="side-name">${esc(w.sideHead(x))}</span> ` +
         `<b data-testid="score-${x}">${v ? v.score[x] ?? 0 : 0}</b></span>`,
     )
-    .join("");
+    .join(" "); // a space between the sides, as between their words in the scoreboard's name
   setHtml(el.scores, html);
   const s = tableSettings(T, U);
   el.target.textContent = v
@@ -106,7 +105,9 @@ function drawScores({ el, T, U, v, w }) {
       ? t("targetDeals", { n: Math.min(v.deal_number, s.deals), m: s.deals })
       : t("target", { n: s.target })
     : "";
-  el.scoreboard.setAttribute("aria-label", `${t("scoreSheet")}${colon()}${teamsFromMe(T).map((x) => `${w.sideHead(x)} ${v ? v.score[x] ?? 0 : 0}`).join(", ")}`);
+  // Its name holds what it shows (the scores, then the target), after what it opens.
+  const shown = [...teamsFromMe(T).map((x) => `${w.sideHead(x)} ${v ? v.score[x] ?? 0 : 0}`), el.target.textContent];
+  el.scoreboard.setAttribute("aria-label", `${t("scoreSheet")}${colon()}${shown.filter(Boolean).join(", ")}`);
 }
 
 function drawContract({ el, T, v, w, between }) {
@@ -248,8 +249,8 @@ function seatLabelHtml({ T, v, w, between }, seat) {
   let role = "";
   if (T.seat && T.game.partner(T.seat) === seat) role = `<span class="role">${esc(t("partner"))}</span>`;
   else if (T.game.defendersAlly && T.seat && v.trump && !between && ![T.seat, v.taker].includes(seat) && T.seat !== v.taker) {
-    // Three hands: the two defenders play together against the taker for this deal.
-    role = `<span class="role" data-testid="ally-${seat}">${esc(t("ally"))}</span>`;
+    // Three hands: the two defenders play together against the taker for this deal; the label says so.
+    role = `<span class="role ally" data-testid="ally-${seat}">${esc(t("ally"))} <span class="when">${esc(t("allyWhen"))}</span></span>`;
   } else if (shared(T) && w.isMe(seat)) role = `<span class="role">${esc(t("youMark"))}</span>`;
   return (
     `<div class="seat-label" data-testid="seat-label-${seat}"><span class="name" data-testid="name-${seat}">` +
@@ -381,6 +382,7 @@ function drawHand({ el, T, U, v, between }) {
   if (!v || between || !T.seat) {
     el.hand.innerHTML = "";
     el.hand.dataset.key = "";
+    el.hand.setAttribute("aria-label", t("handName"));
     el.hand.classList.remove("my-turn", "waiting");
     return;
   }
@@ -401,7 +403,7 @@ function drawHand({ el, T, U, v, between }) {
       const cls = ["card", mine ? (ok ? "legal" : "illegal") : "", U.sending === x ? "sending" : ""].join(" ");
       // Its name says whether it can be played now; a card that cannot is still focusable, to be read.
       const state = mine ? t(ok ? "cardPlayable" : "cardNotPlayable") : "";
-      const label = [cardText(x, lang), state].filter(Boolean).join(", ");
+      const label = [cardName(x, lang), state].filter(Boolean).join(", ");
       return (
         `<button type="button" class="${cls.trim()}" data-testid="hand-card" data-card="${x}" data-legal="${ok}" ` +
         `data-index="${i + 1}" aria-label="${esc(label)}" title="${i + 1}">${cardFace(x, lang)}</button>`
@@ -620,7 +622,7 @@ function winnerHtml({ T, v, w }) {
   const cls = !T.seat || !win ? "" : mine ? " won" : " lost";
   const title = !T.seat || !win ? t("matchOver") : t(mine ? "matchWon" : "matchLost");
   return (
-    `<div class="match-end-banner${cls}" data-testid="match-end"><div class="trophy" aria-hidden="true">${mine ? "🏆" : "♠♥♦♣"}</div>` +
+    `<div class="match-end-banner${cls}" data-testid="match-end"><div class="trophy" aria-hidden="true">${mine ? TROPHY : "♠♥♦♣"}</div>` +
     `<p class="match-title" data-testid="match-title">${esc(title)}</p>` +
     `<p class="winner-line" data-testid="match-winner" data-winner="${win || ""}">${esc(t("matchOver"))}${colon()}${esc(line)}</p></div>`
   );
