@@ -9,9 +9,12 @@ deal of every game under random rule options, and over random deals played to th
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +25,7 @@ from belote.scoring import ROWS, DealResult, score_contract, score_deal, score_t
 from belote.variants import VARIANTS, Tally
 from games import GAMES, of_game
 
+I18N = Path(__file__).resolve().parent.parent / "src" / "belote" / "web" / "i18n.js"
 COINCHE = Rules(variant="coinche")
 THREE = Rules(variant="three-handed")
 SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
@@ -390,3 +394,12 @@ def test_the_rows_of_every_deal_played_add_up_in_the_view_and_the_event(
         assert e["rows"] == r.sheet_json()
     view = match.view(0).to_json()
     assert view["result"]["rows"] == scored[-1]["rows"]
+
+
+# ----------------------------------------------------------------- the page's words of the rows
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_page_words_every_row_in_both_languages(lang: str) -> None:
+    text = I18N.read_text(encoding="utf-8")
+    block = re.search(rf"^  {lang}: {{\n(.*?)^  }},$", text, re.MULTILINE | re.DOTALL)
+    assert block is not None, lang
+    assert set(re.findall(r"^    row_([a-z_]+): ", block.group(1), re.MULTILINE)) == set(ROWS)
