@@ -156,7 +156,14 @@ class _Sheet:
         return out
 
     def done(self) -> tuple[Rows, ...]:
-        return tuple(tuple((name, row[name]) for name in ROWS if name in row) for row in self._rows)
+        return tuple(tuple(sorted(row.items(), key=_in_order)) for row in self._rows)
+
+
+_ORDER = {name: i for i, name in enumerate(ROWS)}
+
+
+def _in_order(row: tuple[str, int]) -> int:
+    return _ORDER[row[0]]
 
 
 def share(points: int, seats: int) -> list[int]:
@@ -426,8 +433,7 @@ def score_three(
     elif totals[taker] < theirs or not tricks[taker]:
         # The defenders share everything; a capot against the taker counts 90 more.
         outcome, winner = ("dedans" if tricks[taker] else "capot"), None
-        everything = deal_total + all_declarations + pending
-        half, odd = divmod(everything, 2)
+        half, odd = divmod(deal_total + all_declarations + pending, 2)
         points[defenders[0]] += half + odd
         points[defenders[1]] += half
         _shared(sheet, defenders, (half + odd, half), taker, cards, declarations, deal_total - sum(cards), pending)
