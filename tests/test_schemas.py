@@ -313,6 +313,18 @@ def test_a_capot_result_validates() -> None:
     assert EVENT.problem({"type": "scored", **four.to_json(), "capot": "W"}) is not None
 
 
+def test_a_deal_sheet_validates() -> None:
+    """The sheet of a result (``rows``, as the view and ``scored`` carry it): known row names only."""
+    from belote.scoring import score_deal, score_three
+
+    capot = score_deal(Rules(), 0, (162, 0), (8, 0), (70, 0), (20, 0), last=0).to_json(sheet=True)
+    three = score_three(Rules(variant="three-handed"), 1, (90, 30, 42), (4, 2, 2), (0, 0, 20), (0, 0, 0), last=0)
+    for result in (capot, three.to_json(sheet=True)):
+        assert EVENT.problem({"type": "scored", **result}) is None
+    assert EVENT.problem({"type": "scored", **capot, "rows": [{"row": "bonus", "points": {"NS": 90}}]}) is not None
+    assert EVENT.problem({"type": "scored", **capot, "rows": [{"row": "capot", "points": {"W": 90}}]}) is not None
+
+
 # ----------------------------------------------------------------- a served table, over websockets
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:

@@ -239,7 +239,7 @@ def test_a_coinche_deal_with_a_coinche_and_a_surcoinche_scores_the_same_for_ever
         view = state["view"]
         assert view["match_over"] and view["score"] == score, seat
         assert view["contract"] == {"bidder": bidder, "level": "80", "mode": "H", "multiplier": 4}
-        assert view["result"] == deal.result.to_json()  # type: ignore[union-attr]
+        assert view["result"] == deal.result.to_json(sheet=True)  # type: ignore[union-attr]
         assert view["trump"] == "H" and view["turned"] is None
         events = all_events(received[seat])
         assert [e["bid"] for e in events if e["type"] == "bid"] == plan

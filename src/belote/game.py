@@ -219,13 +219,16 @@ class Deal(PlayState):
                 tricks_by_seat[t.winner] += 1
             cards, tricks = variant.by_team(by_seat), variant.by_team(tricks_by_seat)
         alone = won_tricks[camps[taker]] == self.ntricks and all(t.winner == taker for t in self.tricks)
-        self.result = self.result_if(cards, tricks, alone)
+        self.result = self.result_if(cards, tricks, alone, variant.team_of[self.tricks[-1].winner])
 
-    def result_if(self, cards: tuple[int, ...], tricks: tuple[int, ...], alone: bool = False) -> DealResult:
+    def result_if(
+        self, cards: tuple[int, ...], tricks: tuple[int, ...], alone: bool = False, last: int | None = None
+    ) -> DealResult:
         """The deal's result had each score (side, or player) taken ``cards`` points in ``tricks``
-        tricks (``alone``: the taker's seat took every trick): the game's scoring with this deal's
-        declarations, belote, points waiting and contract. The end of the last trick asks it, and the
-        analysis asks it of the ends the solver foresees.
+        tricks (``alone``: the taker's seat took every trick; ``last``: the score that took the last
+        trick, whose sheet gives its ten a row): the game's scoring with this deal's declarations,
+        belote, points waiting and contract. The end of the last trick asks it, and the analysis
+        asks it of the ends the solver foresees.
         """
         taker = self.taker
         assert taker is not None
@@ -237,7 +240,7 @@ class Deal(PlayState):
             else variant.no_points
         )
         belote = variant.belote_by_team(self.belote_seat())
-        tally = Tally(taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract, alone)
+        tally = Tally(taker, cards, tricks, declarations, belote, self.pending, self.order, self.contract, alone, last)
         return variant.score(self.rules, tally)
 
     # ----------------------------------------------------------------- queries
@@ -618,7 +621,7 @@ class Deal(PlayState):
                         }
                     )
         if self.result is not None:
-            ev.append({"type": "scored", **self.result.to_json()})
+            ev.append({"type": "scored", **self.result.to_json(sheet=True)})
         return ev
 
 

@@ -148,7 +148,7 @@ class PlayerView:
             "belote": [[SEATS[s], w] for s, w in self.belote],
             "legal": [action_str(a) for a in self.legal],
             "won": dict(zip(names, self.won, strict=True)),
-            "result": None if self.result is None else self.result.to_json(),
+            "result": None if self.result is None else self.result.to_json(sheet=True),
             "score": dict(zip(names, self.score, strict=True)),
             "pending": self.pending,
             "deal_number": self.deal_number,

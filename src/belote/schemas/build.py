@@ -38,6 +38,7 @@ from belote.actions import KEPT_QUIET, REFUSALS
 from belote.record import RULE_KEYS
 from belote.rules import KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec
 from belote.schemas import NAMES
+from belote.scoring import ROWS
 from belote.server.room import DEFAULT_SETTINGS, REACTIONS, RULE_SETTINGS, SEATINGS, TABLE_SETTINGS
 from belote.sheet import SHEET_RULES
 from belote.variants import SEATS, VARIANTS, Variant
@@ -512,6 +513,16 @@ def refusal() -> Json:
     }
 
 
+@part("common#/$defs/sheetRowName", source="belote.scoring.ROWS")
+def sheet_row_name() -> Json:
+    return {
+        "description": "A row of a deal's sheet (what a score's points are made of), in the order sheets show them: "
+        + "; ".join(f"{name}: {meaning}" for name, meaning in ROWS.items())
+        + ".",
+        "enum": list(ROWS),
+    }
+
+
 @part("common#/$defs/reaction", source="belote.server.room.REACTIONS")
 def reaction() -> Json:
     return {"description": "A quick reaction, which each page words in its language.", "enum": list(REACTIONS)}
@@ -624,6 +635,11 @@ def settings_doc() -> str:
 def options_doc() -> str:
     rows = ([f"`{s.name}`", _takes(s), _word(s.default), _read_by(s), s.group] for s in OPTIONS)
     return _table(("option", "values", "default", "read by", "form group"), rows)
+
+
+@block("docs/protocol.md", "sheet rows")
+def sheet_rows_doc() -> str:
+    return _table(("row", "what it counts"), ([f"`{name}`", meaning] for name, meaning in ROWS.items()))
 
 
 @block("docs/openspiel.md", "parameters")

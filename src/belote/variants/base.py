@@ -33,7 +33,8 @@ class Tally(NamedTuple):
     ``cards`` and ``tricks``: what each took (card points with the last trick's ten);
     ``declarations``: the points of its declarations that score (only the best camp's);
     ``belote``: its belote (20 to the holder of the king and queen of trumps);
-    ``taker_alone``: whether the taker's seat alone took every trick (a générale).
+    ``taker_alone``: whether the taker's seat alone took every trick (a générale);
+    ``last``: the score that took the last trick, when known (its sheet gives the ten a row).
     """
 
     taker: int
@@ -45,6 +46,7 @@ class Tally(NamedTuple):
     order: Sequence[int] = (0, 1, 2, 3)
     contract: Contract | None = None
     taker_alone: bool = False
+    last: int | None = None
 
 
 class Variant:
@@ -170,7 +172,15 @@ class Variant:
         """The deal's result: made, dedans, litige or capot, and what each score adds."""
         cards, tricks, declarations, belote = sides(tally)
         return score_deal(
-            rules, self.team_of[tally.taker], cards, tricks, declarations, belote, tally.pending, self.team_names
+            rules,
+            self.team_of[tally.taker],
+            cards,
+            tricks,
+            declarations,
+            belote,
+            tally.pending,
+            self.team_names,
+            tally.last,
         )
 
     def by_team(self, by_seat: Sequence[int]) -> tuple[int, ...]:

@@ -44,4 +44,6 @@ class Coinche(Variant):
         contract = tally.contract
         assert contract is not None
         cards, tricks, declarations, belote = sides(tally)
-        return score_contract(rules, contract, cards, tricks, declarations, belote, bidder_took_all=tally.taker_alone)
+        return score_contract(
+            rules, contract, cards, tricks, declarations, belote, bidder_took_all=tally.taker_alone, last=tally.last
+        )

@@ -35,5 +35,13 @@ class ThreeHanded(Variant):
 
     def score(self, rules: Rules, tally: Tally) -> DealResult:
         return score_three(
-            rules, tally.taker, tally.cards, tally.tricks, tally.declarations, tally.belote, tally.pending, tally.order
+            rules,
+            tally.taker,
+            tally.cards,
+            tally.tricks,
+            tally.declarations,
+            tally.belote,
+            tally.pending,
+            tally.order,
+            tally.last,
         )

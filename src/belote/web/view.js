@@ -5,6 +5,7 @@
 import { cardBack, cardFace, cardName, cardText, sortHand } from "./cards.js";
 import { auctionOf } from "./auctions.js";
 import { bidHtml, bidPanelHtml, contractHtml } from "./coinche.js";
+import { addedHtml, sheetRowsHtml } from "./dealsheet.js";
 import { esc, setHtml } from "./dom.js";
 import { announceOffer } from "./flow.js";
 import { colon, getLang, t } from "./i18n.js";
@@ -552,20 +553,14 @@ function panelHtml(c, deal) {
       }[outcome];
       html += `<p data-testid="outcome-text">${w.suitHtml(deal.trump)} ${esc(sentence)}</p>`;
     }
-    const last = deal.tricks[deal.tricks.length - 1];
-    const lastSide = last ? game.team(last.winner) : null;
     const tricks = Object.fromEntries(game.teams.map((x) => [x, 0]));
     for (const tr of deal.tricks) tricks[game.team(tr.winner)] += 1;
-    const dix = (side) => (lastSide === side ? 10 : 0);
-    // The reader's score in the first column, as on the scoreboard.
+    // The reader's score in the first column, as on the scoreboard; the rows as the engine scored them.
     html +=
       `<table class="sheet" data-testid="deal-sheet"><thead><tr><td></td>${cols.map((x) => `<th scope="col" data-team="${x}">${esc(w.sideName(x))}</th>`).join("")}</tr></thead><tbody>` +
       row(esc(t("tricks")), (s) => tricks[s], "", "row-tricks") +
-      row(esc(t("cards")), (s) => r.cards[s] - dix(s), "", "row-cards") +
-      row(esc(t("lastTrickLine")), (s) => dix(s) || "", "", "row-last") +
-      row(esc(t("declarations")), (s) => r.declarations[s] || "", "", "row-declarations") +
-      row(esc(t("beloteRebelote")), (s) => r.belote[s] || "", "", "row-belote") +
-      row(esc(t("added")), (s) => `+${r.points[s]}`, "strong", "row-added") +
+      sheetRowsHtml(r, cols) +
+      addedHtml(r, cols) +
       row(esc(t("matchScore")), (s) => v.score[s], "score", "row-score") +
       `</tbody></table>`;
     html += declarationsNoteHtml(c, deal);
