@@ -201,7 +201,7 @@ def test_a_new_build_takes_over_and_the_old_cache_goes(
     assert tab.unexpected_errors(*OFFLINE_ERRORS) == []
 
 
-@pytest.mark.parametrize(("lang", "title"), [("en", "● Your turn — Belote"), ("fr", "● À vous — Belote")])
+@pytest.mark.parametrize(("lang", "title"), [("en", "★ Your turn — Belote"), ("fr", "★ À vous — Belote")])
 def test_a_hidden_tab_says_the_turn_came(open_tab: Callable[..., Tab], base_url: str, lang: str, title: str) -> None:
     tab = open_tab(**DESKTOP)
     page = tab.page
@@ -247,7 +247,7 @@ def test_the_turn_is_notified_when_the_person_asked(open_tab: Callable[..., Tab]
     quick_bots(page)
     page.evaluate("window.__hide(true)")
     page.get_by_test_id("settings-start").click()
-    page.wait_for_function("() => document.title === '● Your turn — Belote'")
+    page.wait_for_function("() => document.title === '★ Your turn — Belote'")
     page.evaluate(WATCH, NOTIFICATIONS)
     page.wait_for_function(
         "n => window.__answer === JSON.stringify(n)", arg=[["Belote: your turn", "The table is waiting for you."]]

@@ -1,4 +1,4 @@
-// A person whose tab is hidden when their turn comes is told: the tab's title says so ("● Your turn
+// A person whose tab is hidden when their turn comes is told: the tab's title says so ("★ Your turn
 // — Belote") until the tab is seen again or the turn has passed, and, when they asked for it, the
 // browser shows a notification. Asking is a box of the settings ("Notify me when it is my turn"),
 // off until the person ticks it, which is when the browser asks its permission: never on load.
