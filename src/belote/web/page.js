@@ -174,7 +174,7 @@ export class Page {
     this.nextDeal = { ...n, paused, at: paused ? null : now + this.prefs.autoNext * 1000 };
   }
 
-  /** The player stays on the score (Stay), or the next deal was asked for: no more counting this deal. */
+  /** The player stays on the score (Pause), or the next deal was asked for: no more counting this deal. */
   nextDealStopped() {
     this.nextDeal = { ...this.nextDeal, at: null, stopped: true };
   }
