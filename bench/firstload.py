@@ -20,15 +20,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
-import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
+
+from ops import free_port, wait_up
+from ops import server as serve
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
@@ -63,38 +60,12 @@ KINDS = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def server(db: Path, port: int, src: str | None) -> Iterator[str]:
-    """``belote serve`` on ``port``, up and answering; yields its address."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if src:
-        env["PYTHONPATH"] = src
-    cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(port), "--db", str(db)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError("belote serve exited")
-            try:
-                with urllib.request.urlopen(base + "/api/health", timeout=30):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("belote serve did not start") from None
-                time.sleep(0.05)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=60)
+    """``belote serve`` on ``port`` (bench/ops.py's), up and answering; yields its address."""
+    with serve(db, port, src=src) as proc:
+        wait_up(port, proc, timeout=120)
+        yield f"http://127.0.0.1:{port}"
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -393,13 +394,19 @@ def test_the_end_of_a_match(open_tab: Any, base_url: str, artifacts: Path) -> No
 
 
 # ---------------------------------------------------------------------- axe-core
-def test_axe_finds_no_serious_violation(open_tab: Any, base_url: str) -> None:
+def home_screens(open_tab: Any, base_url: str) -> Iterator[tuple[str, Any]]:
+    """The home screen in English at a desk and in French on a phone: each language and its tab."""
     for lang, options in (("en", DESKTOP), ("fr", PHONE)):
         tab = open_tab(**options)
+        tab.page.goto(base_url)
+        tab.page.get_by_test_id("settings-lang").select_option(lang)
+        expect(tab.page.get_by_test_id("settings-dialog")).to_be_visible()
+        yield lang, tab
+
+
+def test_axe_finds_no_serious_violation(open_tab: Any, base_url: str) -> None:
+    for lang, tab in home_screens(open_tab, base_url):
         page = tab.page
-        page.goto(base_url)
-        page.get_by_test_id("settings-lang").select_option(lang)
-        expect(page.get_by_test_id("settings-dialog")).to_be_visible()
         assert_no_serious(page, f"the home screen ({lang})")
         page.get_by_test_id("settings-more").locator("summary").click()
         assert_no_serious(page, f"the home screen's rules ({lang})")
@@ -484,12 +491,8 @@ FOCUS_RING_JS = """() => {
 def test_the_home_menu_shows_a_clear_focus_ring_on_every_control(open_tab: Any, base_url: str) -> None:
     """Tabbing through the home menu, each control shows a ring of 2 px or more whose colour has a
     contrast of 3:1 or more with what it is drawn on (WCAG's non-text contrast)."""
-    for lang, options in (("en", DESKTOP), ("fr", PHONE)):
-        tab = open_tab(**options)
+    for lang, tab in home_screens(open_tab, base_url):
         page = tab.page
-        page.goto(base_url)
-        page.get_by_test_id("settings-lang").select_option(lang)
-        expect(page.get_by_test_id("settings-dialog")).to_be_visible()
         page.get_by_test_id("settings-more").locator("summary").click()  # its controls too
         page.get_by_test_id("settings-lang").focus()
         rings: dict[str, dict[str, Any]] = {}
