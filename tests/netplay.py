@@ -67,6 +67,29 @@ _worker_ports = (
 )
 
 
+def _ephemeral() -> range:
+    """The ports the kernel gives outgoing connections (Linux; elsewhere the IANA range)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return range(int(low), int(high) + 1)
+    except (OSError, ValueError):
+        return range(49152, 65536)
+
+
+def _check_base() -> None:
+    """A worker's range inside the kernel's ephemeral ports would race every outgoing connection of
+    the machine for its ports (a test's server or redis-server then fails to bind now and then):
+    refused at once, with the reason, rather than left to fail at random."""
+    top = PORT_BASE + PORTS_PER_WORKER * (int(_WORKER[2:]) + 1)
+    ephemeral = _ephemeral()
+    if top > ephemeral.start and ephemeral.stop > PORT_BASE:
+        raise RuntimeError(
+            f"BELOTE_TEST_PORT_BASE={PORT_BASE}: worker {_WORKER}'s ports reach {top - 1}, inside the kernel's "
+            f"ephemeral ports ({ephemeral.start}-{ephemeral.stop - 1}); choose a base below {ephemeral.start} "
+            f"that leaves {PORTS_PER_WORKER} ports to each worker"
+        )
+
+
 def free_port() -> int:
     """A port no server listens on, for a server about to start (``PORTS_PER_WORKER``)."""
     if _worker_ports is None:
@@ -74,6 +97,7 @@ def free_port() -> int:
             s.bind(("127.0.0.1", 0))
             port: int = s.getsockname()[1]
             return port
+    _check_base()
     for port in _worker_ports:
         with socket.socket() as s:
             try:
@@ -411,7 +435,8 @@ class RedisProcess:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        args = ["--port", str(self.port), "--save", "", "--appendonly", "no", "--dir", str(self.folder)]
+        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        args += ["--dir", str(self.folder)]
         self.proc = subprocess.Popen([self.binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while True:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +15,7 @@ import pytest
 import redis
 from websockets.asyncio.client import connect
 
-from netplay import Player, Server, State, free_port, match_over, post, private_table, redis_replayed, run
+from netplay import Player, Server, State, match_over, post, private_table, redis_replayed, redis_server, run
 
 QUICK = {"strength": "easy", "turn_timer": 600, "deals": 2}
 
@@ -33,29 +31,8 @@ def tricks_done(n: int) -> Any:
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
     """A real redis-server on a free port, empty, thrown away after the test."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail("no redis-server: install Debian's package redis-server (./scripts/test does)")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    client = redis.Redis(port=port)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("redis-server did not start") from None
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    client.close()
-    proc.kill()
-    proc.wait(timeout=10)
+    with redis_server(tmp_path) as url:
+        yield url
 
 
 async def seat_all(url: str, table: dict[str, Any], tokens: dict[str, str], urls: dict[str, str]) -> dict[str, Player]:
