@@ -1,11 +1,12 @@
-"""Connections against one hostile stranger (server/connections.py, server/logs.py).
+"""Connections against one hostile stranger (server/connections.py, server/hosts.py, server/logs.py).
 
 A real ``belote serve`` and real sockets: one address holds at most its connections, and another
 still connects; a request too slow to arrive is answered 408 and closed; the server raises its limit
 of open files and never fails to accept for want of one; a client that leaves mid-body, sends what
-is not HTTP, or a binary or non-UTF-8 websocket message leaves no traceback in the log and one line
-at most. The loopback network is all this machine's: the stranger and the other clients connect from
-127.0.0.3, 127.0.0.2... Then the protocol's deadlines on a clock the test moves.
+is not HTTP, a binary or non-UTF-8 websocket message, or names another host leaves no traceback in
+the log and one line at most; the ``Host`` is checked. The loopback network is all this machine's:
+the stranger and the other clients connect from 127.0.0.3, 127.0.0.2... Then the protocol's
+deadlines on a clock the test moves.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ import os
 import select
 import socket
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.asyncio.client import connect
@@ -252,6 +256,10 @@ def test_hostile_clients_leave_one_line_each_and_no_traceback(tmp_path: Path) ->
         for _ in range(100):
             with opened(port, STRANGER, b"GARBAGE\x00 / HTTP/9\r\n\r\n") as s:
                 assert until_closed(s).startswith(b"HTTP/1.1 400")
+        evil = b"GET /api/health HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+        for _ in range(30):
+            with opened(port, STRANGER, evil) as s:
+                assert refusal(until_closed(s))[1]["code"] == "bad_host"
 
         async def sockets() -> list[Any]:
             binary = [await closed_by(port, [Frame(Opcode.BINARY, b"\x01\x02")]) for _ in range(30)]
@@ -266,14 +274,58 @@ def test_hostile_clients_leave_one_line_each_and_no_traceback(tmp_path: Path) ->
         assert split == "bad_message"
         series = waited(port, lambda s: sample(s, "belote_broken_requests_total", why="left_mid_body") == 200)
         assert sample(series, "belote_broken_requests_total", why="not_http") == 100
-        assert [sample(series, "belote_refusals_total", code=c) for c in ("not_text", "bad_text")] == [30, 30]
+        assert [sample(series, "belote_refusals_total", code=c) for c in ("not_text", "bad_text", "bad_host")] == [
+            30,
+            30,
+            30,
+        ]
         assert not [labels for (name, labels) in series if name == "belote_errors_total"]  # none is the server's
     log = server.log_path.read_text()
     assert "Traceback" not in log
-    # Four kinds of line, each said once (and its count a minute later, were the test that slow).
-    for words in ("left in the middle", "Invalid HTTP request", "text messages only", "not UTF-8"):
+    # Five kinds of line, each said once (and its count a minute later, were the test that slow).
+    for words in ("left in the middle", "Invalid HTTP request", "text messages only", "not UTF-8", "another name"):
         assert 1 <= log.count(words) <= 2, (words, log)
     assert len(log) < 4000, log
+
+
+# ----------------------------------------------------------------- the Host
+def test_a_request_for_another_name_is_refused(tmp_path: Path) -> None:
+    """A page on evil.example, a name that resolves to this server, sends that Host and its own Origin."""
+    with serving(tmp_path, "--host-name", "belote.example") as server:
+        port = server.port
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/solo",
+            data=b"{}",
+            headers={
+                "Host": f"evil.example:{port}",
+                "Origin": f"http://evil.example:{port}",
+                "Content-Type": "application/json",
+            },
+            method="POST",
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 400
+        assert json.loads(refused.value.read()) == {
+            "error": f"this server does not answer to the name evil.example:{port}: see belote serve --host-name",
+            "code": "bad_host",
+            "args": {"host": f"evil.example:{port}"},
+        }
+
+        async def socket_of_evil() -> tuple[dict[str, Any], int | None]:
+            async with connect(ws_url(port, "evil.example"), sock=ws_socket(port)) as ws:
+                error = json.loads(await ws.recv())
+                with contextlib.suppress(ConnectionClosed):
+                    await ws.recv()
+                return error, ws.close_code
+
+        error, code = run(socket_of_evil())
+        assert (error["type"], error["code"], code) == ("error", "bad_host", 1008)
+        for host in ("127.0.0.1", f"localhost:{port}", "[::1]", "belote.example", "Belote.Example.:443"):
+            assert get(port, "/api/health", host=host)[0] == 200, host
+        series = metrics(port)
+        assert sample(series, "belote_refusals_total", code="bad_host") == 2
+        assert sum(v for (name, _), v in series.items() if name == "belote_tables") == 0  # no table was made
 
 
 # ----------------------------------------------------------------- the deadlines, on a clock the test moves

@@ -184,8 +184,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _guarded_server(app: Starlette, args: argparse.Namespace) -> Server:
-    """uvicorn's server of ``app``, its connections limited (``belote.server.connections``)."""
-    from belote.server import connections
+    """uvicorn's server of ``app``, its connections limited (``belote.server.connections``) and the
+    ``Host`` of its requests checked (``belote.server.hosts``)."""
+    from belote.server import connections, hosts
 
     before, files = connections.raise_file_limit()
     plan = connections.plan(files) if files else connections.Plan(0, 2048, 0)
@@ -201,19 +202,21 @@ def _guarded_server(app: Starlette, args: argparse.Namespace) -> Server:
         metrics=app.state.metrics,
         turn_away_at_once=plan.backlog,
     )
+    names = hosts.HostNames.listening_on(args.host, args.host_name)
     raised = f" (raised from {before})" if files > before else ""
     connections.log.info(
         "open files at most %s%s: at most %s connections, %s from one address; a request's headers in %g s, "
-        "its body in %g s",
+        "its body in %g s; the names of this server: %s",
         files or "as the system allows",
         raised,
         total or "any number of",
         args.connections_per_address or "any number",
         args.header_timeout,
         args.body_timeout,
+        names,
     )
     return connections.server(
-        app,
+        hosts.HostCheck(app, names, app.state.metrics),
         guard,
         plan.backlog,
         host=args.host,
@@ -328,7 +331,7 @@ def _serve_limits(p: argparse.ArgumentParser) -> None:
 
 
 def _serve_connections(p: argparse.ArgumentParser) -> None:
-    """How many connections, and how slow a request (docs/operations.md, "Connections")."""
+    """How many connections, how slow a request, and which names (docs/operations.md, "Connections")."""
     p.add_argument(
         "--connections-per-address",
         type=int,
@@ -360,6 +363,15 @@ def _serve_connections(p: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="a request's body arrives within this time of its headers, or it is answered 408 and closed "
         "(default 30; 0: no limit)",
+    )
+    p.add_argument(
+        "--host-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name of this server that the Host of a request may give, e.g. belote.example (repeat for "
+        "several); localhost and IP addresses always may; without one, a server listening on 0.0.0.0 or :: "
+        "takes any Host",
     )
 
 

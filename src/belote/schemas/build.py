@@ -449,6 +449,7 @@ ARGS: dict[str, Json] = {
     "seating": {},  # what was sent, maybe not text
     "what": {"enum": list(KEPT_QUIET)},
     "part": {"enum": ["headers", "body"]},  # of a request (server/connections.py)
+    "host": {"type": "string", "maxLength": 100},
 }
 #: The args of a code that hold something else than their name's.
 CODE_ARGS: dict[tuple[str, str], Json] = {

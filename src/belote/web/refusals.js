@@ -189,6 +189,7 @@ const WORDS = {
     too_many_connections: (a) => `Too many connections from your address: at most ${a.max} at once.`,
     server_full: () => "The server is full for a moment: try again shortly.",
     request_timeout: (a) => `The request took too long to arrive (over ${a.seconds} s): try again.`,
+    bad_host: () => "This server does not answer to that name.",
     not_text: () => "This server takes text messages only.",
     not_a_record: () => "This is not a deal record.",
     illegal_record: () => "This deal record holds an action the rules refuse.",
@@ -307,6 +308,7 @@ const WORDS = {
     server_full: () => "Le serveur est complet pour le moment : réessayez dans un instant.",
     request_timeout: (a) =>
       `La requête a mis trop longtemps à arriver (plus de ${String(a.seconds).replace(".", ",")} s) : réessayez.`,
+    bad_host: () => "Ce serveur ne répond pas à ce nom.",
     not_text: () => "Ce serveur n'accepte que des messages texte.",
     not_a_record: () => "Ce n'est pas un enregistrement de donne.",
     illegal_record: () => "Cet enregistrement de donne contient une action que les règles refusent.",
