@@ -64,7 +64,10 @@ SAMPLE_EVERY = 1.0
 def serve_defaults() -> list[str]:
     """``belote serve``'s own limits per address, which bench/load.py's servers turn off."""
     args = build_parser().parse_args(["serve"])
-    return ["--tables-per-minute", str(args.tables_per_minute), "--sockets-per-address", str(args.sockets_per_address)]
+    return [
+        *("--tables-per-minute", str(args.tables_per_minute), "--sockets-per-address", str(args.sockets_per_address)),
+        *("--connections-per-address", str(args.connections_per_address)),
+    ]
 
 
 # --------------------------------------------------------------------------- HTTP, by hand

@@ -289,6 +289,7 @@ def servers(
             for p, log_path in zip(ports, logs, strict=True):
                 cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(p), "--db", str(db)]
                 cmd += ["--turn-timer", "600", "--tables-per-minute", "0", "--sockets-per-address", "0"]
+                cmd += ["--connections-per-address", "0"]
                 if url is not None:
                     cmd += ["--redis", url]
                 if pace is not None:

@@ -56,12 +56,33 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(db: Path, port: int, *args: str, src: str | None = None) -> Iterator[subprocess.Popen[bytes]]:
+def server(
+    db: Path,
+    port: int,
+    *args: str,
+    src: str | None = None,
+    log: Path | None = None,
+    files: int | None = None,
+    hard: int | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``belote serve`` on ``port``: its log written to ``log`` (else dropped); ``files``: the limit of
+    open files it starts with, as a system that starts processes with 1,024 would, under ``hard`` (by
+    default this process's hard limit, which the server may raise its own to)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if src:
         env["PYTHONPATH"] = src
     cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(port), "--db", str(db), *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+
+    def limit_files() -> None:
+        if files is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, hard or resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    out = log.open("wb") if log is not None else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=out, env=env, preexec_fn=limit_files)
+    if not isinstance(out, int):
+        out.close()  # the server has its own copy
     try:
         yield proc
     finally:

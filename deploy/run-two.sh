@@ -4,8 +4,9 @@
 #
 # Usage: deploy/run-two.sh [RUN_DIR]     (default: a new folder under /tmp)
 # Environment: PORT (the proxy, 8080), PORT_A and PORT_B (the backends, 8001 and 8002),
-#   REDIS_PORT (6380), BELOTE (the command, `belote`), BELOTE_SERVE_ARGS (more options for both,
-#   e.g. "--turn-timer 60").
+#   REDIS_PORT (6380), BELOTE (the command, `belote`), HOST_NAME (the public name people reach the
+#   proxy by, e.g. belote.example: the backends answer requests for it, for localhost and for IP
+#   addresses), BELOTE_SERVE_ARGS (more options for both, e.g. "--turn-timer 60").
 # Prints "ready: http://127.0.0.1:PORT" once the page answers through the proxy, then runs until
 # stopped (Ctrl-C or SIGTERM stops all four). RUN_DIR keeps the Redis append-only file, the logs,
 # nginx's config and each process's id (redis.pid, a.pid, b.pid, nginx.pid).
@@ -20,6 +21,9 @@ port_b="${PORT_B:-8002}"
 redis_port="${REDIS_PORT:-6380}"
 read -r -a belote <<<"${BELOTE:-belote}"
 read -r -a more <<<"${BELOTE_SERVE_ARGS:-}"
+if [ -n "${HOST_NAME:-}" ]; then
+    more+=(--host-name "$HOST_NAME")
+fi
 nginx="$(command -v nginx || echo /usr/sbin/nginx)"
 redis_url="redis://127.0.0.1:$redis_port/0"
 

@@ -280,10 +280,11 @@ def match_over(state: State) -> bool:
 class Server:
     """``belote serve`` as a process on a free port: ``kill`` it (SIGKILL) and ``start`` it again."""
 
-    def __init__(self, db: Path, log: Path, *args: str) -> None:
+    def __init__(self, db: Path, log: Path, *args: str, files: tuple[int, int] | None = None) -> None:
         self.db = db
         self.log_path = log
         self.args = args
+        self.files = files  # the process's limits of open files at start (soft, hard), as a system's may be
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -299,10 +300,14 @@ class Server:
         """Start the process and wait until ``ready`` answers (``/``, the page, while Redis is down)."""
         cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
         # Every scripted player here comes from 127.0.0.1: the limits per address would count them as one client.
-        cmd += ["--tables-per-minute", "0", "--sockets-per-address", "0", *self.args]
+        cmd += ["--tables-per-minute", "0", "--sockets-per-address", "0", "--connections-per-address", "0", *self.args]
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                preexec_fn=None if self.files is None else self.limit_files,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -315,6 +320,12 @@ class Server:
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("belote serve did not start")
+
+    def limit_files(self) -> None:
+        import resource
+
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
     def kill(self) -> None:
         if self.proc is not None:

@@ -1,7 +1,8 @@
 """The deployment example for real: deploy/run-two.sh starts one redis-server, two ``belote serve
 --redis`` processes and nginx (Debian's package) in front of them. A private table of four scripted
 people plays through the proxy (HTTP and websockets) while one backend is killed (SIGKILL): the
-table goes on through the other with nothing lost or doubled.
+table goes on through the other with nothing lost or doubled. The Host the proxy passes on is
+checked by the backends; the proxy limits each client address and closes a request too slow.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -56,6 +58,7 @@ def deployment(tmp_path: Path) -> Iterator[Deployment]:
         **{k: str(v) for k, v in ports.items()},
         "BELOTE": f"{sys.executable} -m belote.cli",
         "BELOTE_SERVE_ARGS": "--pace 0 --turn-timer 600",
+        "HOST_NAME": "belote.example",
         "PYTHONUNBUFFERED": "1",
     }
     script = subprocess.Popen(
@@ -131,3 +134,36 @@ def test_a_table_plays_through_the_proxy_while_one_backend_is_killed(deployment:
     # The score sheet made before the kill is served by the backend left.
     got = post(d.base, f"/api/sheets/{sheet['id']}/deals", {"takers": "NS", "cards": 108, "belote": "NS"})
     assert got["names"] == {"NS": "Alice & Cara", "EW": "Ben & Dev"} and got["score"] == {"NS": 128, "EW": 54}
+    # The Host passes the proxy as the client gave it: the public name is the backends', another is not.
+    assert [health(d.port, host)[0] for host in ("belote.example", "evil.example")] == [200, 400]
+
+
+def health(port: int, host: str = "127.0.0.1", source: str = "127.0.0.1") -> tuple[int, bytes]:
+    """``GET /api/health`` through the proxy from the address ``source``, naming ``host``: the status and the body."""
+    with socket.socket() as sock:
+        sock.settimeout(30)
+        sock.bind((source, 0))
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(f"GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_the_proxy_limits_each_address_and_closes_a_request_too_slow(deployment: Deployment) -> None:
+    port = deployment.port
+    flood = [health(port, source="127.0.0.2")[0] for _ in range(400)]  # faster than 20 a second
+    assert set(flood) == {200, 429} and flood[:100] == [200] * 100  # the burst, then the rate
+    assert health(port, source="127.0.0.3")[0] == 200  # another address is served all the same
+    with socket.socket() as slow:
+        slow.settimeout(60)
+        slow.bind(("127.0.0.4", 0))
+        slow.connect(("127.0.0.1", port))
+        slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # and no more
+        try:
+            closed = slow.recv(4096)  # by the proxy, after its client_header_timeout
+        except ConnectionResetError:  # reset_timedout_connection
+            closed = b""
+        assert closed == b"" or closed.startswith(b"HTTP/1.1 408"), closed

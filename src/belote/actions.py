@@ -143,6 +143,12 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "server_error": (),
     "not_saved": (),
     "store_unreachable": (),
+    # The server: connections and their requests (server/connections.py, server/hosts.py).
+    "too_many_connections": ("max",),
+    "server_full": ("max",),
+    "request_timeout": ("part", "seconds"),
+    "bad_host": ("host",),
+    "not_text": (),
     # The server: the analysis of a deal (POST /api/analyse).
     "not_a_record": (),
     "illegal_record": (),

@@ -156,8 +156,6 @@ def workers(text: str) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The web table and the score sheet, with a SQLite file as the store."""
-    import uvicorn
-
     from belote.server import logs
     from belote.server.app import create_app
     from belote.server.store import default_path
@@ -180,18 +178,55 @@ def cmd_serve(args: argparse.Namespace) -> int:
         think_workers=args.think_workers,
     )
     app = create_app(db_path=db, config=config, redis_url=args.redis)
-    proxied = args.forwarded_allow_ips is not None
-    uvicorn.run(
-        app,
+    server = _guarded_server(app, args)
+    server.run()
+    return 0 if server.started else 3  # uvicorn's status for a server that could not start
+
+
+def _guarded_server(app: Starlette, args: argparse.Namespace) -> Server:
+    """uvicorn's server of ``app``, its connections limited (``belote.server.connections``) and the
+    ``Host`` of its requests checked (``belote.server.hosts``)."""
+    from belote.server import connections, hosts
+
+    before, files = connections.raise_file_limit()
+    plan = connections.plan(files) if files else connections.Plan(0, 2048, 0)
+    total = plan.total if args.max_connections is None else args.max_connections
+    if plan.total and not 0 < total <= plan.total:
+        total = plan.total  # past it, accept would fail for want of descriptors
+    guard = connections.Connections(
+        per_address=args.connections_per_address,
+        total=total,
+        proxies=connections.Proxies(args.forwarded_allow_ips),
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        metrics=app.state.metrics,
+        turn_away_at_once=plan.backlog,
+    )
+    names = hosts.HostNames.listening_on(args.host, args.host_name)
+    raised = f" (raised from {before})" if files > before else ""
+    connections.log.info(
+        "open files at most %s%s: at most %s connections, %s from one address; a request's headers in %g s, "
+        "its body in %g s; the names of this server: %s",
+        files or "as the system allows",
+        raised,
+        total or "any number of",
+        args.connections_per_address or "any number",
+        args.header_timeout,
+        args.body_timeout,
+        names,
+    )
+    return connections.server(
+        hosts.HostCheck(app, names, app.state.metrics),
+        guard,
+        plan.backlog,
         host=args.host,
         port=args.port,
         log_level="warning",
         log_config=None,  # uvicorn's records go to the root logger: one form for every line
         ws_max_size=65536,
-        proxy_headers=proxied,
+        proxy_headers=args.forwarded_allow_ips is not None,
         forwarded_allow_ips=args.forwarded_allow_ips,
     )
-    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -205,6 +240,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from belote.server.connections import Server
+
     #: The subparsers of ``belote``, which each subcommand's function adds itself to.
     Subcommands = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -231,6 +270,7 @@ def serve_parser(sub: Subcommands) -> None:
     )
     _serve_pace(p)
     _serve_limits(p)
+    _serve_connections(p)
     _serve_logs_and_expiry(p)
     p.set_defaults(func=cmd_serve)
 
@@ -287,6 +327,51 @@ def _serve_limits(p: argparse.ArgumentParser) -> None:
         metavar="IPS",
         help="behind a reverse proxy: the proxies (comma-separated addresses, or *) whose X-Forwarded-For "
         "gives the client's address, which the limits count by",
+    )
+
+
+def _serve_connections(p: argparse.ArgumentParser) -> None:
+    """How many connections, how slow a request, and which names (docs/operations.md, "Connections")."""
+    p.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections (HTTP and websockets) one client address may hold open at once in this process; "
+        "a proxy of --forwarded-allow-ips is not limited by it (default 64; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="connections this process holds at once (default and most: its limit of open files, raised to "
+        "the hard limit at start, less room for its own files)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's headers arrive within this time of its first byte, or it is answered 408 and "
+        "closed (default 10; 0: no limit)",
+    )
+    p.add_argument(
+        "--body-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="a request's body arrives within this time of its headers, or it is answered 408 and closed "
+        "(default 30; 0: no limit)",
+    )
+    p.add_argument(
+        "--host-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name of this server that the Host of a request may give, e.g. belote.example (repeat for "
+        "several); localhost and IP addresses always may; without one, a server listening on 0.0.0.0 or :: "
+        "takes any Host",
     )
 
 

@@ -448,6 +448,8 @@ ARGS: dict[str, Json] = {
     "type": {"type": "string"},
     "seating": {},  # what was sent, maybe not text
     "what": {"enum": list(KEPT_QUIET)},
+    "part": {"enum": ["headers", "body"]},  # of a request (server/connections.py)
+    "host": {"type": "string", "maxLength": 100},
 }
 #: The args of a code that hold something else than their name's.
 CODE_ARGS: dict[tuple[str, str], Json] = {
@@ -456,6 +458,7 @@ CODE_ARGS: dict[tuple[str, str], Json] = {
     ("bad_setting", "min"): {"anyOf": [{"type": "integer"}, {"type": "null"}]},  # null: not a number
     ("bad_setting", "max"): {"anyOf": [{"type": "integer"}, {"type": "null"}]},
     ("bad_seating", "choices"): {"type": "array", "items": {"enum": list(SEATINGS)}},
+    ("request_timeout", "seconds"): {"type": "number"},  # --header-timeout may be 0.5
 }
 
 

@@ -17,7 +17,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -430,7 +430,9 @@ class Connection:
 
     async def _read(self) -> None:
         while True:
-            text = await self.ws.receive_text()
+            text = await self._text()
+            if text is None:
+                return
             arrived = time.perf_counter()
             try:
                 msg = parse_json(text)
@@ -466,6 +468,19 @@ class Connection:
             else:
                 if isinstance(message, Act):  # answered: its state is on its way to every client
                     self.metrics.action_seconds.observe(time.perf_counter() - arrived)
+
+    async def _text(self) -> str | None:
+        """The next message, which is JSON text; None once a binary message has closed the socket (1003)."""
+        message = await self.ws.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+        text: str | None = message.get("text")
+        if text is None:
+            e = Refusal("this server takes text messages only: JSON", "not_text")
+            self.metrics.refusals.inc(code=e.code)
+            log.info("a websocket is closed: %s", e, extra={"client": self.address})
+            await self.ws.close(code=1003, reason=str(e))
+        return text
 
     async def leave_table(self) -> None:
         table, client = self.table, self.client
@@ -538,7 +553,11 @@ async def play_socket(ws: WebSocket) -> None:
 
 
 class CountErrors:
-    """Counts the HTTP requests that failed with an exception (a 500) in ``belote_errors_total{where="http"}``."""
+    """Counts the HTTP requests that failed with an exception (a 500) in ``belote_errors_total{where="http"}``.
+
+    A client that leaves in the middle of its request's body is no error of the server's: the request
+    just ends (the connection counts and logs it: ``belote.server.connections``).
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -546,6 +565,8 @@ class CountErrors:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await self.app(scope, receive, send)
+        except ClientDisconnect:
+            return
         except Exception:
             if scope["type"] == "http":
                 scope["app"].state.metrics.errors.inc(where="http")

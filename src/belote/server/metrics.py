@@ -15,7 +15,7 @@ Written by hand rather than with ``prometheus_client``: the server needs three k
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 Labels = tuple[tuple[str, str], ...]
 
@@ -122,15 +122,24 @@ class Metrics:
         self.bot_seconds = Histogram(
             "belote_bot_decision_seconds", "Seconds a bot thinks over one action.", BOT_BUCKETS
         )
+        self.broken_requests = Counter(
+            "belote_broken_requests_total",
+            "Requests that ended without an answer because of their client, by why: left_mid_body (the "
+            "client closed its connection in the middle of the body), not_http (answered 400).",
+        )
+        #: More gauges, read at each scrape: the connections of the server (server/connections.py).
+        self.sources: list[Callable[[], Iterable[Gauge]]] = []
 
     def render(self, gauges: Iterable[Gauge]) -> str:
         series: list[Counter | Histogram | Gauge] = [
             *gauges,
+            *(gauge for source in self.sources for gauge in source()),
             self.actions,
             self.refusals,
             self.errors,
             self.expired,
             self.action_seconds,
             self.bot_seconds,
+            self.broken_requests,
         ]
         return "\n".join(line for s in series for line in s.lines()) + "\n"
