@@ -53,7 +53,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from belote.cli import build_parser
-from load import HOST, BenchTable, Plan, Player, Stats, free_port, percentile, raise_fd_limit, servers
+from load import HOST, BenchTable, Plan, Player, Stats, free_port, percentile, post, raise_fd_limit, servers
 
 STRANGER = "127.0.0.66"
 PEOPLE = tuple(f"127.0.0.{10 + i}" for i in range(4))
@@ -87,25 +87,6 @@ async def request(port: int, method: str, path: str, body: bytes = b"", origin: 
         writer.close()
         with contextlib.suppress(Exception):
             await writer.wait_closed()
-
-
-async def post_as(port: int, address: str, path: str, body: dict[str, Any]) -> Any:
-    """POST a JSON body from ``address``; the JSON answer, or an error naming the status."""
-    reader, writer = await asyncio.open_connection(HOST, port, local_addr=(address, 0))
-    data = json.dumps(body).encode()
-    head = (
-        f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
-        f"Origin: http://{HOST}:{port}\r\nContent-Length: {len(data)}\r\nConnection: close\r\n\r\n"
-    )
-    writer.write(head.encode() + data)
-    raw = await reader.read()
-    writer.close()
-    status_line, _, rest = raw.partition(b"\r\n")
-    status = int(status_line.split()[1])
-    payload = rest.partition(b"\r\n\r\n")[2]
-    if status != 200:
-        raise RuntimeError(f"POST {path}: {status} {payload[:200]!r}")
-    return json.loads(payload)
 
 
 async def ws_as(port: int, address: str) -> ClientConnection:
@@ -302,9 +283,9 @@ async def stranger_main(port: int, slow: int, sockets: int, out: Any, ready: Eve
     stop = asyncio.Event()
     seats: list[dict[str, Any] | None] = []
     try:  # tables of its own to flood from a seat: one solo table, one private lobby
-        solo = await post_as(port, STRANGER, "/api/solo", {})
+        solo = await post(port, "/api/solo", {}, STRANGER)
         seats.append({"table": solo["table"], "token": solo["token"]})
-        private = await post_as(port, STRANGER, "/api/tables", {"name": "Stranger"})
+        private = await post(port, "/api/tables", {"name": "Stranger"}, STRANGER)
         seats.append({"table": private["table"], "token": private["token"]})
     except (RuntimeError, OSError) as e:
         print(f"the stranger could not open its own tables: {e}", file=sys.stderr)
@@ -342,12 +323,11 @@ def stranger_process(port: int, slow: int, sockets: int, out: Any, ready: Event,
 async def seat_people(port: int, stats: Stats) -> BenchTable:
     """A private table of four people, each from an address of their own, seated, joined, started."""
     host = PEOPLE[0]
-    created = await post_as(port, host, "/api/tables", {"name": "Host", "settings": {"turn_timer": 600}})
+    created = await post(port, "/api/tables", {"name": "Host", "settings": {"turn_timer": 600}}, host)
     tokens = {created["seat"]: created["token"]}
     for address in PEOPLE[1:]:
-        sat = await post_as(
-            port, address, f"/api/tables/{created['table']}/sit", {"invite": created["invite"], "name": address}
-        )
+        seat = {"invite": created["invite"], "name": address}
+        sat = await post(port, f"/api/tables/{created['table']}/sit", seat, address)
         tokens[sat["seat"]] = sat["token"]
     plan = Plan(ports=(port,), interval=1.0, jitter=0.5, compression=None)
     table = BenchTable(0, stats, plan)

@@ -310,9 +310,10 @@ def servers(
 
 
 # --------------------------------------------------------------------------- the players
-async def post(port: int, path: str, body: dict[str, Any]) -> Any:
-    """POST a JSON body (one connection per request); the JSON answer, or an error naming the status."""
-    reader, writer = await asyncio.open_connection(HOST, port)
+async def post(port: int, path: str, body: dict[str, Any], address: str | None = None) -> Any:
+    """POST a JSON body (one connection per request, from ``address``: another loopback address than
+    127.0.0.1 is another client to the limits per address); the JSON answer, or an error naming the status."""
+    reader, writer = await asyncio.open_connection(HOST, port, local_addr=None if address is None else (address, 0))
     data = json.dumps(body).encode()
     head = (
         f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"

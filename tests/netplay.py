@@ -312,6 +312,7 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                self.proc = None
                 raise RuntimeError(f"belote serve exited: {self.log_path.read_text()[-2000:]}")
             try:
                 with urllib.request.urlopen(self.base + ready, timeout=1) as r:
@@ -319,7 +320,8 @@ class Server:
                         return
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("belote serve did not start")
+        self.kill()  # not left running (with its bot workers) by a test that fails here
+        raise RuntimeError(f"belote serve did not answer {ready} within {timeout:.0f} s")
 
     def limit_files(self) -> None:
         import resource

@@ -94,10 +94,10 @@ def test_two_processes_share_tables_through_redis_and_survive_one_killed(tmp_pat
     args = ("--pace", "0", "--turn-timer", "600", "--queue-wait", "600", "--redis", redis_url)
     a = Server(tmp_path / "a.sqlite3", tmp_path / "a.log", *args)
     b = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", *args)
-    a.start()
-    b.start()
     r = redis.Redis.from_url(redis_url)
     try:
+        a.start()
+        b.start()
         # Four people at one table, two on each process; a table of two people and two bots made on A.
         four, four_tokens = private_table(a.base, 4, QUICK)
         two, two_tokens = private_table(a.base, 2, QUICK)
@@ -158,8 +158,6 @@ def test_the_queue_counts_and_seats_the_players_of_every_process(tmp_path: Path,
     args = ("--pace", "0", "--turn-timer", "600", "--queue-wait", "4", "--redis", redis_url)
     a = Server(tmp_path / "a.sqlite3", tmp_path / "a.log", *args)
     b = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", *args)
-    a.start()
-    b.start()
     games = {"classic": 0, "coinche": 0, "three-handed": 0, "two-handed": 0}
 
     async def queue() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -185,6 +183,8 @@ def test_the_queue_counts_and_seats_the_players_of_every_process(tmp_path: Path,
         return heard, matched
 
     try:
+        a.start()
+        b.start()
         (ana, ben, cy, ana_later), matched = run(queue())
     finally:
         a.stop()
