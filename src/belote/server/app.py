@@ -64,6 +64,7 @@ from belote.server.wire import (
     BadRequest,
     ClientMessage,
     foreign_origin,
+    http_body,
     origin_allowed,
     parse_json,
     read_body,
@@ -217,8 +218,7 @@ async def outage_response(request: Request, exc: Exception) -> Response:
     """HTTP 503 for a route that needed Redis while it is out of reach (the page itself needs none)."""
     log.warning("%s %s waits for Redis: %s", request.method, request.url.path, exc)
     e = unreachable()
-    body = {"error": str(e), "code": e.code, "args": e.details}
-    return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
+    return JSONResponse(http_body(e), status_code=503, headers={"Retry-After": "2"})
 
 
 def address(conn: HTTPConnection) -> str:

@@ -56,7 +56,7 @@ from belote.actions import Refusal
 from belote.server import logs
 from belote.server.limits import TooMany
 from belote.server.metrics import Gauge, Metrics
-from belote.server.wire import BadRequest
+from belote.server.wire import BadRequest, http_body
 
 log = logging.getLogger("belote.connections")
 
@@ -183,7 +183,7 @@ def answer(e: Refusal) -> bytes:
     'HTTP/1.1 429 Too Many Requests'
     """
     status = getattr(e, "status", 400)
-    body = json.dumps({"error": str(e), "code": e.code, "args": e.details}).encode()
+    body = json.dumps(http_body(e)).encode()
     head = (
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\nconnection: close\r\n"

@@ -33,7 +33,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from belote.server.metrics import Metrics
-from belote.server.wire import BadRequest
+from belote.server.wire import BadRequest, http_body
 
 log = logging.getLogger("belote.hosts")
 
@@ -116,8 +116,7 @@ class HostCheck:
         client = scope["client"][0] if scope.get("client") else ""
         log.info("a request for another name is refused: Host %s", host, extra={"client": client})
         if scope["type"] == "http":
-            body = {"error": str(e), "code": e.code, "args": e.details}
-            await JSONResponse(body, status_code=e.status)(scope, receive, send)
+            await JSONResponse(http_body(e), status_code=e.status)(scope, receive, send)
             return
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})

@@ -183,8 +183,12 @@ def refused(
     keys where a route adds some; the status the refusal carries (else ``status``); counted in
     ``/metrics`` by its code."""
     request.app.state.metrics.refusals.inc(code=e.code)
-    body = {"error": str(e), "code": e.code, "args": e.details, **more}
-    return JSONResponse(body, status_code=getattr(e, "status", status), headers=headers)
+    return JSONResponse({**http_body(e), **more}, status_code=getattr(e, "status", status), headers=headers)
+
+
+def http_body(e: Refusal) -> dict[str, Any]:
+    """The body of every HTTP refusal: ``{"error": words, "code", "args"}`` (docs/protocol.md)."""
+    return {"error": str(e), "code": e.code, "args": e.details}
 
 
 def new_token() -> str:
