@@ -31,7 +31,7 @@ from belote.server.room import (
     new_match,
     reduce,
 )
-from belote.server.thinking import Thinker
+from belote.server.thinking import NOBODY, Thinker
 
 QUICK = check_settings({"deals": 2, "strength": "easy", "speed": "fast", "hints": True})
 
@@ -152,10 +152,10 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     views: list[PlayerView] = []
     real = Thinker.hint
 
-    async def gated(self: Thinker, bot: Any, view: PlayerView) -> dict[str, Any]:
+    async def gated(self: Thinker, bot: Any, view: PlayerView, owner: str = NOBODY) -> dict[str, Any]:
         views.append(view)
         await asyncio.to_thread(opened.wait, 30)
-        return await real(self, bot, view)
+        return await real(self, bot, view, owner)
 
     monkeypatch.setattr(Thinker, "hint", gated)
     opened.views = views  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
 from belote.server.replica import Replica, Stale
 from belote.server.room import STRENGTHS, BotPlay, Event, Gone, Job, Message, Resume, StandIn
-from belote.server.thinking import Thinker
+from belote.server.thinking import NOBODY, Thinker
 
 log = logging.getLogger("belote.tables")
 
@@ -55,12 +55,14 @@ class Driver:
         pace: float,
         metrics: Metrics,
         clock: Callable[[], float] = time.time,
+        owner: Callable[[], str] = lambda: NOBODY,
     ) -> None:
         self.replica = replica
         self.mutate = mutate
         self.here = here  # the seats with a socket open on the table in this process
         self.clock = clock  # unix seconds: when a person left is a time every process shares
         self.thinker = thinker
+        self.owner = owner  # whose turn in the workers' fair queue the bots think in (``Table.bots_owner``)
         self.pace = pace
         self.metrics = metrics
         self._bots: dict[int, Bot] = {}
@@ -189,11 +191,12 @@ class Driver:
         assert room.match is not None
         view = room.match.view(seat)
         bot = self._bot(seat)
+        owner = self.owner()
 
         async def decide() -> Action:
             started = time.perf_counter()
             try:
-                action = await self.thinker.act(bot, view)
+                action = await self.thinker.act(bot, view, owner)
                 self.metrics.bot_seconds.observe(time.perf_counter() - started)
                 return action
             except Exception:  # a bot must never stop the table: its first legal action

@@ -41,7 +41,7 @@ def answer(table: Table, client: Client, seat: int) -> asyncio.Future[None]:
 async def _answer(table: Table, client: Client, bot: Bot, view: PlayerView, at: int) -> None:
     assert view.seat is not None
     try:
-        answer = await table.config.thinker.hint(bot, view)
+        answer = await table.config.thinker.hint(bot, view, client.owner)
     except Exception:  # a hint must never stop the table: say the server could not
         log.exception("a hint failed at %s", SEATS[view.seat])
         failed = Refusal("the hint could not be worked out: try again", "server_error")

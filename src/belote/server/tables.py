@@ -42,7 +42,7 @@ from belote.server.room import (
     Said,
     Write,
 )
-from belote.server.thinking import Thinker
+from belote.server.thinking import NOBODY, Thinker, address_owner
 
 log = logging.getLogger("belote.tables")
 
@@ -99,6 +99,11 @@ class Client:
     name: str | None = None  # a spectator's name in the chat, as they joined (``Join.name``)
 
     @property
+    def owner(self) -> str:
+        """Whose turn in the bot workers' fair queue the work this client asks for takes: its address's."""
+        return address_owner(self.address or f"socket {id(self)}")
+
+    @property
     def talker(self) -> str:
         """Who the chat's limit per person counts: a seat, or this spectator's socket (each its own)."""
         return SEATS[self.seat] if self.seat is not None else f"spectator {id(self)}"
@@ -126,6 +131,7 @@ class Table:
         self.driver = Driver(
             self.replica, self.mutate, self.here_seats, config.thinker, config.pace, self.metrics, clock
         )
+        self.driver.owner = self.bots_owner
         self.clients: list[Client] = []
         self.chat_window = Window(*CHAT_RATE)  # by seat
         self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
@@ -249,6 +255,17 @@ class Table:
                 await client.send(line)
 
     # ----------------------------------------------------------------- the driver and who is there
+    def bots_owner(self) -> str:
+        """Whose turn in the bot workers' fair queue (``thinking.FairQueue``) this table's bots think
+        in: the people they play for. The address of a person at the table in this process (the first
+        in order: a person's tables share their turn with their hints), the table's own when its people
+        are in other processes, and ``NOBODY`` when nobody is at it: a stranger's hundreds of
+        abandoned tables take one turn between them, not one each."""
+        seated = sorted(c.owner for c in self.clients if c.seat is not None)
+        if seated:
+            return seated[0]
+        return f"table {self.id}" if self.driver.people_here() else NOBODY
+
     def here_seats(self) -> list[int]:
         """The seats with a socket open in this process."""
         return sorted({c.seat for c in self.clients if c.seat is not None})
