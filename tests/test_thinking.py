@@ -4,8 +4,11 @@ and a table's person is answered while a bot of another table is still thinking.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from multiprocessing.managers import SyncManager
 from pathlib import Path
@@ -29,7 +32,7 @@ from belote.server.tables import Client, ServerConfig
 from belote.server.thinking import NOBODY, FairQueue, Thinker, address_owner, default_workers
 from belote.variants import VARIANTS
 from games import GAMES
-from netplay import receive, run, until
+from netplay import Server, receive, run, until
 
 
 def views(game: str, seed: int, every: int) -> list[PlayerView]:
@@ -363,3 +366,44 @@ def test_a_tables_bots_think_in_the_turn_of_the_people_they_play_for(tmp_path: P
 
     owners, table_id = run(main())
     assert owners == [NOBODY, NOBODY, NOBODY, address_owner("192.0.2.1"), f"table {table_id}"]
+
+
+# ----------------------------------------------------------------- the workers end with their server
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started and that still run or wait to be reaped (Linux's /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` has not ended (a zombie has: only its parent's wait for it is left)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def test_the_workers_and_their_fork_server_end_when_their_server_is_killed(tmp_path: Path) -> None:
+    """``kill -9`` of ``belote serve``: its fork server and every worker it had end (they waited for
+    ever, three a kill, and a supervisor restarting the server piled them up)."""
+    server = Server(tmp_path / "serve.sqlite3", tmp_path / "serve.log", "--think-workers", "2")
+    server.start()
+    try:
+        assert server.proc is not None
+        started = _children(server.proc.pid)  # the fork server and multiprocessing's resource tracker
+        forkservers = [p for p in started if b"forkserver" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        assert len(forkservers) == 1
+        workers = _children(forkservers[0])
+        said = re.search(r"the bots think in 2 worker processes: ([\d ]+)", server.log_path.read_text())
+        assert said is not None and sorted(map(int, said[1].split())) == sorted(workers) and len(workers) == 2
+        server.kill()
+        deadline = time.monotonic() + 30  # a bound for a loaded machine: they end within milliseconds
+        while any(map(_running, started + workers)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [p for p in started + workers if _running(p)] == []
+    finally:
+        server.stop()

@@ -21,18 +21,25 @@ A worker that dies (killed, out of memory) breaks the pool: the pool is replaced
 tried once more; if that fails too, the heuristic bot answers in a thread of this process. The table
 never waits on a dead worker. ``workers=0`` keeps the bots in threads of this process (the tests
 use it to stay light; the solver itself releases the lock while it searches).
+
+The workers end with their server, however it ends (a ``kill -9`` included): see ``_start_worker``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
+import multiprocessing.connection
+import multiprocessing.forkserver
 import os
 import pickle
 import signal
+import sys
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -78,9 +85,44 @@ def address_owner(address: str) -> str:
     return f"address {address}"
 
 
+#: ``prctl``'s option that gives a process a signal when its parent ends (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
+
+
 def _start_worker() -> None:
+    """In a worker, before its first task: it ends with the server.
+
+    A worker waits for its tasks on a pipe whose write end it holds itself, so the server's death
+    never wakes it; and its parent is the fork server, which stays while any worker keeps its end of
+    the fork server's own "alive" pipe. Without this a ``kill -9`` of the server left the fork
+    server and every worker running for ever. So a worker:
+
+    - gives back its end of the fork server's "alive" pipe (a worker starts no process): the fork
+      server then ends as soon as the server does, its last holder;
+    - on Linux, asks for SIGKILL when its parent, the fork server, ends (``PR_SET_PDEATHSIG``);
+    - everywhere, watches the server itself: the pipe that multiprocessing keeps open from the
+      server to each child (``parent_process().sentinel``) reads its end when the server ends.
+    """
     # Ctrl-C at ``belote serve`` reaches the whole process group: the server shuts the pool down.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    forkserver = multiprocessing.forkserver._forkserver
+    alive = getattr(forkserver, "_forkserver_alive_fd", None)
+    if alive is not None:
+        with contextlib.suppress(OSError):
+            os.close(alive)
+        forkserver._forkserver_alive_fd = None  # type: ignore[attr-defined]
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    server = multiprocessing.parent_process()
+    if server is not None:
+        threading.Thread(target=_end_with, args=(server.sentinel,), name="server watch", daemon=True).start()
+
+
+def _end_with(sentinel: int) -> None:
+    """In a worker: waits until the server's end of the pipe is closed (it ended), then ends this process."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
 
 
 #: How long the workers' start waits for all of them before going on with those that came.
@@ -255,11 +297,17 @@ class Thinker:
                         future.result()
 
             await asyncio.to_thread(start)
+            log.info("the bots think in %d worker processes: %s", n, " ".join(map(str, self.pids())))
 
     @property
     def processes(self) -> bool:
         """Whether decisions go to worker processes (else threads of this process)."""
         return self._pool is not None
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (none in threads)."""
+        pool = self._pool
+        return sorted(pool._processes) if pool is not None and pool._processes else []
 
     async def _in_worker(self, fn: Callable[[T], R], arg: T, what: str, owner: str) -> R | None:
         """``fn(arg)`` in a worker process, when ``owner``'s turn comes in the fair queue; None when
