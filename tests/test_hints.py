@@ -31,7 +31,7 @@ from belote.server.room import (
     new_match,
     reduce,
 )
-from belote.server.thinking import Thinker
+from belote.server.thinking import NOBODY, Thinker
 
 QUICK = check_settings({"deals": 2, "strength": "easy", "speed": "fast", "hints": True})
 
@@ -152,10 +152,10 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     views: list[PlayerView] = []
     real = Thinker.hint
 
-    async def gated(self: Thinker, bot: Any, view: PlayerView) -> dict[str, Any]:
+    async def gated(self: Thinker, bot: Any, view: PlayerView, owner: str = NOBODY) -> dict[str, Any]:
         views.append(view)
         await asyncio.to_thread(opened.wait, 30)
-        return await real(self, bot, view)
+        return await real(self, bot, view, owner)
 
     monkeypatch.setattr(Thinker, "hint", gated)
     opened.views = views  # type: ignore[attr-defined]
@@ -201,6 +201,48 @@ def test_a_hint_over_the_websocket_is_counted_and_the_count_survives_a_reconnect
     with client.websocket_connect("/ws") as ws:  # a reload: the count is the table's
         ws.send_json(join)
         assert until(ws, "state")["hints"] == {"S": 1}
+
+
+def test_a_hint_is_one_at_a_time_per_seat_however_many_sockets_ask(client: TestClient, gate: threading.Event) -> None:
+    """A person with two sockets on their seat (32 were 32 hints at once) gets one hint at a time."""
+    t = client.post("/api/solo", json={**{k: QUICK[k] for k in ("deals", "strength", "speed")}, "hints": True}).json()
+    join = {"type": "join", "table": t["table"], "token": t["token"]}
+    with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
+        for ws in (one, two):
+            ws.send_json(join)
+            until(ws, "state", my_turn)
+        one.send_json({"type": "hint"})
+        until(two, "state", lambda m: m["hints"] == {"S": 1})
+        two.send_json({"type": "hint"})
+        busy = until(two, "error")
+        assert (busy["code"], busy["args"]) == ("hint_busy", {})
+        gate.set()
+        assert until(one, "hint")["seat"] == "S"
+        two.send_json({"type": "hint"})  # the first answered: the seat may ask again, from either socket
+        until(two, "state", lambda m: m["hints"] == {"S": 2})
+        assert until(two, "hint")["seat"] == "S"
+    assert len(gate.views) == 2  # type: ignore[attr-defined]
+
+
+@pytest.mark.app_config(pace=0.0, think_workers=0, turn_timer=600, hint_rate=(2, 60.0))
+def test_hints_are_limited_per_address_and_the_refusals_counted(client: TestClient) -> None:
+    tables = [
+        client.post("/api/solo", json={**{k: QUICK[k] for k in ("deals", "strength", "speed")}, "hints": True}).json()
+        for _ in range(2)
+    ]
+    answers, refused = [], []
+    for t in tables:  # two tables of one address: two seats, one count
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "join", "table": t["table"], "token": t["token"]})
+            until(ws, "state", my_turn)
+            for _ in range(2):
+                ws.send_json({"type": "hint"})
+                answer = until(ws, "hint") if len(answers) < 2 else until(ws, "error")
+                (answers if answer["type"] == "hint" else refused).append(answer)
+    assert len(answers) == 2
+    assert [(r["code"], r["args"]) for r in refused] == [("slow_down", {"count": 2, "seconds": 60})] * 2
+    assert refused[0]["message"] == "slow down: at most 2 hints in 60 seconds"
+    assert 'belote_refusals_total{code="slow_down"} 2' in client.get("/metrics").text
 
 
 def test_with_hints_off_the_hint_is_refused_and_the_table_goes_on(client: TestClient) -> None:

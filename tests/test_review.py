@@ -122,12 +122,12 @@ def test_one_analysis_at_a_time_per_address_and_a_cap_in_all(
     started, release = threading.Event(), threading.Event()
     real = thinker.analyse
 
-    async def held(record: dict[str, Any]) -> dict[str, Any]:
+    async def held(record: dict[str, Any], owner: str) -> dict[str, Any]:
         started.set()
         import asyncio
 
         await asyncio.to_thread(release.wait)
-        answer: dict[str, Any] = await real(record)
+        answer: dict[str, Any] = await real(record, owner)
         return answer
 
     monkeypatch.setattr(thinker, "analyse", held)

@@ -78,3 +78,16 @@ def test_two_servers_on_one_redis_limit_a_client_once(tmp_path: Path) -> None:
 
             refused = run(sockets())
             assert (refused["code"], refused["args"]) == ("too_many_sockets", {"max": 2})
+
+
+def test_the_hints_of_an_address_are_counted_once_for_every_process(tmp_path: Path) -> None:
+    async def scenario(url: str) -> list[bool]:
+        hub = RedisLink.connect(url)
+        a, b = (SharedLimits(hub.r, "belote:", p, (3, 60.0), 2, hint_rate=(2, 60.0)) for p in ("A", "B"))
+        asked = [await a.allow_hint("1.2.3.4"), await b.allow_hint("1.2.3.4"), await a.allow_hint("1.2.3.4")]
+        asked += [await b.allow_hint("5.6.7.8"), await a.allow_table("1.2.3.4")]  # its own windows
+        await hub.close()
+        return asked
+
+    with redis_server(tmp_path) as url:
+        assert run(scenario(url)) == [True, True, False, True, True]

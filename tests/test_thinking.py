@@ -3,8 +3,12 @@ and a table's person is answered while a bot of another table is still thinking.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from multiprocessing.managers import SyncManager
 from pathlib import Path
@@ -20,10 +24,15 @@ from belote.cli import build_parser
 from belote.game import Action, Match, PlayerView
 from belote.rules import Rules
 from belote.server import room
-from belote.server.thinking import Thinker, default_workers
+from belote.server.hub import local_hub
+from belote.server.manager import TableManager
+from belote.server.room import check_settings
+from belote.server.store import SQLiteStore
+from belote.server.tables import Client, ServerConfig
+from belote.server.thinking import NOBODY, FairQueue, Thinker, address_owner, default_workers
 from belote.variants import VARIANTS
 from games import GAMES
-from netplay import receive, run, until
+from netplay import Server, receive, run, until
 
 
 def views(game: str, seed: int, every: int) -> list[PlayerView]:
@@ -217,3 +226,184 @@ def test_serve_takes_a_number_of_think_workers() -> None:
     assert build_parser().parse_args(["serve", "--think-workers", "0"]).think_workers == 0
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--think-workers", "-1"])
+
+
+# ----------------------------------------------------------------- the fair queue
+def _take_turns(
+    queue: FairQueue, tasks: list[tuple[str, str]], started: list[str], gate: asyncio.Event | None = None
+) -> list[asyncio.Task[None]]:
+    """Tasks (owner, label) through ``queue``, each started now; each notes its label when its turn
+    comes and holds its place until the loop has gone round once, the first until ``gate`` opens."""
+
+    async def task(owner: str, label: str) -> None:
+        release = await queue.turn(owner)
+        started.append(label)
+        if gate is not None and len(started) == 1:
+            await gate.wait()
+        await asyncio.sleep(0)
+        release()
+
+    return [asyncio.ensure_future(task(owner, label)) for owner, label in tasks]
+
+
+async def _until(test: Callable[[], bool]) -> None:
+    """Lets the loop run until ``test`` holds (a bounded number of rounds: no clock)."""
+    for _ in range(1000):
+        if test():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the queue never came to the awaited state")
+
+
+def test_a_new_owner_takes_the_next_place_however_long_the_backlog_of_another() -> None:
+    async def main() -> list[str]:
+        queue, started, gate = FairQueue(1), [], asyncio.Event()
+        tasks = _take_turns(queue, [("A", f"A{i}") for i in range(100)], started, gate)
+        await _until(lambda: queue.waiting("A") == 99)  # A0 in the place, the others waiting
+        tasks += _take_turns(queue, [("B", "B")], started)
+        await _until(lambda: queue.waiting("B") == 1)
+        assert queue.busy == 1 and started == ["A0"]
+        gate.set()
+        await asyncio.gather(*tasks)
+        return started
+
+    started = run(main())
+    assert started[:3] == ["A0", "B", "A1"] and len(started) == 101
+
+
+def test_owners_share_the_places_and_an_owner_alone_takes_them_all() -> None:
+    async def main() -> tuple[list[str], int, int]:
+        queue, started = FairQueue(2), []
+        await asyncio.gather(
+            *_take_turns(queue, [("A", f"A{i}") for i in range(4)] + [("B", "B0"), ("B", "B1")], started)
+        )
+        holding = [await queue.turn("C"), await queue.turn("C")]  # both places at once: nobody else waits
+        busy = queue.busy
+        for release in holding:
+            release()
+            release()  # given back once only
+        return started, busy, queue.busy
+
+    # A's first two take both places; then each owner in turn, B first (A has one running, B none).
+    assert run(main()) == (["A0", "A1", "B0", "A2", "B1", "A3"], 2, 0)
+
+
+def test_a_task_cancelled_while_it_waits_leaves_its_line_and_a_place_given_back_goes_on() -> None:
+    async def main() -> list[str]:
+        queue, started = FairQueue(1), []
+        first = await queue.turn("A")
+        waiting = asyncio.ensure_future(queue.turn("A"))
+        after = _take_turns(queue, [("B", "B")], started)
+        await _until(lambda: queue.waiting() == 2)
+        waiting.cancel()  # the table moved on while its bot waited for a worker
+        await _until(lambda: queue.waiting() == 1)
+        assert queue.busy == 1 and not started
+        first()
+        await asyncio.gather(*after)
+        assert queue.busy == 0 and queue.waiting() == 0
+        return started
+
+    assert run(main()) == ["B"]
+
+
+def test_the_pool_holds_one_task_per_worker_and_another_owners_decision_comes_second() -> None:
+    """One worker, a hundred decisions of one owner (the first held in the worker at a gate), then
+    one of another owner: the other's runs second, not a hundred and first."""
+    view = views("classic", 5, every=6)[2]
+    thinker = Thinker(1)
+    with SyncManager() as manager:
+        inside, gate = manager.Event(), manager.Event()
+
+        async def decide() -> list[str]:
+            done: list[str] = []
+
+            def ask(bot: Any, owner: str, label: str) -> asyncio.Future[Action]:
+                future = asyncio.ensure_future(thinker.act(bot, view, owner))
+                future.add_done_callback(lambda _: done.append(label))
+                return future
+
+            try:
+                asked = [ask(GateBot(inside, gate), "A", "A0")]
+                await asyncio.to_thread(inside.wait, 120)
+                asked += [ask(make_bot("heuristic"), "A", f"A{i}") for i in range(1, 100)]
+                asked.append(ask(make_bot("heuristic"), "B", "B"))
+                await asyncio.sleep(0)
+                assert (thinker.queue.busy, thinker.queue.waiting("A"), thinker.queue.waiting("B")) == (1, 99, 1)
+                gate.set()
+                await asyncio.gather(*asked)
+            finally:
+                await thinker.close()
+            return done
+
+        done = run(decide())
+    assert done[:3] == ["A0", "B", "A1"] and len(done) == 101
+
+
+def test_a_tables_bots_think_in_the_turn_of_the_people_they_play_for(tmp_path: Path) -> None:
+    """The people at a table are its bots' owner in the fair queue: a person's address (one turn for
+    all the tables and hints of an address), the table when its people are elsewhere, and one turn
+    for every table nobody is at (a stranger's three hundred abandoned tables are one owner)."""
+
+    async def send(msg: Any) -> None:
+        pass
+
+    async def main() -> tuple[list[str], str]:
+        store = SQLiteStore(tmp_path / "owners.sqlite3")
+        manager = TableManager(local_hub(store), ServerConfig(pace=0.0))
+        table, _, seat = await manager.create_solo(check_settings({"strength": "easy"}))
+        other, _, _ = await manager.create_solo(check_settings({"strength": "easy"}))
+        owners = [table.bots_owner(), other.bots_owner()]
+        table.clients.append(Client(None, send, address="198.51.100.7"))  # a spectator is nobody's bots
+        owners.append(table.bots_owner())
+        table.clients += [Client(seat, send, address="203.0.113.9"), Client(seat, send, address="192.0.2.1")]
+        owners.append(table.bots_owner())
+        table.clients.clear()
+        table.driver.heard_presence("another process", [seat])
+        owners.append(table.bots_owner())
+        await manager.close()
+        store.close()
+        return owners, table.id
+
+    owners, table_id = run(main())
+    assert owners == [NOBODY, NOBODY, NOBODY, address_owner("192.0.2.1"), f"table {table_id}"]
+
+
+# ----------------------------------------------------------------- the workers end with their server
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started and that still run or wait to be reaped (Linux's /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` has not ended (a zombie has: only its parent's wait for it is left)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def test_the_workers_and_their_fork_server_end_when_their_server_is_killed(tmp_path: Path) -> None:
+    """``kill -9`` of ``belote serve``: its fork server and every worker it had end (they waited for
+    ever, three a kill, and a supervisor restarting the server piled them up)."""
+    server = Server(tmp_path / "serve.sqlite3", tmp_path / "serve.log", "--think-workers", "2")
+    server.start()
+    try:
+        assert server.proc is not None
+        started = _children(server.proc.pid)  # the fork server and multiprocessing's resource tracker
+        forkservers = [p for p in started if b"forkserver" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        assert len(forkservers) == 1
+        workers = _children(forkservers[0])
+        said = re.search(r"the bots think in 2 worker processes: ([\d ]+)", server.log_path.read_text())
+        assert said is not None and sorted(map(int, said[1].split())) == sorted(workers) and len(workers) == 2
+        server.kill()
+        deadline = time.monotonic() + 30  # a bound for a loaded machine: they end within milliseconds
+        while any(map(_running, started + workers)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [p for p in started + workers if _running(p)] == []
+    finally:
+        server.stop()

@@ -172,6 +172,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         origins=tuple(args.origin),
         table_rate=(args.tables_per_minute, 60.0),
         sockets_per_address=args.sockets_per_address,
+        hint_rate=(args.hints_per_minute, 60.0),
         expire_after=args.expire_after,
         expire_solo_after=args.expire_solo_after,
         sweep_every=args.sweep_every,
@@ -313,6 +314,14 @@ def _serve_limits(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="websockets one client address may hold open at once, in all the processes with --redis "
         "(default 32; 0: no limit)",
+    )
+    p.add_argument(
+        "--hints-per-minute",
+        type=int,
+        default=20,
+        metavar="N",
+        help="hints one client address may ask for in a minute, in all the processes with --redis "
+        "(default 20; 0: no limit)",
     )
     p.add_argument(
         "--think-workers",

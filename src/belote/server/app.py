@@ -28,7 +28,7 @@ from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
 from belote.rules import OPTIONS
-from belote.server import assets, messages
+from belote.server import assets, hints, messages
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
 from belote.server.logs import about
@@ -46,6 +46,7 @@ from belote.server.room import (
     TABLE_SETTINGS,
     Act,
     Back,
+    Hint,
     Left,
     Message,
     check_name,
@@ -510,10 +511,19 @@ class Connection:
             case _:
                 assert self.table is not None and self.client is not None  # a seated message (messages.parse)
                 table = self.table
+                if isinstance(message, Hint) and not table.hint_busy(self.client.seat):
+                    await self.may_hint()
                 events = await table.tell(self.client, cast(Message, message))
                 if any(isinstance(e, Left) for e in events):
                     await self.leave_table()
         return message
+
+    async def may_hint(self) -> None:
+        """Counts a hint of the client's address; refused ``slow_down`` past ``--hints-per-minute`` (in
+        all the processes, in Redis mode): each is a second of a bot worker's time."""
+        limits: Limits = self.ws.app.state.limits
+        if not await limits.allow_hint(self.address):
+            raise hints.too_many(limits.hints)
 
     async def join(self, msg: Join) -> None:
         found = await self.manager.get(msg.table) if msg.table is not None else None
@@ -620,12 +630,12 @@ def create_app(
             # A finished table's keys expire by themselves after the longest expiry; the sweep takes others sooner.
             hub = redis_hub(link, keep_finished=round(max(config.expiry().values())))
             limits: Limits = SharedLimits(
-                link.r, link.prefix, hub.process, config.table_rate, config.sockets_per_address
+                link.r, link.prefix, hub.process, config.table_rate, config.sockets_per_address, config.hint_rate
             )
             app.state.sheets = RedisSheets(link.r, link.prefix)
         else:
             hub = local_hub(store)
-            limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets)
+            limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets, config.hint_rate)
         limits.start()  # in Redis: marks this process alive at once, and again while Redis answers
         app.state.limits = limits
         thinker = Thinker(config.think_workers)

@@ -13,6 +13,11 @@ Who is gone is the room's (``Gone``, ``Room.meta.away``): the process whose sock
 it finds without a socket anywhere: once it has listened for ``PRESENCE_GRACE`` seconds after taking
 a table over or loading it (a restart: the pages come back within it), and on every presence note
 after that (two sockets of one seat closed at once in two processes, each knowing of the other's).
+
+While the shared store is out of reach (Redis down or restarting), what the driver does waits for
+it: the table says so in one line when the outage begins (no traceback: it is no error of the
+table's), and again when the store answers; meanwhile it tries each second, the bot's decision
+kept, so that the bot plays as soon as Redis is back.
 """
 
 from __future__ import annotations
@@ -26,11 +31,12 @@ from collections.abc import Awaitable, Callable
 
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, Action, Refusal
+from belote.server.hub import OUTAGE
 from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
 from belote.server.replica import Replica, Stale
 from belote.server.room import STRENGTHS, BotPlay, Event, Gone, Job, Message, Resume, StandIn
-from belote.server.thinking import Thinker
+from belote.server.thinking import NOBODY, Thinker
 
 log = logging.getLogger("belote.tables")
 
@@ -55,12 +61,14 @@ class Driver:
         pace: float,
         metrics: Metrics,
         clock: Callable[[], float] = time.time,
+        owner: Callable[[], str] = lambda: NOBODY,
     ) -> None:
         self.replica = replica
         self.mutate = mutate
         self.here = here  # the seats with a socket open on the table in this process
         self.clock = clock  # unix seconds: when a person left is a time every process shares
         self.thinker = thinker
+        self.owner = owner  # whose turn in the workers' fair queue the bots think in (``Table.bots_owner``)
         self.pace = pace
         self.metrics = metrics
         self._bots: dict[int, Bot] = {}
@@ -73,6 +81,8 @@ class Driver:
         self.remote: dict[str, set[int]] = {}  # in a shared hub: the seats with a socket in each other process
         self._listening: asyncio.TimerHandle | None = None  # who is where is being heard (``expect_presence``)
         self._recount = False  # who is gone is to be looked at again (a presence note, the end of listening)
+        self._store_out = False  # the store was out of reach at the last try (said once, when it began)
+        self._stopping = False  # ``stop`` was called: the loop ends at its next turn, even if its cancel was lost
         self.note_position()
 
     # ----------------------------------------------------------------- the clock and who is there
@@ -138,6 +148,7 @@ class Driver:
     # ----------------------------------------------------------------- running
     def start(self, table_id: str) -> None:
         if self._task is None or self._task.done():
+            self._stopping = False
             context = contextvars.copy_context()
             context.run(TABLE.set, table_id)  # what is logged while driving (a bot that fails...) names the table
             self._task = asyncio.get_running_loop().create_task(
@@ -153,7 +164,11 @@ class Driver:
             self._listening.cancel()
             self._listening = None
         if self._task is not None:
+            # A cancel that arrives in the middle of a Redis command can be lost (redis-py 8.2 swallows
+            # it there): the loop then ends at its next turn, which the wake brings at once.
+            self._stopping = True
             self._task.cancel()
+            self._wake.set()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
@@ -189,11 +204,12 @@ class Driver:
         assert room.match is not None
         view = room.match.view(seat)
         bot = self._bot(seat)
+        owner = self.owner()
 
         async def decide() -> Action:
             started = time.perf_counter()
             try:
-                action = await self.thinker.act(bot, view)
+                action = await self.thinker.act(bot, view, owner)
                 self.metrics.bot_seconds.observe(time.perf_counter() - started)
                 return action
             except Exception:  # a bot must never stop the table: its first legal action
@@ -212,7 +228,7 @@ class Driver:
     async def _drive(self) -> None:
         """Let the bots play at a pace a person can follow, and stand in for the absent; ends with the match."""
         try:
-            while self.replica.room.active:
+            while self.replica.room.active and not self._stopping:
                 self._wake.clear()  # before the count: a wake during it is heard below
                 if self._recount and self._listening is None:
                     self._recount = False
@@ -235,10 +251,15 @@ class Driver:
                     await self._run(job)
                 except Stale:
                     continue
+                except OUTAGE as e:
+                    self._out_of_reach(e)
+                    await asyncio.sleep(1.0)
                 except Exception:
                     log.exception("%s failed", job.kind)
                     self.metrics.errors.inc(where="table")
                     await asyncio.sleep(1.0)
+                else:
+                    self._in_reach()
         finally:
             self._forget_thought()
 
@@ -253,6 +274,9 @@ class Driver:
                 await self.mutate(Gone(seat, self.now_ms()), None)
             except Refusal as e:  # the seat changed hands meanwhile, or the store did not keep it
                 log.info("%s could not be marked gone: %s", SEATS[seat], e)
+            except OUTAGE as e:
+                self._out_of_reach(e)
+                self._recount = True  # looked at again once the store answers
             except Exception:
                 log.exception("%s could not be marked gone", SEATS[seat])
                 self.metrics.errors.inc(where="table")
@@ -265,5 +289,17 @@ class Driver:
             await self.mutate(StandIn(job.seat), revision)
         elif job.kind == "bot" and job.seat is not None:
             action = await self._think(job.seat)
-            self._thought = None
             await self.mutate(BotPlay(job.seat, action), revision)
+            self._thought = None  # played (not before: a play the store could not take is tried again as decided)
+
+    def _out_of_reach(self, e: Exception) -> None:
+        """The store did not answer: said once, when the outage begins (a store that restarts is no
+        error of the table's: no traceback), not at every try."""
+        if not self._store_out:
+            log.warning("the table waits for the store, out of reach: %s", e)
+        self._store_out = True
+
+    def _in_reach(self) -> None:
+        if self._store_out:
+            log.info("the store answers again: the table goes on")
+        self._store_out = False

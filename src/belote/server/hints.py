@@ -6,7 +6,12 @@ count is stored with the table and survives a reload. The answer is then worked 
 workers (``Thinker.hint``) from ``Match.view(seat)``, the very view the seat is sent, never from the
 match's hidden hands, while the socket stays free (the person may play meanwhile). It is sent to the
 asking client alone, and only if the table has not moved on: a hint for a position gone by is dropped.
-One hint at a time per client: another asked meanwhile is refused (``hint_busy``).
+
+A hint is about a second of a worker's time, so a person gets them one at a time, however many
+sockets they open: another asked for the seat meanwhile is refused (``hint_busy``, ``Table.hint_busy``);
+and a client address gets ``--hints-per-minute`` (``too_many``: ``slow_down``). The answer is
+worked out in the turn of the asking address in the workers' fair queue, which its people's
+bots share: a person asking for hints without end delays their own table, nobody else's.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, PlayerView, Refusal
+from belote.server.limits import Window
 
 if TYPE_CHECKING:
     from belote.server.tables import Client, Table
@@ -25,6 +31,20 @@ log = logging.getLogger("belote.server")
 
 #: The hint's search bot thinks as the table's *normal* bots do (about a second a card on one core).
 HINT_BOT = ("search", {"think": 1.0})
+
+
+def too_many(window: Window) -> Refusal:
+    """The refusal of a hint past the address's limit.
+
+    >>> too_many(Window(20, 60.0)).to_json()
+    {'message': 'slow down: at most 20 hints in 60 seconds', 'code': 'slow_down', 'args': {'count': 20, 'seconds': 60}}
+    """
+    return Refusal(
+        f"slow down: at most {window.count} hints in {window.seconds:.0f} seconds",
+        "slow_down",
+        count=window.count,
+        seconds=round(window.seconds),
+    )
 
 
 def answer(table: Table, client: Client, seat: int) -> asyncio.Future[None]:
@@ -41,7 +61,7 @@ def answer(table: Table, client: Client, seat: int) -> asyncio.Future[None]:
 async def _answer(table: Table, client: Client, bot: Bot, view: PlayerView, at: int) -> None:
     assert view.seat is not None
     try:
-        answer = await table.config.thinker.hint(bot, view)
+        answer = await table.config.thinker.hint(bot, view, client.owner)
     except Exception:  # a hint must never stop the table: say the server could not
         log.exception("a hint failed at %s", SEATS[view.seat])
         failed = Refusal("the hint could not be worked out: try again", "server_error")

@@ -56,13 +56,24 @@ class LocalLimits:
     """New tables and open websockets per address for a server of one process (``SharedLimits`` counts
     them in Redis for several): the same methods, so the server asks either the same way."""
 
-    def __init__(self, table_rate: tuple[int, float], sockets: int, open_sockets: dict[str, int]) -> None:
+    def __init__(
+        self,
+        table_rate: tuple[int, float],
+        sockets: int,
+        open_sockets: dict[str, int],
+        hint_rate: tuple[int, float] = (0, 60.0),
+    ) -> None:
         self.window = Window(*table_rate)
         self.sockets = sockets
         self._open = open_sockets  # the server's own count of its websockets by address
+        self.hints = Window(*hint_rate)
 
     async def allow_table(self, address: str) -> bool:
         return self.window.allow(address)
+
+    async def allow_hint(self, address: str) -> bool:
+        """Count a hint of ``address`` if its window has room (``--hints-per-minute``)."""
+        return self.hints.allow(address)
 
     async def open_socket(self, address: str) -> bool:
         """Whether ``address`` may open one more websocket (the server counts it once open)."""

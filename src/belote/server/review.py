@@ -17,7 +17,8 @@ is spent:
   ``cap`` at once in the process (503 ``analyses_busy`` with ``Retry-After``): a refusal, never a
   queue that grows;
 - the analysis runs in the bots' worker pool (``Thinker.analyse``), off the event loop, so tables
-  keep playing; the cap leaves workers for the bots;
+  keep playing; the cap leaves workers for the bots, and the fair queue gives the address its turn
+  with the others (an address analysing leaves the next worker to another's bots);
 - the last ``CACHE`` answers are kept by the record's canonical text: a page stepping through a
   deal, reloading, or two players of the table reviewing the same deal cost one analysis.
 
@@ -41,7 +42,7 @@ from belote.actions import Refusal
 from belote.record import RecordError, load_deal, to_record
 from belote.server import assets
 from belote.server.limits import TooMany
-from belote.server.thinking import Thinker, WorkersLost
+from belote.server.thinking import Thinker, WorkersLost, address_owner
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 
 __all__ = ["CACHE", "MAX_BODY", "Analyses", "routes"]
@@ -128,7 +129,7 @@ async def analyse_route(request: Request) -> Response:
         return refused(request, full, headers={"Retry-After": str(RETRY_AFTER)})
     analyses.running[who] = analyses.running.get(who, 0) + 1
     try:
-        result = await thinker.analyse(record)
+        result = await thinker.analyse(record, address_owner(who))
     except WorkersLost:
         log.error("an analysis lost its worker twice")
         lost = BadRequest("the server could not analyse that deal just now: try again", "server_error", 503)

@@ -5,6 +5,7 @@ alone, the limits would grow with the processes. In Redis mode they are counted 
 
 - new tables: ``limit:tables:{address}``, a sorted set of the creations in the window (Redis's own
   clock, so that the processes' clocks need not agree), trimmed and checked in one script;
+- hints: ``limit:hints:{address}``, the same;
 - open websockets: ``limit:sockets:{address}``, a hash of each process's count for that address. A
   process keeps ``alive:{process}`` while it runs; the counts of a process whose key expired (it
   died with its sockets) are dropped when next counted.
@@ -72,12 +73,21 @@ return 1
 class SharedLimits:
     """New tables and open websockets per address, counted in Redis for every process of the server."""
 
-    def __init__(self, client: Any, prefix: str, process: str, table_rate: tuple[int, float], sockets: int) -> None:
+    def __init__(
+        self,
+        client: Any,
+        prefix: str,
+        process: str,
+        table_rate: tuple[int, float],
+        sockets: int,
+        hint_rate: tuple[int, float] = (0, 60.0),
+    ) -> None:
         self.r = client
         self.prefix = prefix
         self.process = process
         self.window = Window(*table_rate)  # its count and seconds, for the refusal's words
         self.sockets = sockets
+        self.hints = Window(*hint_rate)
         self._table = client.register_script(_TABLE)
         self._open = client.register_script(_OPEN)
         self._close = client.register_script(_CLOSE)
@@ -88,11 +98,18 @@ class SharedLimits:
 
     async def allow_table(self, address: str) -> bool:
         """Count a new table of ``address`` if the window has room; False (nothing counted) when full."""
-        if self.window.count <= 0:
+        return await self._count(self.window, "tables", address)
+
+    async def allow_hint(self, address: str) -> bool:
+        """Count a hint of ``address`` if its window has room (``--hints-per-minute``)."""
+        return await self._count(self.hints, "hints", address)
+
+    async def _count(self, window: Window, what: str, address: str) -> bool:
+        """Count an event of ``address`` in ``limit:{what}:{address}`` if ``window`` has room."""
+        if window.count <= 0:
             return True
-        window_ms = round(self.window.seconds * 1000)
-        args = [window_ms, self.window.count, secrets.token_hex(8)]
-        return bool(await self._table(keys=[self._k("limit", "tables", address)], args=args))
+        args = [round(window.seconds * 1000), window.count, secrets.token_hex(8)]
+        return bool(await self._table(keys=[self._k("limit", what, address)], args=args))
 
     async def open_socket(self, address: str) -> bool:
         """Count a websocket of ``address`` if it has fewer than the limit open in all the processes."""

@@ -42,7 +42,7 @@ from belote.server.room import (
     Said,
     Write,
 )
-from belote.server.thinking import Thinker
+from belote.server.thinking import NOBODY, Thinker, address_owner
 
 log = logging.getLogger("belote.tables")
 
@@ -64,6 +64,8 @@ class ServerConfig:
     table_rate: tuple[int, float] = (20, 60.0)
     #: Websockets open at once from one address (0: no limit).
     sockets_per_address: int = 32
+    #: Hints one address may ask for: at most this many in so many seconds (0: no limit).
+    hint_rate: tuple[int, float] = (20, 60.0)
     #: Seconds a table nobody uses (no action, no socket open on it) stays in the store: a private or
     #: online table, and a solo one (docs/operations.md says why these defaults).
     expire_after: float = 7 * 24 * 3600.0
@@ -94,9 +96,13 @@ class Client:
     last: int = -1  # the number of the last event sent
     token: str | None = None  # a person's seat token: their seat follows it when seats change
     address: str = ""  # where the socket comes from: the limits count by it
-    hint: asyncio.Future[None] | None = None  # the hint being worked out for this client (server/hints.py)
     epoch: int = 0  # the room's epoch its events were sent from (``Replica.epoch``)
     name: str | None = None  # a spectator's name in the chat, as they joined (``Join.name``)
+
+    @property
+    def owner(self) -> str:
+        """Whose turn in the bot workers' fair queue the work this client asks for takes: its address's."""
+        return address_owner(self.address or f"socket {id(self)}")
 
     @property
     def talker(self) -> str:
@@ -126,7 +132,9 @@ class Table:
         self.driver = Driver(
             self.replica, self.mutate, self.here_seats, config.thinker, config.pace, self.metrics, clock
         )
+        self.driver.owner = self.bots_owner
         self.clients: list[Client] = []
+        self.hinting: dict[int, asyncio.Future[None]] = {}  # the hint being worked out for each seat (hints.py)
         self.chat_window = Window(*CHAT_RATE)  # by seat
         self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
         self.clock = clock
@@ -214,7 +222,7 @@ class Table:
         """A person's message from their socket (``belote.server.messages``), reduced by the room;
         then what its events ask of this socket: a chat line passed on, within the limits per seat and
         per address; a reply for the sender alone; a hint worked out for it. The room's events."""
-        if isinstance(message, Hint) and client.hint is not None and not client.hint.done():
+        if isinstance(message, Hint) and self.hint_busy(client.seat):
             raise IllegalAction("a hint is already being worked out for you: it comes in a moment", "hint_busy")
         events = await self.mutate(message)
         for event in events:
@@ -223,8 +231,14 @@ class Table:
             elif isinstance(event, Reply):
                 await client.send({**event.message, "table": self.id})
             elif isinstance(event, Hinted):
-                client.hint = hints.answer(self, client, event.seat)
+                self.hinting[event.seat] = hints.answer(self, client, event.seat)
         return events
+
+    def hint_busy(self, seat: int | None) -> bool:
+        """Whether a hint for ``seat`` is being worked out: one at a time per seat, however many
+        sockets its person has open (each would otherwise keep a worker busy)."""
+        hint = None if seat is None else self.hinting.get(seat)
+        return hint is not None and not hint.done()
 
     # ----------------------------------------------------------------- chat
     async def _say(self, client: Client, line: dict[str, Any]) -> None:
@@ -249,6 +263,17 @@ class Table:
                 await client.send(line)
 
     # ----------------------------------------------------------------- the driver and who is there
+    def bots_owner(self) -> str:
+        """Whose turn in the bot workers' fair queue (``thinking.FairQueue``) this table's bots think
+        in: the people they play for. The address of a person at the table in this process (the first
+        in order: a person's tables share their turn with their hints), the table's own when its people
+        are in other processes, and ``NOBODY`` when nobody is at it: a stranger's hundreds of
+        abandoned tables take one turn between them, not one each."""
+        seated = sorted(c.owner for c in self.clients if c.seat is not None)
+        if seated:
+            return seated[0]
+        return f"table {self.id}" if self.driver.people_here() else NOBODY
+
     def here_seats(self) -> list[int]:
         """The seats with a socket open in this process."""
         return sorted({c.seat for c in self.clients if c.seat is not None})
