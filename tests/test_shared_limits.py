@@ -11,6 +11,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from belote.server.app import create_app
+from belote.server.limits import Check, Rate
 from belote.server.redis_hub import RedisLink
 from belote.server.shared_limits import SharedLimits
 from belote.server.tables import ServerConfig
@@ -25,10 +26,14 @@ def test_processes_share_the_counts_and_a_dead_ones_sockets_are_dropped(tmp_path
         a, b, c = (SharedLimits(hub.r, "belote:", p, (3, 60.0), 2) for p in ("A", "B", "C"))
         for limits in (a, b, c):
             await limits.alive()
-        made = [await limits.allow_table("1.2.3.4") for limits in (a, a, b)]
-        assert made == [True, True, True]
-        assert not await a.allow_table("1.2.3.4") and not await b.allow_table("1.2.3.4")
-        assert await b.allow_table("5.6.7.8")  # another address has its own window
+
+        def new(address: str) -> list[Check]:
+            return [("new", Rate(3, 60.0), address)]
+
+        made = [await limits.allow(new("1.2.3.4")) for limits in (a, a, b)]
+        assert made == [None, None, None]
+        assert await a.allow(new("1.2.3.4")) == await b.allow(new("1.2.3.4")) == Rate(3, 60.0)
+        assert await b.allow(new("5.6.7.8")) is None  # another address has its own window
 
         assert await a.open_socket("1.2.3.4") and await b.open_socket("1.2.3.4")
         assert not await a.open_socket("1.2.3.4")  # two open, in two processes

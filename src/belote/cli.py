@@ -171,6 +171,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pace=args.pace,
         origins=tuple(args.origin),
         table_rate=(args.tables_per_minute, 60.0),
+        message_rates=args.message_rates,
         sockets_per_address=args.sockets_per_address,
         expire_after=args.expire_after,
         expire_solo_after=args.expire_solo_after,
@@ -303,8 +304,16 @@ def _serve_limits(p: argparse.ArgumentParser) -> None:
         type=int,
         default=20,
         metavar="N",
-        help="new tables one client address may open in a minute, in all the processes with --redis "
-        "(default 20; 0: no limit)",
+        help="new tables (solo, private, places in the queue) and score sheets one client address may create "
+        "in a minute, together, in all the processes with --redis (default 20; 0: no limit)",
+    )
+    p.add_argument(
+        "--message-rates",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiplies how many of each message one client may send in 10 seconds (docs/operations.md; "
+        "default 1; 0: no limit)",
     )
     p.add_argument(
         "--sockets-per-address",

@@ -21,7 +21,7 @@ from typing import Any
 
 from belote.game import SEATS
 from belote.server.hub import OUTAGE, Hub, Note
-from belote.server.limits import Window
+from belote.server.limits import LocalRates, Rates
 from belote.server.metrics import Metrics
 from belote.server.room import (
     DEFAULT_SETTINGS,
@@ -38,7 +38,7 @@ from belote.server.room import (
     person_seat,
     rules_of,
 )
-from belote.server.tables import ADDRESS_CHAT_RATE, ServerConfig, Table
+from belote.server.tables import ServerConfig, Table
 from belote.server.wire import new_token, same_secret
 from belote.variants import DEFAULT_GAME
 
@@ -60,6 +60,7 @@ class TableManager:
         config: ServerConfig | None = None,
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.time,
+        rates: Rates | None = None,
     ) -> None:
         self.hub = hub
         self.config = config or ServerConfig()
@@ -69,14 +70,14 @@ class TableManager:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._lease_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
-        self.address_chat = Window(*ADDRESS_CHAT_RATE)
+        self.rates = rates or LocalRates()  # the chat's limits, shared by the tables
         hub.bus.listen(self._on_note)
 
     def defaults(self) -> dict[str, Any]:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
     def _table(self, table_id: str, meta: Meta) -> Table:
-        return Table(table_id, meta, self.hub, self.config, self.address_chat, self.metrics, self.clock)
+        return Table(table_id, meta, self.hub, self.config, self.rates, self.metrics, self.clock)
 
     async def _create(self, meta: Meta) -> Table:
         table_id = new_token()

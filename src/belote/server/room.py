@@ -884,9 +884,11 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
                 return changed
             if seat is not None and seat not in m.acks:
                 m.acks.append(seat)
+                changed = True
             if seat is None or not room.unread():
                 m.continued, m.acks = len(room.match.deals) - 1, []
-            return True
+                changed = True
+            return changed  # read again by a seat that had: nothing to write, nobody to tell
         case NewGame(seat, settings, seed):
             _new_game(room, seat, settings, seed)
             return True
