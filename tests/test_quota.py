@@ -19,16 +19,28 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from belote.game import SEATS, action_str
 from belote.server.app import create_app
+from belote.server.hub import local_hub
 from belote.server.limits import Rate
+from belote.server.manager import TableManager
 from belote.server.messages import CLIENT_MESSAGES, RATES
-from belote.server.redis_hub import RedisLink
+from belote.server.metrics import Metrics
+from belote.server.redis_hub import RedisLink, RedisSheets
 from belote.server.room import Meta, Room, Seat, check_settings, new_match
 from belote.server.shared_limits import SharedLimits
-from belote.server.store import SQLiteStore
+from belote.server.store import SQLiteSheets, SQLiteStore
 from belote.server.tables import ServerConfig
 from netplay import Server, post, receive, redis_server, run, serve_in_thread, stored_table, until
 
+DAY = 24 * 3600.0
 FAST = {"strength": "easy", "speed": "fast"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def refusal(e: urllib.error.HTTPError) -> tuple[int, str, dict[str, Any]]:
@@ -107,6 +119,53 @@ def test_score_sheets_count_in_the_limit(app_client: Callable[..., TestClient]) 
         assert (r.json()["code"], r.json()["args"]) == ("too_many_created", {"count": 3, "seconds": 60})
         r = client.post("/api/solo", json=FAST)  # the same window
         assert (r.status_code, r.json()["code"]) == (429, "too_many_tables")
+
+
+def test_score_sheets_expire_when_nobody_changes_them(tmp_path: Path) -> None:
+    """No sheet ever expired (the sweep removed tables only): one unchanged for 90 days goes."""
+    clock = Clock()
+
+    async def scenario() -> None:
+        store = SQLiteStore(tmp_path / "sheets.sqlite3", clock=clock)
+        sheets = SQLiteSheets(store)
+        config = ServerConfig(pace=0.0, expire_sheets_after=90 * DAY)
+        manager = TableManager(local_hub(store), config, Metrics(), clock=clock, sheets=sheets)
+        await sheets.create_sheet("old", {"n": 1})
+        await sheets.create_sheet("kept", {"n": 1})
+        clock.now += 60 * DAY
+        await sheets.change_sheet("kept", lambda data: {**data, "n": 2})
+        await sheets.load_sheet("old")  # reading a sheet does not keep it
+        clock.now += 30 * DAY
+        await manager.sweep()
+        assert set(store.sheet_ids()) == {"old", "kept"}  # 90 days to the second: not yet
+        clock.now += 1
+        await manager.sweep()
+        assert store.sheet_ids() == ["kept"]
+        clock.now += 60 * DAY
+        await manager.sweep()
+        assert store.sheet_ids() == []
+        assert manager.metrics.expired_sheets.value() == 2
+        await manager.close()
+        store.close()
+
+    run(scenario())
+
+
+def test_a_sheet_in_redis_expires_unless_it_changes(tmp_path: Path) -> None:
+    async def scenario(url: str) -> None:
+        link = RedisLink.connect(url)
+        sheets = RedisSheets(link.r, "belote:", ttl=90 * DAY)
+        full = 90 * DAY * 1000
+        await sheets.create_sheet("s1", {"n": 1})
+        assert full - 5000 < await link.r.pttl("belote:sheet:s1") <= full
+        await link.r.pexpire("belote:sheet:s1", 1000)  # as if it were 90 days old, to the second
+        await sheets.change_sheet("s1", lambda data: {**data, "n": 2})
+        assert full - 5000 < await link.r.pttl("belote:sheet:s1") <= full  # a change keeps it 90 days more
+        assert await sheets.expire(0.0) == 0  # nothing to sweep: the key expires by itself
+        await link.close()
+
+    with redis_server(tmp_path) as url:
+        run(scenario(url))
 
 
 # ----------------------------------------------------------------- rates of messages

@@ -176,6 +176,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         expire_after=args.expire_after,
         expire_solo_after=args.expire_solo_after,
         sweep_every=args.sweep_every,
+        expire_sheets_after=args.expire_sheets_after,
         think_workers=args.think_workers,
     )
     app = create_app(db_path=db, config=config, redis_url=args.redis)
@@ -413,7 +414,15 @@ def _serve_logs_and_expiry(p: argparse.ArgumentParser) -> None:
         type=float,
         default=600,
         metavar="SECONDS",
-        help="seconds between two sweeps of the expired tables (default 600)",
+        help="seconds between two sweeps of the expired tables and score sheets (default 600)",
+    )
+    p.add_argument(
+        "--expire-sheets-after",
+        type=float,
+        default=90 * 24 * 3600,
+        metavar="SECONDS",
+        help="a score sheet nobody changed for this long is removed from the store (default 7776000: 90 days; "
+        "0: kept for ever)",
     )
 
 

@@ -653,7 +653,7 @@ def create_app(
             limits: Limits = SharedLimits(
                 link.r, link.prefix, hub.process, config.table_rate, config.sockets_per_address
             )
-            app.state.sheets = RedisSheets(link.r, link.prefix)
+            app.state.sheets = RedisSheets(link.r, link.prefix, ttl=config.expire_sheets_after)
         else:
             hub = local_hub(store)
             limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets)
@@ -661,7 +661,9 @@ def create_app(
         app.state.limits = limits
         thinker = Thinker(config.think_workers)
         await thinker.start()
-        manager = TableManager(hub, replace(config, thinker=thinker), app.state.metrics, rates=limits)
+        manager = TableManager(
+            hub, replace(config, thinker=thinker), app.state.metrics, rates=limits, sheets=app.state.sheets
+        )
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker

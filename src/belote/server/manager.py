@@ -38,6 +38,7 @@ from belote.server.room import (
     person_seat,
     rules_of,
 )
+from belote.server.store import SheetStore
 from belote.server.tables import ServerConfig, Table
 from belote.server.wire import new_token, same_secret
 from belote.variants import DEFAULT_GAME
@@ -61,8 +62,10 @@ class TableManager:
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.time,
         rates: Rates | None = None,
+        sheets: SheetStore | None = None,
     ) -> None:
         self.hub = hub
+        self.sheets = sheets  # the score sheets the sweep expires (None: none here)
         self.config = config or ServerConfig()
         self.metrics = metrics or Metrics()
         self.clock = clock  # unix seconds: tests set their own, and give the store the same
@@ -329,8 +332,10 @@ class TableManager:
     async def sweep(self) -> dict[str, list[str]]:
         """Remove from the hub (and from memory) the tables nobody used for longer than their kind may
         stay (``config.expiry()``): finished, or abandoned (no socket open, no action). The tables with
-        a socket open here are marked used first. Returns the ids removed, by kind."""
+        a socket open here are marked used first. Then the score sheets nobody changed for
+        ``config.expire_sheets_after`` seconds. Returns the ids of the tables removed, by kind."""
         now = self.clock()
+        await self.sweep_sheets(now)
         await self.hub.store.touch([i for i, t in self.tables.items() if t.clients])
         gone = await self.hub.store.expire({kind: now - seconds for kind, seconds in self.config.expiry().items()})
         for kind, ids in gone.items():
@@ -343,6 +348,17 @@ class TableManager:
         if gone:
             log.info("expired %s", ", ".join(f"{len(ids)} {kind}" for kind, ids in sorted(gone.items())))
         return gone
+
+    async def sweep_sheets(self, now: float) -> int:
+        """Remove the score sheets last changed over ``config.expire_sheets_after`` seconds before
+        ``now`` (in Redis their keys expire by themselves: nothing to do); how many."""
+        if self.sheets is None or self.config.expire_sheets_after <= 0:
+            return 0
+        removed = await self.sheets.expire(now - self.config.expire_sheets_after)
+        if removed:
+            self.metrics.expired_sheets.inc(removed)
+            log.info("expired %d score sheets", removed)
+        return removed
 
     async def close(self) -> None:
         for task in (self._lease_task, self._sweep_task):

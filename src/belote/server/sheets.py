@@ -22,7 +22,8 @@ program, which names no page): others answer 415 (``json``) or 403 (``origin``).
 
 A new sheet counts among what the client's address creates (tables and sheets together: ``belote
 serve --tables-per-minute``): past it the answer is 429 with ``{"error", "code": "too_many_created",
-"args": {"count", "seconds"}}`` (docs/protocol.md).
+"args": {"count", "seconds"}}`` (docs/protocol.md). A sheet nobody changes expires
+(``--expire-sheets-after``, 90 days).
 
 Sides and players are named by the sheet's ``teams`` (``["NS", "EW"]``, ``["N", "E", "S"]`` or
 ``["N", "E"]``); the sheet's ``variant`` says which game it keeps.

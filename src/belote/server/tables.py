@@ -78,6 +78,8 @@ class ServerConfig:
     #: online table, and a solo one (docs/operations.md says why these defaults).
     expire_after: float = 7 * 24 * 3600.0
     expire_solo_after: float = 24 * 3600.0
+    #: Seconds a score sheet nobody changed stays in the store (0: for ever).
+    expire_sheets_after: float = 90 * 24 * 3600.0
     #: Seconds between two sweeps of the tables that expired.
     sweep_every: float = 600.0
     #: Seconds a table nobody watches and nothing drives stays in memory (it loads again on demand).
