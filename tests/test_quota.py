@@ -25,7 +25,17 @@ from belote.server.manager import TableManager
 from belote.server.messages import CLIENT_MESSAGES, RATES
 from belote.server.metrics import Metrics
 from belote.server.redis_hub import RedisLink, RedisSheets
-from belote.server.room import Meta, Room, Seat, check_settings, new_match
+from belote.server.room import (
+    Back,
+    Meta,
+    Room,
+    Seat,
+    StandIn,
+    Write,
+    check_settings,
+    new_match,
+    reduce,
+)
 from belote.server.shared_limits import SharedLimits
 from belote.server.store import SQLiteSheets, SQLiteStore
 from belote.server.tables import ServerConfig
@@ -166,6 +176,62 @@ def test_a_sheet_in_redis_expires_unless_it_changes(tmp_path: Path) -> None:
 
     with redis_server(tmp_path) as url:
         run(scenario(url))
+
+
+# ----------------------------------------------------------------- a table nobody came to
+def online_room(turn_timer: int = 30) -> Room:
+    """A table as the queue forms it: two people, two bots, none of the people come yet."""
+    settings = check_settings({**FAST, "turn_timer": turn_timer})
+    seats = {2: Seat("t2", "Ann"), 0: Seat("t0", "Bob")}
+    seats |= {s: Seat(None, name, "heuristic") for s, name in ((1, "Léa"), (3, "Hugo"))}
+    for seed in range(50):  # a deal a bot opens: its bots would think first
+        room = Room(Meta("online", seed, settings, dict(seats), arrived=False), new_match(settings, seed))
+        if room.match is not None and room.meta.seats[room.match.to_move or 0].bot is not None:
+            return room
+    raise AssertionError("no seed gives the bidding to a bot")
+
+
+def test_a_table_of_the_queue_none_of_whose_people_came_is_abandoned_after_the_turn_timer() -> None:
+    """No bot thinks for nobody: until a person of the table comes, its bots wait, and when the turn
+    timer has passed with nobody, the table is abandoned (no match played on for nobody)."""
+    room = online_room()
+    assert room.next_job(0.0, False, now=0) == (30.0, "timeout", 0)  # a bot is to bid, and does not
+    assert room.next_job(31.0, False, now=0) == (-1.0, "timeout", 0)
+    room, events = reduce(room, StandIn(0))
+    assert events == [Write(0, (), True, False)]  # the abandonment is stored: the table expires soon
+    assert room.meta.abandoned and not room.active
+    assert room.next_job(60.0, False, now=0) is None  # nothing more: no bot stands in, none plays
+    assert room.meta.to_json()["abandoned"] is True and room.meta.standin == []
+    # A person who still comes takes the table up where it was, and its bots play.
+    room, _ = reduce(room, Back(2))
+    assert room.active and room.meta.arrived and not room.meta.abandoned
+    job = room.next_job(10.0, True, now=0)
+    assert job is not None and job.kind == "bot"
+
+
+def test_a_table_nobody_came_to_expires_soon(tmp_path: Path) -> None:
+    clock = Clock()
+
+    async def scenario() -> None:
+        store = SQLiteStore(tmp_path / "online.sqlite3", clock=clock)
+        config = ServerConfig(pace=0.0, turn_timer=600, expire_after=7 * DAY, expire_abandoned_after=600.0)
+        manager = TableManager(local_hub(store), config, Metrics(), clock=clock)
+        nobody, given = await manager.create_online(["Ann", "Bob"], "classic")
+        came, came_given = await manager.create_online(["Cy", "Dee"], "classic")
+        assert not nobody.meta.arrived and not came.meta.arrived
+        await came.mutate(Back(came_given[0][1]))  # a person of it joined
+        await nobody.mutate(StandIn(given[0][1]))  # what the driver sends when the turn timer is out
+        assert nobody.meta.abandoned and nobody.next_job() is None and came.active
+        clock.now += 600
+        assert await manager.sweep() == {}
+        clock.now += 1
+        assert await manager.sweep() == {"abandoned": [nobody.id]}
+        assert store.load_table(nobody.id) is None and store.load_table(came.id) is not None
+        assert manager.metrics.expired.value(kind="abandoned") == 1
+        await manager.close()
+        store.close()
+
+    run(scenario())
 
 
 # ----------------------------------------------------------------- rates of messages

@@ -574,7 +574,7 @@ class Connection:
             await found.presence()  # a solo table's bots go on when their person is back
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
-        if seat is not None and (seat in found.meta.standin or seat in found.meta.away):
+        if seat is not None and found.meta.missing(seat):
             await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
         await found.send_state(self.client)
 

@@ -129,7 +129,8 @@ class TableManager:
         given = [(new_token(), s) for s in places]
         seats = {s: Seat(token, name) for (token, s), name in zip(given, names, strict=True)}
         fill_with_bots(seats, rules.players, settings["strength"], seed)
-        table = await self._create(Meta("online", seed, settings, seats))
+        # Its bots wait for its people, and it is abandoned if none comes (``Meta.arrived``).
+        table = await self._create(Meta("online", seed, settings, seats, arrived=False))
         return table, given
 
     async def invitation(self, table_id: str, invite: Any) -> dict[str, Any] | None:

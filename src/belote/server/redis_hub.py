@@ -35,6 +35,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import WatchError
 
 from belote.server.hub import CHAT_KEEP, OUTAGE, Hub, Listener, Note, StoreLost
+from belote.server.store import stored_kind
 
 log = logging.getLogger("belote.redis")
 
@@ -208,7 +209,7 @@ class RedisTables:
                 found = await pipe.execute()
             for i, table_id in enumerate(batch):
                 raw, used = found[2 * i], found[2 * i + 1]
-                kind = str(json.loads(raw).get("kind", "private")) if raw is not None else None
+                kind = stored_kind(json.loads(raw)) if raw is not None else None
                 if used is None or (kind is not None and float(used) >= before.get(kind, float(used))):
                     continue  # used again meanwhile, or a kind that is not swept (a table whose meta is gone is)
                 async with self.r.pipeline(transaction=True) as pipe:

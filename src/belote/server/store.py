@@ -60,6 +60,17 @@ SWEEP_BATCH = 200
 VACUUM_PAGES = 2_000
 
 
+def stored_kind(meta: dict[str, Any]) -> str:
+    """The kind a table expires as: its own (solo, private, online), or ``abandoned`` for a table the
+    queue formed that none of its people came to (``room.Meta.abandoned``); written before tables
+    had a kind, private.
+
+    >>> stored_kind({"kind": "online"}), stored_kind({"kind": "online", "abandoned": True}), stored_kind({})
+    ('online', 'abandoned', 'private')
+    """
+    return "abandoned" if meta.get("abandoned") else str(meta.get("kind") or "private")
+
+
 def julian(unix: float) -> float:
     """A time in unix seconds as SQLite's ``julianday`` counts it (a sheet's ``updated``).
 
@@ -121,7 +132,7 @@ class SQLiteStore:
                         "INSERT INTO tables (id, meta, active, kind, used) VALUES (?, ?, ?, ?, ?) "
                         "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, active = excluded.active, "
                         "kind = excluded.kind, used = excluded.used",
-                        (table_id, json.dumps(meta), int(active), meta.get("kind"), now),
+                        (table_id, json.dumps(meta), int(active), stored_kind(meta), now),
                     )
                 elif actions or reset:
                     self._db.execute("UPDATE tables SET used = ? WHERE id = ?", (now, table_id))

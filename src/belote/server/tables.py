@@ -78,6 +78,8 @@ class ServerConfig:
     #: online table, and a solo one (docs/operations.md says why these defaults).
     expire_after: float = 7 * 24 * 3600.0
     expire_solo_after: float = 24 * 3600.0
+    #: Seconds a table the queue formed and nobody came to stays after it was abandoned (``Meta.abandoned``).
+    expire_abandoned_after: float = 600.0
     #: Seconds a score sheet nobody changed stays in the store (0: for ever).
     expire_sheets_after: float = 90 * 24 * 3600.0
     #: Seconds between two sweeps of the tables that expired.
@@ -86,8 +88,14 @@ class ServerConfig:
     forget_after: float = 60.0
 
     def expiry(self) -> dict[str, float]:
-        """Seconds a table of each kind stays unused before it expires."""
-        return {"solo": self.expire_solo_after, "private": self.expire_after, "online": self.expire_after}
+        """Seconds a table of each kind stays unused before it expires (``store.stored_kind``: an
+        abandoned table is of its own kind)."""
+        return {
+            "solo": self.expire_solo_after,
+            "private": self.expire_after,
+            "online": self.expire_after,
+            "abandoned": self.expire_abandoned_after,
+        }
 
     #: Worker processes the bots think in (None: one per core; 0: threads of the server's process).
     think_workers: int | None = None
