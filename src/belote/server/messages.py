@@ -172,7 +172,12 @@ RATES: dict[type[ClientMessage], MessageRate] = {
     ),
     NewGame: MessageRate("new_game", 5, 20, "a new match now and then"),
     SeatBot: MessageRate("bot_seat", 10, 20, "up to three seats given to outside bots"),
-    Hint: MessageRate("hint", 10, 40, "one at a time (hint_busy), each about a second"),
+    Hint: MessageRate(
+        "hint",
+        20,
+        60,
+        "one a turn and one at a time (hint_busy): about twelve in 10 s at every turn at the fastest",
+    ),
 }
 
 
