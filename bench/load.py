@@ -288,8 +288,10 @@ def servers(
         try:
             for p, log_path in zip(ports, logs, strict=True):
                 cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(p), "--db", str(db)]
+                # Every scripted player comes from 127.0.0.1 and plays as fast as the server answers: the limits
+                # per address would count them as one client, and the rates of messages are made for people.
                 cmd += ["--turn-timer", "600", "--tables-per-minute", "0", "--sockets-per-address", "0"]
-                cmd += ["--connections-per-address", "0"]
+                cmd += ["--connections-per-address", "0", "--message-rates", "0"]
                 if url is not None:
                     cmd += ["--redis", url]
                 if pace is not None:

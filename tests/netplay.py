@@ -299,8 +299,10 @@ class Server:
     def start(self, timeout: float = 20.0, ready: str = "/api/health") -> None:
         """Start the process and wait until ``ready`` answers (``/``, the page, while Redis is down)."""
         cmd = [sys.executable, "-m", "belote.cli", "serve", "--port", str(self.port), "--db", str(self.db)]
-        # Every scripted player here comes from 127.0.0.1: the limits per address would count them as one client.
-        cmd += ["--tables-per-minute", "0", "--sockets-per-address", "0", "--connections-per-address", "0", *self.args]
+        # Every scripted player here comes from 127.0.0.1 and plays as fast as the server answers: the limits
+        # per address would count them as one client, and the rates of messages are made for people.
+        cmd += ["--tables-per-minute", "0", "--sockets-per-address", "0", "--connections-per-address", "0"]
+        cmd += ["--message-rates", "0", *self.args]
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 cmd,

@@ -394,6 +394,8 @@ def test_the_queue_counts_the_people_waiting_for_each_game(client: TestClient) -
         assert client.get("/api/health").json()["queue"] == 2
 
 
+# Three sockets stand for fifteen people coming and going within a second: past the rates of one person.
+@pytest.mark.app_config(pace=0.0, message_rates=0.0)
 def test_people_coming_and_going_do_not_flood_the_waiting(client: TestClient) -> None:
     with contextlib.ExitStack() as stack:
         a, *others = (stack.enter_context(client.websocket_connect("/ws")) for _ in range(4))

@@ -11,6 +11,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from belote.server.app import create_app
+from belote.server.limits import Check, Rate
 from belote.server.redis_hub import RedisLink
 from belote.server.shared_limits import SharedLimits
 from belote.server.tables import ServerConfig
@@ -25,10 +26,14 @@ def test_processes_share_the_counts_and_a_dead_ones_sockets_are_dropped(tmp_path
         a, b, c = (SharedLimits(hub.r, "belote:", p, (3, 60.0), 2) for p in ("A", "B", "C"))
         for limits in (a, b, c):
             await limits.alive()
-        made = [await limits.allow_table("1.2.3.4") for limits in (a, a, b)]
-        assert made == [True, True, True]
-        assert not await a.allow_table("1.2.3.4") and not await b.allow_table("1.2.3.4")
-        assert await b.allow_table("5.6.7.8")  # another address has its own window
+
+        def new(address: str) -> list[Check]:
+            return [("new", Rate(3, 60.0), address)]
+
+        made = [await limits.allow(new("1.2.3.4")) for limits in (a, a, b)]
+        assert made == [None, None, None]
+        assert await a.allow(new("1.2.3.4")) == await b.allow(new("1.2.3.4")) == Rate(3, 60.0)
+        assert await b.allow(new("5.6.7.8")) is None  # another address has its own window
 
         assert await a.open_socket("1.2.3.4") and await b.open_socket("1.2.3.4")
         assert not await a.open_socket("1.2.3.4")  # two open, in two processes
@@ -83,9 +88,13 @@ def test_two_servers_on_one_redis_limit_a_client_once(tmp_path: Path) -> None:
 def test_the_hints_of_an_address_are_counted_once_for_every_process(tmp_path: Path) -> None:
     async def scenario(url: str) -> list[bool]:
         hub = RedisLink.connect(url)
-        a, b = (SharedLimits(hub.r, "belote:", p, (3, 60.0), 2, hint_rate=(2, 60.0)) for p in ("A", "B"))
-        asked = [await a.allow_hint("1.2.3.4"), await b.allow_hint("1.2.3.4"), await a.allow_hint("1.2.3.4")]
-        asked += [await b.allow_hint("5.6.7.8"), await a.allow_table("1.2.3.4")]  # its own windows
+        a, b = (SharedLimits(hub.r, "belote:", p, (3, 60.0), 2, hints=(2, 60.0)) for p in ("A", "B"))
+
+        async def hint(limits: SharedLimits, address: str) -> bool:
+            return await limits.allow([("hints", limits.hints, address)]) is None
+
+        asked = [await hint(a, "1.2.3.4"), await hint(b, "1.2.3.4"), await hint(a, "1.2.3.4")]
+        asked += [await hint(b, "5.6.7.8"), await a.allow([("new", a.new, "1.2.3.4")]) is None]  # its own windows
         await hub.close()
         return asked
 

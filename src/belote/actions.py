@@ -139,6 +139,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "no_such_table": (),
     "flooding": ("count", "seconds"),
     "too_many_tables": ("count", "seconds"),
+    "too_many_created": ("count", "seconds"),
     "too_many_sockets": ("max",),
     "server_error": (),
     "not_saved": (),

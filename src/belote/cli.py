@@ -171,11 +171,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pace=args.pace,
         origins=tuple(args.origin),
         table_rate=(args.tables_per_minute, 60.0),
+        message_rates=args.message_rates,
         sockets_per_address=args.sockets_per_address,
         hint_rate=(args.hints_per_minute, 60.0),
         expire_after=args.expire_after,
         expire_solo_after=args.expire_solo_after,
         sweep_every=args.sweep_every,
+        expire_sheets_after=args.expire_sheets_after,
         think_workers=args.think_workers,
     )
     app = create_app(db_path=db, config=config, redis_url=args.redis)
@@ -304,8 +306,16 @@ def _serve_limits(p: argparse.ArgumentParser) -> None:
         type=int,
         default=20,
         metavar="N",
-        help="new tables one client address may open in a minute, in all the processes with --redis "
-        "(default 20; 0: no limit)",
+        help="new tables (solo, private, places in the queue) and score sheets one client address may create "
+        "in a minute, together, in all the processes with --redis (default 20; 0: no limit)",
+    )
+    p.add_argument(
+        "--message-rates",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiplies how many of each message one client may send in 10 seconds (docs/operations.md; "
+        "default 1; 0: no limit)",
     )
     p.add_argument(
         "--sockets-per-address",
@@ -413,7 +423,15 @@ def _serve_logs_and_expiry(p: argparse.ArgumentParser) -> None:
         type=float,
         default=600,
         metavar="SECONDS",
-        help="seconds between two sweeps of the expired tables (default 600)",
+        help="seconds between two sweeps of the expired tables and score sheets (default 600)",
+    )
+    p.add_argument(
+        "--expire-sheets-after",
+        type=float,
+        default=90 * 24 * 3600,
+        metavar="SECONDS",
+        help="a score sheet nobody changed for this long is removed from the store (default 7776000: 90 days; "
+        "0: kept for ever)",
     )
 
 

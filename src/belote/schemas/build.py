@@ -6,7 +6,8 @@ registry of the code already says is made here and written into them: the games 
 scores' names and what differs by game (``belote.variants.VARIANTS``, each game asked, none named), the
 rule options and a table's settings with their values (``belote.rules.OPTIONS``,
 ``belote.server.room.TABLE_SETTINGS``), the refusal codes and their args (``belote.actions.REFUSALS``),
-the reactions; and the tables of the docs that the same registries make. Each part is one function
+the reactions; and the tables of the docs that the same registries make (with the rates of the client
+messages, ``belote.server.messages.RATES``). Each part is one function
 below, registered for where it goes (``@part("common#/$defs/variant", ...)``: a file and a JSON pointer
 in it); in the files, each object made here says so in its ``$comment``, and a doc's table stands
 between two markers. ``build()`` asks the registries as they are when it is called: a test that
@@ -39,6 +40,7 @@ from belote.record import RULE_KEYS
 from belote.rules import KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec
 from belote.schemas import NAMES
 from belote.scoring import ROWS
+from belote.server.messages import CLIENT_MESSAGES, RATES
 from belote.server.room import DEFAULT_SETTINGS, REACTIONS, RULE_SETTINGS, SEATINGS, TABLE_SETTINGS
 from belote.sheet import SHEET_RULES
 from belote.variants import SEATS, VARIANTS, Variant
@@ -643,6 +645,19 @@ def options_doc() -> str:
 @block("docs/protocol.md", "sheet rows")
 def sheet_rows_doc() -> str:
     return _table(("row", "what it counts"), ([f"`{name}`", meaning] for name, meaning in ROWS.items()))
+
+
+@block("docs/operations.md", "message rates")
+def message_rates_doc() -> str:
+    names: dict[str, list[str]] = {}  # the messages of each window, in the order of the protocol
+    for cls in CLIENT_MESSAGES:
+        names.setdefault(RATES[cls].name, []).append(f"`{cls.wire}`")
+    rows = []
+    for name, wires in names.items():
+        rate = next(r for r in RATES.values() if r.name == name)
+        seconds = f"{rate.seconds:g} s"
+        rows.append([" and ".join(wires), f"{rate.person} in {seconds}", f"{rate.address} in {seconds}", rate.why])
+    return _table(("message", "a person", "an address", "what people do"), rows)
 
 
 @block("docs/openspiel.md", "parameters")

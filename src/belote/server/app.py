@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
 import logging
 import time
 from collections import deque
@@ -17,7 +18,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import ClientDisconnect, HTTPConnection, Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -30,7 +31,14 @@ from belote.record import match_records
 from belote.rules import OPTIONS
 from belote.server import assets, hints, messages
 from belote.server.hub import OUTAGE, Hub, local_hub
-from belote.server.limits import LocalLimits, too_many_sockets, too_many_tables
+from belote.server.limits import (
+    LocalLimits,
+    address,
+    count_new,
+    slow_down,
+    too_many_sockets,
+    too_many_tables,
+)
 from belote.server.logs import about
 from belote.server.manager import TableManager
 from belote.server.matchmaking import Matchmaker, waiting_by_game
@@ -222,22 +230,10 @@ async def outage_response(request: Request, exc: Exception) -> Response:
     return JSONResponse(http_body(e), status_code=503, headers={"Retry-After": "2"})
 
 
-def address(conn: HTTPConnection) -> str:
-    """The client's address (behind a proxy, the one it forwards: ``belote serve --forwarded-allow-ips``)."""
-    return conn.client.host if conn.client is not None else ""
-
-
 async def _may_open_a_table(request: Request) -> None:
-    """Counts a new table of the client's address; raises TooMany past ``--tables-per-minute`` (in all
-    the processes, in Redis mode)."""
-    limits: Limits = request.app.state.limits
-    try:
-        allowed = await limits.allow_table(address(request))
-    except Exception:  # Redis does not answer: let the client through rather than lock everybody out
-        log.exception("the table limit could not be counted in Redis")
-        allowed = True
-    if not allowed:
-        raise too_many_tables(limits.window)
+    """Counts a new table of the client's address among all it creates (``limits.count_new``); raises
+    TooMany past ``--tables-per-minute`` (in all the processes, in Redis mode)."""
+    await count_new(request.app.state.limits, address(request), too_many_tables)
 
 
 async def create_solo(request: Request) -> Response:
@@ -496,10 +492,13 @@ class Connection:
         table, the queue) done here, a person's told to their table; the message, once done."""
         seat = None if self.client is None else self.client.seat
         message = messages.parse(data, self.table is not None, seat)
+        await self.within_rate(message)
         match message:
             case Join():
                 await self.join(message)
             case Queue(name, variant, seating):
+                # A place in the queue makes at most one table: counted as the address's new table.
+                await count_new(self.ws.app.state.limits, self.address, too_many_tables)
                 await self.leave_table()
                 if self.entry is not None:
                     await self.matchmaker.leave(self.entry)
@@ -522,8 +521,47 @@ class Connection:
         """Counts a hint of the client's address; refused ``slow_down`` past ``--hints-per-minute`` (in
         all the processes, in Redis mode): each is a second of a bot worker's time."""
         limits: Limits = self.ws.app.state.limits
-        if not await limits.allow_hint(self.address):
-            raise hints.too_many(limits.hints)
+        try:
+            refused = await limits.allow([("hints", limits.hints, self.address)])
+        except self.ws.app.state.outage:  # the hint itself meets the outage and says so
+            return
+        except Exception:  # Redis failed: let the client through rather than lock everybody out
+            log.exception("a hint could not be counted in Redis")
+            return
+        if refused is not None:
+            raise hints.too_many(refused)
+
+    async def within_rate(self, message: ClientMessage) -> None:
+        """Refuses (``slow_down``) a message that its person or its address sends faster than its rate
+        (``messages.RATES``, times ``belote serve --message-rates``; in every process in Redis mode).
+        Counted before anything is done, so a message refused writes and tells nothing; the chat's
+        lines are counted by the table, on those it keeps."""
+        rate = messages.RATES[type(message)]
+        if rate.kept:
+            return
+        person, by_address = rate.rates(self.ws.app.state.message_rates)
+        checks = [
+            (f"{rate.name}:person", person, self.person(message)),
+            (f"{rate.name}:address", by_address, self.address),
+        ]
+        limits: Limits = self.ws.app.state.limits
+        try:
+            refused = await limits.allow(checks)
+        except self.ws.app.state.outage:  # the message itself meets the outage and says so
+            return
+        except Exception:  # Redis failed: let the client through rather than lock everybody out
+            log.exception("a %r message could not be counted in Redis", message.wire)
+            return
+        if refused is not None:
+            raise slow_down(refused, f"{message.wire!r} messages")
+
+    def person(self, message: ClientMessage) -> str:
+        """Whose messages a rate counts together: a seat's token (the one a ``join`` names), whatever
+        the sockets it is sent from, by a digest (no secret in a key of the store); else this socket."""
+        token = message.token if isinstance(message, Join) else None if self.client is None else self.client.token
+        if token:
+            return "seat " + hashlib.sha256(token.encode()).hexdigest()[:32]
+        return f"socket {self.manager.hub.process} {id(self)}"
 
     async def join(self, msg: Join) -> None:
         found = await self.manager.get(msg.table) if msg.table is not None else None
@@ -553,7 +591,7 @@ class Connection:
             await found.presence()  # a solo table's bots go on when their person is back
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
-        if seat is not None and (seat in found.meta.standin or seat in found.meta.away):
+        if seat is not None and found.meta.missing(seat):
             await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
         await found.send_state(self.client)
 
@@ -632,7 +670,7 @@ def create_app(
             limits: Limits = SharedLimits(
                 link.r, link.prefix, hub.process, config.table_rate, config.sockets_per_address, config.hint_rate
             )
-            app.state.sheets = RedisSheets(link.r, link.prefix)
+            app.state.sheets = RedisSheets(link.r, link.prefix, ttl=config.expire_sheets_after)
         else:
             hub = local_hub(store)
             limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets, config.hint_rate)
@@ -640,7 +678,9 @@ def create_app(
         app.state.limits = limits
         thinker = Thinker(config.think_workers)
         await thinker.start()
-        manager = TableManager(hub, replace(config, thinker=thinker), app.state.metrics)
+        manager = TableManager(
+            hub, replace(config, thinker=thinker), app.state.metrics, rates=limits, sheets=app.state.sheets
+        )
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker
@@ -672,6 +712,7 @@ def create_app(
     app.state.store = store
     app.state.sheets = SQLiteSheets(store)
     app.state.origins = config.origins
+    app.state.message_rates = config.message_rates  # times each message's rate (messages.RATES)
     app.state.sockets = {}  # open websockets by address (in this process)
     app.state.analyses = Analyses()  # the deals under analysis and the last answers (review.py)
     app.state.assets = assets.Assets()  # the page's files in memory, named by their bytes

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, PlayerView, Refusal
-from belote.server.limits import Window
+from belote.server.limits import Rate
 
 if TYPE_CHECKING:
     from belote.server.tables import Client, Table
@@ -33,17 +33,17 @@ log = logging.getLogger("belote.server")
 HINT_BOT = ("search", {"think": 1.0})
 
 
-def too_many(window: Window) -> Refusal:
+def too_many(rate: Rate) -> Refusal:
     """The refusal of a hint past the address's limit.
 
-    >>> too_many(Window(20, 60.0)).to_json()
+    >>> too_many(Rate(20, 60.0)).to_json()
     {'message': 'slow down: at most 20 hints in 60 seconds', 'code': 'slow_down', 'args': {'count': 20, 'seconds': 60}}
     """
     return Refusal(
-        f"slow down: at most {window.count} hints in {window.seconds:.0f} seconds",
+        f"slow down: at most {rate.count} hints in {rate.seconds:.0f} seconds",
         "slow_down",
-        count=window.count,
-        seconds=round(window.seconds),
+        count=rate.count,
+        seconds=round(rate.seconds),
     )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from belote.game import SEATS
 from belote.server.hub import OUTAGE, Hub, Note
-from belote.server.limits import Window
+from belote.server.limits import LocalRates, Rates
 from belote.server.metrics import Metrics
 from belote.server.room import (
     DEFAULT_SETTINGS,
@@ -38,7 +38,8 @@ from belote.server.room import (
     person_seat,
     rules_of,
 )
-from belote.server.tables import ADDRESS_CHAT_RATE, ServerConfig, Table
+from belote.server.store import SheetStore
+from belote.server.tables import ServerConfig, Table
 from belote.server.wire import new_token, same_secret
 from belote.variants import DEFAULT_GAME
 
@@ -60,8 +61,11 @@ class TableManager:
         config: ServerConfig | None = None,
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.time,
+        rates: Rates | None = None,
+        sheets: SheetStore | None = None,
     ) -> None:
         self.hub = hub
+        self.sheets = sheets  # the score sheets the sweep expires (None: none here)
         self.config = config or ServerConfig()
         self.metrics = metrics or Metrics()
         self.clock = clock  # unix seconds: tests set their own, and give the store the same
@@ -69,14 +73,14 @@ class TableManager:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._lease_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
-        self.address_chat = Window(*ADDRESS_CHAT_RATE)
+        self.rates = rates or LocalRates()  # the chat's limits, shared by the tables
         hub.bus.listen(self._on_note)
 
     def defaults(self) -> dict[str, Any]:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
     def _table(self, table_id: str, meta: Meta) -> Table:
-        return Table(table_id, meta, self.hub, self.config, self.address_chat, self.metrics, self.clock)
+        return Table(table_id, meta, self.hub, self.config, self.rates, self.metrics, self.clock)
 
     async def _create(self, meta: Meta) -> Table:
         table_id = new_token()
@@ -125,7 +129,8 @@ class TableManager:
         given = [(new_token(), s) for s in places]
         seats = {s: Seat(token, name) for (token, s), name in zip(given, names, strict=True)}
         fill_with_bots(seats, rules.players, settings["strength"], seed)
-        table = await self._create(Meta("online", seed, settings, seats))
+        # Its bots wait for its people, and it is abandoned if none comes (``Meta.arrived``).
+        table = await self._create(Meta("online", seed, settings, seats, arrived=False))
         return table, given
 
     async def invitation(self, table_id: str, invite: Any) -> dict[str, Any] | None:
@@ -328,8 +333,10 @@ class TableManager:
     async def sweep(self) -> dict[str, list[str]]:
         """Remove from the hub (and from memory) the tables nobody used for longer than their kind may
         stay (``config.expiry()``): finished, or abandoned (no socket open, no action). The tables with
-        a socket open here are marked used first. Returns the ids removed, by kind."""
+        a socket open here are marked used first. Then the score sheets nobody changed for
+        ``config.expire_sheets_after`` seconds. Returns the ids of the tables removed, by kind."""
         now = self.clock()
+        await self.sweep_sheets(now)
         await self.hub.store.touch([i for i, t in self.tables.items() if t.clients])
         gone = await self.hub.store.expire({kind: now - seconds for kind, seconds in self.config.expiry().items()})
         for kind, ids in gone.items():
@@ -342,6 +349,17 @@ class TableManager:
         if gone:
             log.info("expired %s", ", ".join(f"{len(ids)} {kind}" for kind, ids in sorted(gone.items())))
         return gone
+
+    async def sweep_sheets(self, now: float) -> int:
+        """Remove the score sheets last changed over ``config.expire_sheets_after`` seconds before
+        ``now`` (in Redis their keys expire by themselves: nothing to do); how many."""
+        if self.sheets is None or self.config.expire_sheets_after <= 0:
+            return 0
+        removed = await self.sheets.expire(now - self.config.expire_sheets_after)
+        if removed:
+            self.metrics.expired_sheets.inc(removed)
+            log.info("expired %d score sheets", removed)
+        return removed
 
     async def close(self) -> None:
         for task in (self._lease_task, self._sweep_task):

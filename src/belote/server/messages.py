@@ -26,8 +26,29 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from belote.game import IllegalAction, Refusal
+from belote.server.limits import MessageRate
 from belote.server.matchmaking import check_seating
-from belote.server.room import DEFAULT_SETTINGS, NAME, PERSON_MESSAGES, SEATINGS, check_name, check_settings
+from belote.server.room import (
+    DEFAULT_SETTINGS,
+    NAME,
+    PERSON_MESSAGES,
+    SEATINGS,
+    Act,
+    Back,
+    Configure,
+    Hint,
+    Leave,
+    Move,
+    NewGame,
+    React,
+    Resume,
+    Say,
+    SeatBot,
+    Start,
+    check_name,
+    check_settings,
+)
+from belote.server.tables import CHAT
 from belote.server.wire import MAX_MESSAGE, ClientMessage, key, message_schema, parse_message
 
 SECRET = {"$ref": "common.json#/$defs/secret"}
@@ -107,6 +128,57 @@ class LeaveQueue(ClientMessage):
 #: Every client message, in the order the protocol lists them (docs/protocol.md, "Client to server").
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Queue, LeaveQueue, *PERSON_MESSAGES)
 BY_WIRE: dict[str, type[ClientMessage]] = {cls.wire: cls for cls in CLIENT_MESSAGES}
+
+#: How often a client may send each message: every one of them writes to the store or is told to
+#: others (a join says who is at a table, the queue is in the store). Counted per person (a seat's
+#: token, whatever its sockets) and per address, in any 10 seconds, before the message is done:
+#: past its rate it is refused ``slow_down`` and changes nothing (docs/operations.md, made from this
+#: table). The rates leave room for what people do at the fastest, said in ``why``; an address has
+#: room for a family or a club at one router.
+RATES: dict[type[ClientMessage], MessageRate] = {
+    Join: MessageRate(
+        "join", 10, 60, "a page joins once, and again after a reload or a lost connection (with growing pauses)"
+    ),
+    Queue: MessageRate(
+        "queue",
+        5,
+        20,
+        "once a game, again when the connection comes back; each place also counts as a new table "
+        "(--tables-per-minute)",
+    ),
+    LeaveQueue: MessageRate("leave_queue", 5, 20, "once for each time in the queue"),
+    Move: MessageRate("seat", 10, 40, "a few seats tried in the lobby"),
+    Configure: MessageRate(
+        "settings", 20, 40, "the host's form sends the settings at each change (a choice run through with the keys)"
+    ),
+    Start: MessageRate("start", 5, 20, "once a table"),
+    Leave: MessageRate("leave", 5, 20, "once a table"),
+    Back: MessageRate("back", 10, 40, "once after a bot stood in"),
+    Say: CHAT,
+    React: CHAT,
+    Act: MessageRate(
+        "act",
+        60,
+        240,
+        "a card or a bid each turn, which the page sends one at a time: about four a second at the "
+        "fastest (two hands, bots at speed fast, a quarter of a second between two of one's cards)",
+    ),
+    Resume: MessageRate(
+        "continue",
+        20,
+        60,
+        "once a deal, from each device; a deal thrown in (everybody passed) takes a second at the fastest "
+        "(two hands, bots at speed fast)",
+    ),
+    NewGame: MessageRate("new_game", 5, 20, "a new match now and then"),
+    SeatBot: MessageRate("bot_seat", 10, 20, "up to three seats given to outside bots"),
+    Hint: MessageRate(
+        "hint",
+        20,
+        60,
+        "one a turn and one at a time (hint_busy): about twelve in 10 s at every turn at the fastest",
+    ),
+}
 
 
 def parse(data: dict[str, Any], joined: bool, seat: int | None) -> ClientMessage:

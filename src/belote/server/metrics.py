@@ -114,6 +114,9 @@ class Metrics:
             "Server errors (an exception the server caught and logged), by where: socket, http, table.",
         )
         self.expired = Counter("belote_expired_tables_total", "Tables removed by the expiry sweep, by kind.")
+        self.expired_sheets = Counter(
+            "belote_expired_sheets_total", "Score sheets removed by the expiry sweep (SQLite; Redis expires its own)."
+        )
         self.action_seconds = Histogram(
             "belote_action_seconds",
             "Seconds from a person's action arriving to the state that answers it being queued for every client.",
@@ -138,6 +141,7 @@ class Metrics:
             self.refusals,
             self.errors,
             self.expired,
+            self.expired_sheets,
             self.action_seconds,
             self.bot_seconds,
             self.broken_requests,

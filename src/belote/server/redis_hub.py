@@ -13,7 +13,8 @@ Keys (all under one prefix, ``belote:`` by default):
   dead process leave the queue by themselves;
 - ``epoch`` a random value set by the first process to find it missing: a process that sees it change
   knows Redis lost its data (restarted empty) and writes back the tables it holds;
-- ``sheet:{id}`` a score sheet (JSON), changed under WATCH so that two processes never lose an entry;
+- ``sheet:{id}`` a score sheet (JSON), changed under WATCH so that two processes never lose an entry,
+  with a TTL renewed by each change (``belote serve --expire-sheets-after``);
 - channels ``note:t:{id}`` (a table changed, a chat line) and ``note:p:{process}`` (to one process).
 """
 
@@ -34,6 +35,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import WatchError
 
 from belote.server.hub import CHAT_KEEP, OUTAGE, Hub, Listener, Note, StoreLost
+from belote.server.store import stored_kind
 
 log = logging.getLogger("belote.redis")
 
@@ -207,7 +209,7 @@ class RedisTables:
                 found = await pipe.execute()
             for i, table_id in enumerate(batch):
                 raw, used = found[2 * i], found[2 * i + 1]
-                kind = str(json.loads(raw).get("kind", "private")) if raw is not None else None
+                kind = stored_kind(json.loads(raw)) if raw is not None else None
                 if used is None or (kind is not None and float(used) >= before.get(kind, float(used))):
                     continue  # used again meanwhile, or a kind that is not swept (a table whose meta is gone is)
                 async with self.r.pipeline(transaction=True) as pipe:
@@ -476,17 +478,19 @@ def redis_hub(link: RedisLink, keep_finished: int = FINISHED_SECONDS, watch_epoc
 
 
 class RedisSheets:
-    """The score sheets in Redis (``SheetStore``), for every process of a server alike."""
+    """The score sheets in Redis (``SheetStore``), for every process of a server alike. Each sheet's key
+    expires ``ttl`` seconds after it was created or last changed (None: never), so no sweep is needed."""
 
-    def __init__(self, client: aioredis.Redis, prefix: str = "belote:") -> None:
+    def __init__(self, client: aioredis.Redis, prefix: str = "belote:", ttl: float | None = None) -> None:
         self.r = client
         self.prefix = prefix
+        self.ttl = None if ttl is None or ttl <= 0 else max(1, round(ttl))
 
     def _k(self, sheet_id: str) -> str:
         return f"{self.prefix}sheet:{sheet_id}"
 
     async def create_sheet(self, sheet_id: str, data: dict[str, Any]) -> None:
-        await self.r.set(self._k(sheet_id), json.dumps(data))
+        await self.r.set(self._k(sheet_id), json.dumps(data), ex=self.ttl)
 
     async def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
         raw = await self.r.get(self._k(sheet_id))
@@ -508,8 +512,12 @@ class RedisSheets:
                         return None
                     data = change(dict(json.loads(raw)))
                     pipe.multi()
-                    pipe.set(key, json.dumps(data))
+                    pipe.set(key, json.dumps(data), ex=self.ttl)
                     await pipe.execute()
                     return data
                 except WatchError:
                     continue
+
+    async def expire(self, before: float) -> int:
+        """Nothing to sweep: each sheet's key expires by itself (its TTL, renewed by each change)."""
+        return 0

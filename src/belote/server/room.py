@@ -297,6 +297,13 @@ class Meta:
     away: dict[int, int] = field(default_factory=dict)
     #: Hints each seat asked for in this match (``Hint``): kept here, so a reload still counts them.
     hints: dict[int, int] = field(default_factory=dict)
+    #: Whether a person of the table has come to it (joined or sent a message): False at a table the
+    #: queue has just formed, whose people have yet to join it. Its bots wait for them.
+    arrived: bool = True
+    #: A table the queue formed that none of its people came to within the turn timer: nothing is
+    #: played there (``Room.active`` is false) and it expires soon (``store.stored_kind``). A person
+    #: of it who still comes takes it up where it was.
+    abandoned: bool = False
     version: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -315,6 +322,8 @@ class Meta:
             "standin": self.standin,
             "away": {SEATS[s]: at for s, at in sorted(self.away.items())},
             "hints": {SEATS[s]: n for s, n in sorted(self.hints.items())},
+            "arrived": self.arrived,
+            "abandoned": self.abandoned,
             "version": self.version,
         }
 
@@ -335,6 +344,8 @@ class Meta:
             standin=list(data.get("standin", [])),
             away={SEATS.index(k): int(at) for k, at in (data.get("away") or {}).items()},
             hints={SEATS.index(k): int(n) for k, n in (data.get("hints") or {}).items()},
+            arrived=bool(data.get("arrived", True)),
+            abandoned=bool(data.get("abandoned", False)),
             version=int(data.get("version", 0)),
         )
 
@@ -358,6 +369,11 @@ class Meta:
     def readers(self) -> list[int]:
         """The people a deal's score waits for: not the outside bots."""
         return [s for s, seat in self.seats.items() if seat.bot is None and not seat.outside]
+
+    def missing(self, seat: int) -> bool:
+        """Whether the room has the person of ``seat`` as not there: a bot stands in for them, they
+        are gone, or none of the table's people has come yet (``Back`` says they are)."""
+        return seat in self.standin or seat in self.away or not self.arrived or self.abandoned
 
     @property
     def players(self) -> int:
@@ -410,6 +426,9 @@ class Room:
 
     @property
     def active(self) -> bool:
+        """Whether the table goes on: a lobby, or a match under way that is not abandoned."""
+        if self.meta.abandoned:
+            return False
         return self.meta.status == "lobby" or (self.match is not None and not self.match.over)
 
     @property
@@ -463,12 +482,22 @@ class Room:
         >>> room.meta.away = {3: 50_000}  # West's last socket closed ten seconds ago
         >>> room.next_job(4.0, True, now=60_000)  # a bot stands in for West in 20
         Job(wait=20.0, kind='timeout', seat=3)
+
+        A table the queue formed waits for its people, its bots idle: once the turn timer has passed
+        and none has come, its first person's time is out, and ``StandIn`` abandons it.
+
+        >>> room.meta.away, room.meta.arrived = {}, False
+        >>> room.next_job(4.0, False, now=60_000)
+        Job(wait=26.0, kind='timeout', seat=0)
         """
         m = self.match
-        if m is None or m.over:
+        if m is None or m.over or self.meta.abandoned:
             return None
         if not self.shared and not people_here:
             return None
+        if not self.meta.arrived:
+            people = sorted(self.meta.people())
+            return Job(float(self.meta.settings["turn_timer"]) - elapsed, "timeout", people[0]) if people else None
         job = self._turn_job(elapsed, pace)
         for seat, wait in self._absences(now):
             if job is None or wait < job.wait:
@@ -868,6 +897,9 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
             return _back(m, seat)
         case StandIn(seat):
             _person(m, seat)
+            if not m.arrived:  # none of the table's people came within the turn timer: nobody to play for
+                m.abandoned = True
+                return True
             if seat in m.standin:
                 return False
             m.standin.append(seat)
@@ -884,9 +916,11 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
                 return changed
             if seat is not None and seat not in m.acks:
                 m.acks.append(seat)
+                changed = True
             if seat is None or not room.unread():
                 m.continued, m.acks = len(room.match.deals) - 1, []
-            return True
+                changed = True
+            return changed  # read again by a seat that had: nothing to write, nobody to tell
         case NewGame(seat, settings, seed):
             _new_game(room, seat, settings, seed)
             return True
@@ -974,10 +1008,14 @@ def _playing(room: Room) -> Match:
 
 
 def _back(meta: Meta, seat: int) -> bool:
-    """The person of ``seat`` is here: no bot plays for them and they are not gone; whether that changed the meta."""
+    """The person of ``seat`` is here: no bot plays for them, they are not gone, and the table has
+    a person (an abandoned one goes on); whether that changed the meta."""
     changed = meta.away.pop(seat, None) is not None
     if seat in meta.standin:
         meta.standin.remove(seat)
+        changed = True
+    if not meta.arrived or meta.abandoned:
+        meta.arrived, meta.abandoned = True, False
         changed = True
     return changed
 

@@ -3,9 +3,11 @@
 Behind a load balancer a client's requests and sockets land on any process: counted in each process
 alone, the limits would grow with the processes. In Redis mode they are counted once for all:
 
-- new tables: ``limit:tables:{address}``, a sorted set of the creations in the window (Redis's own
-  clock, so that the processes' clocks need not agree), trimmed and checked in one script;
-- hints: ``limit:hints:{address}``, the same;
+- what is created (tables by any route, score sheets), the hints and the messages of each kind:
+  ``limit:{name}:{key}`` (``new`` and ``hints`` by address; a message's by person and by address),
+  a sorted set of the events in the window (Redis's own clock, so that the processes' clocks need
+  not agree), trimmed and checked in one script, which counts an event in every window it is given
+  or, if one is full, in none;
 - open websockets: ``limit:sockets:{address}``, a hash of each process's count for that address. A
   process keeps ``alive:{process}`` while it runs; the counts of a process whose key expired (it
   died with its sockets) are dropped when next counted.
@@ -20,26 +22,32 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from belote.server.hub import OUTAGE
-from belote.server.limits import Window
+from belote.server.limits import Check, Rate
 
 log = logging.getLogger("belote.limits")
 
 ALIVE_MS = 10_000  # a process's mark of life; renewed three times as often
 
-_TABLE = """
+# KEYS: the windows; ARGV: the event's member (unique), then each window's milliseconds and count.
+# Answers 0 when the event was counted in every window, else the number (from 1) of the first full one.
+_ALLOW = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local window = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
-  return 0
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - tonumber(ARGV[2 * i]))
+  if redis.call('ZCARD', key) >= tonumber(ARGV[2 * i + 1]) then
+    return i
+  end
 end
-redis.call('ZADD', KEYS[1], now, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], window)
-return 1
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now, ARGV[1])
+  redis.call('PEXPIRE', key, ARGV[2 * i])
+end
+return 0
 """
 
 _OPEN = """
@@ -71,24 +79,24 @@ return 1
 
 
 class SharedLimits:
-    """New tables and open websockets per address, counted in Redis for every process of the server."""
+    """Creations, messages and open websockets per address, counted in Redis for every process of the server."""
 
     def __init__(
         self,
         client: Any,
         prefix: str,
         process: str,
-        table_rate: tuple[int, float],
+        new: tuple[int, float],
         sockets: int,
-        hint_rate: tuple[int, float] = (0, 60.0),
+        hints: tuple[int, float] = (0, 60.0),
     ) -> None:
         self.r = client
         self.prefix = prefix
         self.process = process
-        self.window = Window(*table_rate)  # its count and seconds, for the refusal's words
+        self.new = Rate(*new)
+        self.hints = Rate(*hints)
         self.sockets = sockets
-        self.hints = Window(*hint_rate)
-        self._table = client.register_script(_TABLE)
+        self._allow = client.register_script(_ALLOW)
         self._open = client.register_script(_OPEN)
         self._close = client.register_script(_CLOSE)
         self._task: asyncio.Task[None] | None = None
@@ -96,20 +104,18 @@ class SharedLimits:
     def _k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
 
-    async def allow_table(self, address: str) -> bool:
-        """Count a new table of ``address`` if the window has room; False (nothing counted) when full."""
-        return await self._count(self.window, "tables", address)
-
-    async def allow_hint(self, address: str) -> bool:
-        """Count a hint of ``address`` if its window has room (``--hints-per-minute``)."""
-        return await self._count(self.hints, "hints", address)
-
-    async def _count(self, window: Window, what: str, address: str) -> bool:
-        """Count an event of ``address`` in ``limit:{what}:{address}`` if ``window`` has room."""
-        if window.count <= 0:
-            return True
-        args = [round(window.seconds * 1000), window.count, secrets.token_hex(8)]
-        return bool(await self._table(keys=[self._k("limit", what, address)], args=args))
+    async def allow(self, checks: Sequence[Check]) -> Rate | None:
+        """Count one event in every window of ``checks`` if each has room (None), in one script; else
+        nothing is counted, and the answer is the rate of the first full one (``limits.Rates``)."""
+        counted = [(name, rate, key) for name, rate, key in checks if rate.count > 0]
+        if not counted:
+            return None
+        keys = [self._k("limit", name, key) for name, _, key in counted]
+        args: list[str | int] = [secrets.token_hex(8)]
+        for _, rate, _ in counted:
+            args += [round(rate.seconds * 1000), rate.count]
+        full = int(await self._allow(keys=keys, args=args))
+        return None if full == 0 else counted[full - 1][1]
 
     async def open_socket(self, address: str) -> bool:
         """Count a websocket of ``address`` if it has fewer than the limit open in all the processes."""

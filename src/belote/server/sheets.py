@@ -20,6 +20,11 @@ program, which names no page): others answer 415 (``json``) or 403 (``origin``).
 ``POST /api/sheets/{id}/names``    rename the teams: ``{"names": {"NS": .., "EW": ..}}`` (at three and two
                                    hands, by player: ``{"N": .., "E": .., "S": ..}``)
 
+A new sheet counts among what the client's address creates (tables and sheets together: ``belote
+serve --tables-per-minute``): past it the answer is 429 with ``{"error", "code": "too_many_created",
+"args": {"count", "seconds"}}`` (docs/protocol.md). A sheet nobody changes expires
+(``--expire-sheets-after``, 90 days).
+
 Sides and players are named by the sheet's ``teams`` (``["NS", "EW"]``, ``["N", "E", "S"]`` or
 ``["N", "E"]``); the sheet's ``variant`` says which game it keeps.
 
@@ -40,8 +45,9 @@ from starlette.routing import Route
 
 from belote.actions import Refusal
 from belote.server import assets
+from belote.server.limits import TooMany, address, count_new
 from belote.server.store import SheetStore
-from belote.server.wire import parse_json, read_body
+from belote.server.wire import parse_json, read_body, refused
 from belote.sheet import Sheet, SheetError
 
 #: A sheet request is a few hundred bytes; anything much larger is not one.
@@ -112,12 +118,15 @@ def _check_seen(body: dict[str, Any], sheet_id: str, sheet: Sheet) -> None:
 async def create_sheet(request: Request) -> Response:
     try:
         sheet = Sheet.new(await _body(request))
+        await count_new(request.app.state.limits, address(request))
         sheet_id = secrets.token_urlsafe(16)
         await _store(request).create_sheet(sheet_id, sheet.to_dict())
     except Refused as r:
         return r.response()
     except SheetError as e:
         return Refused(400, str(e), e.code).response()
+    except TooMany as e:
+        return refused(request, e)
     return JSONResponse(_answer(sheet_id, sheet), status_code=201)
 
 

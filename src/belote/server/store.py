@@ -6,11 +6,13 @@ while its match goes on (or its lobby waits). Tables are loaded when somebody op
 at start. Each table keeps its kind and when it was last *used* (an action, a change, or a socket
 open on it at a sweep): ``expire`` removes those unused for longer than their kind may stay, and the
 file gives the pages they held back to the disk (``auto_vacuum = INCREMENTAL`` on a new file, and
-``incremental_vacuum`` after each sweep). A score sheet is one JSON document rewritten on each entry.
+``incremental_vacuum`` after each sweep). A score sheet is one JSON document rewritten on each entry;
+it keeps when it was last changed, and ``expire_sheets`` removes those unchanged for too long.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -48,11 +50,34 @@ CREATE TABLE IF NOT EXISTS sheets (
 );
 """
 #: Made after the columns a file written before them lacks are added.
-INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_use ON tables (used);"
+INDEXES = """
+CREATE INDEX IF NOT EXISTS tables_by_use ON tables (used);
+CREATE INDEX IF NOT EXISTS sheets_by_update ON sheets (updated);
+"""
 #: Tables deleted per statement by a sweep: the store's lock is not held for long at a time.
 SWEEP_BATCH = 200
 #: Free pages given back to the disk at a time, under the store's lock (4 kB each: 8 MB).
 VACUUM_PAGES = 2_000
+
+
+def stored_kind(meta: dict[str, Any]) -> str:
+    """The kind a table expires as: its own (solo, private, online), or ``abandoned`` for a table the
+    queue formed that none of its people came to (``room.Meta.abandoned``); written before tables
+    had a kind, private.
+
+    >>> stored_kind({"kind": "online"}), stored_kind({"kind": "online", "abandoned": True}), stored_kind({})
+    ('online', 'abandoned', 'private')
+    """
+    return "abandoned" if meta.get("abandoned") else str(meta.get("kind") or "private")
+
+
+def julian(unix: float) -> float:
+    """A time in unix seconds as SQLite's ``julianday`` counts it (a sheet's ``updated``).
+
+    >>> julian(0.0), julian(86400.0)
+    (2440587.5, 2440588.5)
+    """
+    return unix / 86400.0 + 2440587.5
 
 
 def default_path() -> Path:
@@ -107,7 +132,7 @@ class SQLiteStore:
                         "INSERT INTO tables (id, meta, active, kind, used) VALUES (?, ?, ?, ?, ?) "
                         "ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, active = excluded.active, "
                         "kind = excluded.kind, used = excluded.used",
-                        (table_id, json.dumps(meta), int(active), meta.get("kind"), now),
+                        (table_id, json.dumps(meta), int(active), stored_kind(meta), now),
                     )
                 elif actions or reset:
                     self._db.execute("UPDATE tables SET used = ? WHERE id = ?", (now, table_id))
@@ -220,9 +245,9 @@ class SQLiteStore:
     def save_sheet(self, sheet_id: str, data: dict[str, Any]) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT INTO sheets (id, data) VALUES (?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET data = excluded.data, updated = julianday('now')",
-                (sheet_id, json.dumps(data)),
+                "INSERT INTO sheets (id, data, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+                (sheet_id, json.dumps(data), julian(self.clock())),
             )
 
     def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
@@ -242,7 +267,8 @@ class SQLiteStore:
                     return None
                 data = change(dict(json.loads(row[0])))
                 self._db.execute(
-                    "UPDATE sheets SET data = ?, updated = julianday('now') WHERE id = ?", (json.dumps(data), sheet_id)
+                    "UPDATE sheets SET data = ?, updated = ? WHERE id = ?",
+                    (json.dumps(data), julian(self.clock()), sheet_id),
                 )
                 self._db.execute("COMMIT")
             except BaseException:
@@ -254,6 +280,23 @@ class SQLiteStore:
     def sheet_ids(self) -> list[str]:
         with self._lock:
             return [i for (i,) in self._db.execute("SELECT id FROM sheets ORDER BY updated DESC")]
+
+    def expire_sheets(self, before: float) -> int:
+        """Delete the sheets last changed before ``before`` (unix seconds), a batch at a time; how many.
+        Then give the pages they held back to the disk."""
+        removed = 0
+        while True:
+            with self._lock:
+                cursor = self._db.execute(
+                    "DELETE FROM sheets WHERE id IN (SELECT id FROM sheets WHERE updated < ? LIMIT ?)",
+                    (julian(before), SWEEP_BATCH),
+                )
+            removed += cursor.rowcount
+            if cursor.rowcount < SWEEP_BATCH:
+                break
+        if removed:
+            self.vacuum()
+        return removed
 
 
 class SheetStore(Protocol):
@@ -274,6 +317,11 @@ class SheetStore(Protocol):
         """The sheet as ``change`` leaves it, saved; None when there is no such sheet."""
         ...
 
+    async def expire(self, before: float) -> int:
+        """Remove the sheets last created or changed before ``before`` (unix seconds); how many (a
+        store whose sheets expire by themselves removes none here)."""
+        ...
+
 
 class SQLiteSheets:
     """The score sheets in the SQLite file: one process (or the terminal's ``belote sheet``)."""
@@ -291,3 +339,7 @@ class SQLiteSheets:
         self, sheet_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
     ) -> dict[str, Any] | None:
         return self.store.change_sheet(sheet_id, change)
+
+    async def expire(self, before: float) -> int:
+        # In a thread: a large sweep deletes in batches under the store's lock, and the tables play between them.
+        return await asyncio.to_thread(self.store.expire_sheets, before)

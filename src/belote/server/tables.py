@@ -24,7 +24,7 @@ from belote.game import SEATS, IllegalAction, Match, Refusal
 from belote.server import hints
 from belote.server.driver import Driver
 from belote.server.hub import Hub
-from belote.server.limits import Window
+from belote.server.limits import LocalRates, MessageRate, Rates, slow_down
 from belote.server.metrics import Metrics
 from belote.server.replica import Replica
 from belote.server.room import (
@@ -47,8 +47,15 @@ from belote.server.thinking import NOBODY, Thinker, address_owner
 log = logging.getLogger("belote.tables")
 
 MAX_REPLAY = 256  # a client further behind than this many events starts its history again
-CHAT_RATE = (5, 10.0)  # at most 5 lines in 10 seconds per seat, however many sockets it has
-ADDRESS_CHAT_RATE = (20, 10.0)  # and 20 per address, whatever the seats and tables (a family may share one)
+#: The chat's limit (a line or a reaction): its entry in the rates of messages (``messages.RATES``).
+CHAT = MessageRate(
+    "chat",
+    5,
+    20,
+    "a line or a reaction now and then; counted on the lines kept, per seat (a spectator: per socket) "
+    "and per address whatever the seats and tables",
+    kept=True,
+)
 
 
 @dataclass
@@ -60,8 +67,11 @@ class ServerConfig:
     pace: float = 1.0  # multiplies the bots' pauses (0 in tests: bots act at once)
     #: The pages, besides the server's own, whose websockets and requests are taken (``wire.origin_allowed``).
     origins: tuple[str, ...] = ()
-    #: New tables (solo and private) one address may open: at most this many in so many seconds (0: no limit).
+    #: What one address may have the store keep, tables by any route (solo, private, a place in the
+    #: queue) and score sheets together: at most this many in so many seconds (0: no limit).
     table_rate: tuple[int, float] = (20, 60.0)
+    #: Multiplies the rate of each message a client may send (``messages.RATES``; 0: no limit).
+    message_rates: float = 1.0
     #: Websockets open at once from one address (0: no limit).
     sockets_per_address: int = 32
     #: Hints one address may ask for: at most this many in so many seconds (0: no limit).
@@ -70,14 +80,24 @@ class ServerConfig:
     #: online table, and a solo one (docs/operations.md says why these defaults).
     expire_after: float = 7 * 24 * 3600.0
     expire_solo_after: float = 24 * 3600.0
+    #: Seconds a table the queue formed and nobody came to stays after it was abandoned (``Meta.abandoned``).
+    expire_abandoned_after: float = 600.0
+    #: Seconds a score sheet nobody changed stays in the store (0: for ever).
+    expire_sheets_after: float = 90 * 24 * 3600.0
     #: Seconds between two sweeps of the tables that expired.
     sweep_every: float = 600.0
     #: Seconds a table nobody watches and nothing drives stays in memory (it loads again on demand).
     forget_after: float = 60.0
 
     def expiry(self) -> dict[str, float]:
-        """Seconds a table of each kind stays unused before it expires."""
-        return {"solo": self.expire_solo_after, "private": self.expire_after, "online": self.expire_after}
+        """Seconds a table of each kind stays unused before it expires (``store.stored_kind``: an
+        abandoned table is of its own kind)."""
+        return {
+            "solo": self.expire_solo_after,
+            "private": self.expire_after,
+            "online": self.expire_after,
+            "abandoned": self.expire_abandoned_after,
+        }
 
     #: Worker processes the bots think in (None: one per core; 0: threads of the server's process).
     think_workers: int | None = None
@@ -104,10 +124,10 @@ class Client:
         """Whose turn in the bot workers' fair queue the work this client asks for takes: its address's."""
         return address_owner(self.address or f"socket {id(self)}")
 
-    @property
-    def talker(self) -> str:
-        """Who the chat's limit per person counts: a seat, or this spectator's socket (each its own)."""
-        return SEATS[self.seat] if self.seat is not None else f"spectator {id(self)}"
+    def talker(self, process: str) -> str:
+        """Who the chat's limit per person counts at a table: a seat, or this spectator's socket (each
+        its own) in ``process``."""
+        return SEATS[self.seat] if self.seat is not None else f"spectator {process} {id(self)}"
 
 
 class Table:
@@ -120,7 +140,7 @@ class Table:
         meta: Meta,
         hub: Hub,
         config: ServerConfig,
-        address_chat: Window | None = None,
+        rates: Rates | None = None,
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -135,8 +155,7 @@ class Table:
         self.driver.owner = self.bots_owner
         self.clients: list[Client] = []
         self.hinting: dict[int, asyncio.Future[None]] = {}  # the hint being worked out for each seat (hints.py)
-        self.chat_window = Window(*CHAT_RATE)  # by seat
-        self.address_chat = address_chat or Window(*ADDRESS_CHAT_RATE)  # by address, shared by the tables
+        self.rates = rates or LocalRates()  # the chat's windows, shared by the tables (in Redis mode, by every process)
         self.clock = clock
         self.used = clock()  # when somebody last asked for the table or it changed (unix seconds)
 
@@ -243,17 +262,15 @@ class Table:
     # ----------------------------------------------------------------- chat
     async def _say(self, client: Client, line: dict[str, Any]) -> None:
         """A chat line the room made, kept and passed on unless its person (a seat, or a spectator's
-        socket) or address is talking too fast; a spectator's under the name they joined with."""
+        socket) or address is talking too fast (``CHAT``, counted in Redis for every process in Redis
+        mode); a spectator's under the name they joined with."""
         if line.get("spectator"):
             line = {**line, "name": client.name}
-        for window, key in ((self.chat_window, client.talker), (self.address_chat, client.address)):
-            if not window.allow(key):
-                raise IllegalAction(
-                    f"slow down: at most {window.count} messages in {window.seconds:.0f} seconds",
-                    "slow_down",
-                    count=window.count,
-                    seconds=round(window.seconds),
-                )
+        person, address = CHAT.rates(self.config.message_rates)
+        talker = f"{self.id} {client.talker(self.hub.process)}"
+        refused = await self.rates.allow([("chat:person", person, talker), ("chat:address", address, client.address)])
+        if refused is not None:
+            raise slow_down(refused)
         await self.hub.store.add_chat(self.id, line)
         await self.hub.bus.publish(self.id, {"kind": "chat", "line": line})
 
