@@ -143,6 +143,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "server_error": (),
     "not_saved": (),
     "store_unreachable": (),
+    "store_full": (),
     # The server: the analysis of a deal (POST /api/analyse).
     "not_a_record": (),
     "illegal_record": (),

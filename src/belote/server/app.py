@@ -57,7 +57,7 @@ from belote.server.room import (
 from belote.server.rules_page import rules_page
 from belote.server.shared_limits import SharedLimits
 from belote.server.sheets import routes as sheet_routes
-from belote.server.store import SQLiteSheets, SQLiteStore, default_path
+from belote.server.store import SQLiteSheets, SQLiteStore, StoreFull, default_path
 from belote.server.tables import Client, ServerConfig, Table, dumps
 from belote.server.thinking import Thinker
 from belote.server.wire import (
@@ -130,6 +130,11 @@ async def metrics(request: Request) -> Response:
             [({"state": state, "kind": kind}, n) for (state, kind), n in held.items()],
         ),
         Gauge("belote_websockets", "Websockets open on this process.", [({}, sum(sockets.values()))]),
+        Gauge(
+            "belote_store_full",
+            "1 while the SQLite file's disk is full: what would be written is refused (store_full, HTTP 503).",
+            [({}, int(request.app.state.store.full))],
+        ),
         Gauge(
             "belote_queue_waiting",
             "Players waiting in the Play online queue, by game (every process's, in a shared hub).",
@@ -211,6 +216,13 @@ def unreachable() -> Refusal:
     """The refusal of anything that needs Redis while it is out of reach: the page keeps its seat,
     says so and tries again (docs/protocol.md)."""
     return Refusal("the game store is out of reach for a moment: play resumes shortly", "store_unreachable")
+
+
+async def full_response(request: Request, exc: Exception) -> Response:
+    """HTTP 503 ``store_full`` with ``Retry-After`` for a route that would write while the store's disk
+    is full: a refusal like any other, counted in ``/metrics``; the store said it once in the log."""
+    assert isinstance(exc, StoreFull)
+    return refused(request, exc)
 
 
 async def outage_response(request: Request, exc: Exception) -> Response:
@@ -529,7 +541,8 @@ class Connection:
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and (seat in found.meta.standin or seat in found.meta.away):
-            await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
+            with contextlib.suppress(StoreFull):  # a full disk: the table is shown as it is stored
+                await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
         await found.send_state(self.client)
 
 
@@ -634,7 +647,7 @@ def create_app(
         lifespan=lifespan,
         # Every answer the client takes compressed is (the page's files are, once: server/assets.py).
         middleware=[Middleware(CountErrors), Middleware(GZipMiddleware, minimum_size=500, compresslevel=6)],
-        exception_handlers=dict.fromkeys(outage, outage_response),
+        exception_handlers={**dict.fromkeys(outage, outage_response), StoreFull: full_response},
     )
     app.state.metrics = Metrics()
     app.state.outage = outage  # what the shared store raises while out of reach

@@ -30,6 +30,7 @@ from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
 from belote.server.replica import Replica, Stale
 from belote.server.room import STRENGTHS, BotPlay, Event, Gone, Job, Message, Resume, StandIn
+from belote.server.store import StoreFull
 from belote.server.thinking import Thinker
 
 log = logging.getLogger("belote.tables")
@@ -38,6 +39,8 @@ log = logging.getLogger("belote.tables")
 #: before it tells the room who is gone: the other processes answer its ``who`` within milliseconds,
 #: and the pages of a restarted server reconnect within a second or two.
 PRESENCE_GRACE = 2.0
+#: Seconds between a bot's tries of a move the store's full disk refused.
+FULL_WAIT = 5.0
 
 Mutate = Callable[[Message, int | None], Awaitable[list[Event]]]
 
@@ -235,6 +238,8 @@ class Driver:
                     await self._run(job)
                 except Stale:
                     continue
+                except StoreFull:  # the store said so once: the move is tried again until the disk has room
+                    await asyncio.sleep(FULL_WAIT)
                 except Exception:
                     log.exception("%s failed", job.kind)
                     self.metrics.errors.inc(where="table")
@@ -251,6 +256,8 @@ class Driver:
                 continue
             try:
                 await self.mutate(Gone(seat, self.now_ms()), None)
+            except StoreFull:  # the store said so once
+                pass
             except Refusal as e:  # the seat changed hands meanwhile, or the store did not keep it
                 log.info("%s could not be marked gone: %s", SEATS[seat], e)
             except Exception:

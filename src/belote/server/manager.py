@@ -38,6 +38,7 @@ from belote.server.room import (
     person_seat,
     rules_of,
 )
+from belote.server.store import StoreFull
 from belote.server.tables import ADDRESS_CHAT_RATE, ServerConfig, Table
 from belote.server.wire import new_token, same_secret
 from belote.variants import DEFAULT_GAME
@@ -321,6 +322,8 @@ class TableManager:
             await asyncio.sleep(self.config.sweep_every)
             try:
                 await self.sweep()
+            except StoreFull:  # the store said so once: the next sweep tries again
+                pass
             except Exception:
                 log.exception("the expiry sweep failed")
                 self.metrics.errors.inc(where="sweep")

@@ -42,6 +42,7 @@ from belote.server.room import (
     Said,
     Write,
 )
+from belote.server.store import StoreFull
 from belote.server.thinking import Thinker
 
 log = logging.getLogger("belote.tables")
@@ -266,6 +267,8 @@ class Table:
         if gone is not None and gone not in self.driver.present() and gone in self.meta.people():
             try:
                 await self.mutate(Gone(gone, self.driver.now_ms()))
+            except StoreFull:  # the store said so once
+                pass
             except Refusal as e:  # the store did not keep it
                 log.info("%s could not be marked gone at %s: %s", SEATS[gone], self.id[:6], e)
             except Exception:  # a socket's end never fails for it (Redis out of reach...)

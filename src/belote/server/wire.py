@@ -184,6 +184,9 @@ def refused(
     ``/metrics`` by its code."""
     request.app.state.metrics.refusals.inc(code=e.code)
     body = {"error": str(e), "code": e.code, "args": e.details, **more}
+    retry = getattr(e, "retry_after", None)  # a passing state (a full disk): when to try again
+    if retry is not None:
+        headers = {"Retry-After": str(retry), **(headers or {})}
     return JSONResponse(body, status_code=getattr(e, "status", status), headers=headers)
 
 

@@ -186,6 +186,7 @@ const WORDS = {
     server_error: () => "The server could not do that just now: try again.",
     not_saved: () => "The server could not save that, so nothing changed: try again.",
     store_unreachable: () => "The server cannot reach its game store for a moment: play resumes shortly.",
+    store_full: () => "The server's disk is full: nothing new can be saved for now, and nothing is lost. Try again later.",
     not_a_record: () => "This is not a deal record.",
     illegal_record: () => "This deal record holds an action the rules refuse.",
     deal_not_over: () => "The deal is not over: its review opens once it ends.",
@@ -299,6 +300,8 @@ const WORDS = {
     server_error: () => "Le serveur n'a pas pu le faire tout de suite : réessayez.",
     not_saved: () => "Le serveur n'a pas pu l'enregistrer, rien n'a changé : réessayez.",
     store_unreachable: () => "Le serveur ne peut pas joindre son stockage pour le moment : la partie reprend bientôt.",
+    store_full: () =>
+      "Le disque du serveur est plein : rien de nouveau ne peut être enregistré pour l'instant, et rien n'est perdu. Réessayez plus tard.",
     not_a_record: () => "Ce n'est pas un enregistrement de donne.",
     illegal_record: () => "Cet enregistrement de donne contient une action que les règles refusent.",
     deal_not_over: () => "La donne n'est pas finie : son analyse s'ouvre à la fin.",
