@@ -342,7 +342,10 @@ class Connection:
         self.client: Client | None = None
         self.entry: str | None = None
         self.address = address(ws)
-        self.refused: deque[float] = deque()  # when messages were refused (a flood is not read)
+        # When the last messages were refused (a flood is not read): the last FLOOD[0] tell whether
+        # that many came within FLOOD[1], and a socket sending nothing but malformed text (never
+        # checked for a flood) holds no more.
+        self.refused: deque[float] = deque(maxlen=FLOOD[0])
         self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
         self.reader: asyncio.Task[Any] | None = None
         self.dropped = False
