@@ -224,7 +224,7 @@ async def queued(port: int, rng: random.Random) -> str:
     """A player in the queue for two hands: most leave within seconds, one in five waits for a table."""
     ws = await socket_of(port, address(rng))
     try:
-        await ws.send(json.dumps({"type": "queue", "name": "Ann", "variant": "two"}))
+        await ws.send(json.dumps({"type": "queue", "name": "Ann", "variant": "two-handed"}))
         if rng.random() < 0.2:
             matched = await until_type(ws, ("matched",), 40)  # a table with bots, which they never open
             return "queue matched" if matched is not None else "queue not matched"

@@ -229,3 +229,21 @@ def test_sqlites_own_full_answer_is_store_full_and_room_lets_writes_through(
     assert json.dumps(store.load_sheet("big")) == json.dumps(big)
     assert not store.full and said(caplog, "has room again") == 1
     store.close()
+
+
+def test_players_matched_while_the_disk_is_full_wait_in_the_queue_until_it_has_room(
+    disk: Disk, client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        disk.full = True
+        for ws, name in ((ann, "Ann"), (bob, "Bob")):
+            ws.send_json({"type": "queue", "name": name, "variant": "two-handed"})
+            assert receive(ws, "queue")["variant"] == "two-handed"
+        until_queued = receive(ann, "queue")  # told again within the round: both still wait
+        assert until_queued["waiting"] == 2
+        assert tracebacks(caplog) == [] and said(caplog, "is full") == 1
+        disk.full = False
+        tables = {receive(ws, "matched")["table"] for ws in (ann, bob)}
+    assert len(tables) == 1
+    assert tracebacks(caplog) == [] and said(caplog, "has room again") == 1
