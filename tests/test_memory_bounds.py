@@ -5,14 +5,24 @@ clock the test controls.
 
 from __future__ import annotations
 
+import gc
+import weakref
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from belote.server import app as app_module
+from belote.server.hub import local_hub
 from belote.server.limits import Window
-from netplay import receive
+from belote.server.manager import TableManager
+from belote.server.room import DEFAULT_SETTINGS
+from belote.server.store import SQLiteStore
+from belote.server.tables import ServerConfig
+from netplay import receive, run
+
+FAST = {"strength": "easy", "speed": "fast"}
 
 pytestmark = pytest.mark.app_config(pace=0.0)
 
@@ -54,3 +64,31 @@ def test_a_socket_sending_nothing_but_malformed_text_holds_a_bounded_record(
         assert len(opened[0].refused) == app_module.FLOOD[0]
         ws.send_json({"type": "dance"})  # a flood of refusals: this one is not even read
         assert receive(ws, "error")["code"] == "flooding"
+
+
+def test_a_table_let_go_of_is_freed_at_once_not_by_the_collectors_next_full_pass(tmp_path: Path) -> None:
+    """A forgotten table (and its match, and an expired one) is freed as soon as the server lets go of
+    it: its driver and replica held its methods, a cycle that only a full collection freed (rare in a
+    busy server), and a day of tables created and left piled up between two."""
+    now = [1000.0]
+
+    async def scenario() -> list[weakref.ref[Any]]:
+        store = SQLiteStore(tmp_path / "freed.sqlite3", clock=lambda: now[0])
+        manager = TableManager(local_hub(store), ServerConfig(pace=0.0, think_workers=0), clock=lambda: now[0])
+        solo, _, _ = await manager.create_solo({**DEFAULT_SETTINGS, **FAST})
+        private, _ = await manager.create_private("Ann", 2, {**DEFAULT_SETTINGS, **FAST})
+        assert solo.match is not None
+        refs = [weakref.ref(solo), weakref.ref(solo.match), weakref.ref(private)]
+        del solo, private
+        now[0] += 61
+        assert len(await manager.forget_idle()) == 2
+        store.close()
+        return refs
+
+    gc.collect()
+    gc.disable()
+    try:
+        refs = run(scenario())
+        assert [r() for r in refs] == [None, None, None]
+    finally:
+        gc.enable()

@@ -45,6 +45,10 @@ FULL_WAIT = 5.0
 Mutate = Callable[[Message, int | None], Awaitable[list[Event]]]
 
 
+async def _released(message: Message, expected: int | None) -> list[Event]:
+    raise RuntimeError("the table was released: it changes no more in this process")
+
+
 class Driver:
     """The bots and timers of one table's ``replica``; its changes go through ``mutate`` (the table's,
     which tells everybody), with the revision they were decided at."""
@@ -164,6 +168,10 @@ class Driver:
 
     def wake(self) -> None:
         self._wake.set()
+
+    def release(self) -> None:
+        """Let go of the table's methods, once stopped for good (``Table.release``)."""
+        self.mutate, self.here = _released, list
 
     # ----------------------------------------------------------------- the bots
     def _bot(self, seat: int) -> Bot:

@@ -314,6 +314,7 @@ class TableManager:
             still_idle = not table.clients and now - table.used >= self.config.forget_after
             if self.tables.get(table_id) is table and still_idle:
                 del self.tables[table_id]
+                table.release()
                 gone.append(table_id)
         return gone
 
@@ -342,6 +343,7 @@ class TableManager:
                 if table is not None and not table.clients:
                     await table.stop()
                     self.tables.pop(table_id, None)
+                    table.release()
         if gone:
             log.info("expired %s", ", ".join(f"{len(ids)} {kind}" for kind, ids in sorted(gone.items())))
         return gone
