@@ -34,7 +34,8 @@ join; requests for what does not exist (404); the pages. The row then adds the s
 
 With ``--trace`` the server traces its allocations (bench/memtrace/sitecustomize.py) and writes a
 snapshot at each row; at the end the allocations that grew most between the second row (warmed up)
-and the last are printed by where they were made: what to look at when the memory creeps up.
+and the last are printed by where they were made: what to look at when the memory creeps up. Then
+the garbage a full collection finds in the server, by type: what waits for the collector.
 
     python bench/soak.py --tables 20 [--minutes 10] [--every 30] [--create [--rate 2]] [--mix] [--trace]
                          [--serve-arg=--expire-after --serve-arg=60] [--person 1,3] [--port 8775] [--json]
@@ -313,6 +314,18 @@ def snapshot(folder: Path, pid: int, n: int) -> None:
         time.sleep(0.2)
 
 
+def garbage(folder: Path, pid: int, n: int, top: int = 15) -> list[str]:
+    """What a full collection in the server finds to be garbage (its ``n``th signal), by type."""
+    os.kill(pid, signal.SIGUSR2)
+    path = folder / f"garbage-{n}.json"
+    deadline = time.monotonic() + 120
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    found = json.loads(path.read_text())
+    kinds = list(found["by_type"].items())[:top]
+    return [f"garbage left for the collector: {found['objects']} objects", *(f"{n:9d} {kind}" for kind, n in kinds)]
+
+
 def growth(folder: Path, first: int, last: int, top: int = 12) -> list[str]:
     """The allocations that grew most from snapshot ``first`` to ``last``, by the place they were made."""
     old = tracemalloc.Snapshot.load(str(folder / f"snapshot-{first}.tracemalloc"))
@@ -468,6 +481,8 @@ def main() -> int:
             )
             print(HEADER, flush=True)
         samples, stats, create_failed = asyncio.run(soak(args, srv))
+        if args.trace is not None:
+            left = garbage(args.trace, srv.pids[0], len(samples))
     half = samples[-1].minutes / 2
     last_half = [s for s in samples if s.minutes >= half]
     rss_slope = slope([(s.minutes, s.rss_mb) for s in last_half])
@@ -505,6 +520,13 @@ def main() -> int:
         last = len(samples) - 1
         if last > 1:
             print("\n".join(growth(args.trace, 1, last)))
+        rows = [json.loads((args.trace / f"garbage-{n}.json").read_text()) for n in range(len(samples))]
+        print("garbage found by the collection at each row: " + ", ".join(str(r["objects"]) for r in rows))
+        print("\n".join(left))
+        found = Counter[str]()
+        for r in rows:
+            found.update(r["by_type"])
+        print("garbage found at the rows, in all, by type: " + ", ".join(f"{n} {k}" for k, n in found.most_common(25)))
         trace.cleanup()
         if any(trouble.values()):
             print(f"! {', '.join(f'{v} {k}' for k, v in trouble.items() if v)}; first: {first[0] if first else '-'}")
