@@ -92,3 +92,24 @@ def test_a_table_let_go_of_is_freed_at_once_not_by_the_collectors_next_full_pass
         assert [r() for r in refs] == [None, None, None]
     finally:
         gc.enable()
+
+
+class Held:
+    """An object in a cycle with itself, as a closed connection's protocol and transport are."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_the_cycles_a_connection_leaves_are_freed_within_thousands_of_allocations_while_serving(
+    client: TestClient,
+) -> None:
+    """While the server runs, a cycle dropped is freed by the next young collection, within a few
+    thousand allocations: at a first threshold of 100,000 such cycles (one per connection, one per
+    table let go of) waited for 100,000 and the server grew by megabytes a minute."""
+    gc.collect()
+    held = Held()
+    ref = weakref.ref(held)
+    del held
+    made = [[] for _ in range(20_000)]
+    assert ref() is None and len(made) == 20_000

@@ -80,13 +80,18 @@ Limits = LocalLimits | SharedLimits  # the limits per client address: one proces
 OUTBOX = 256
 SEND_TIMEOUT = 10.0
 FLOOD = (60, 1.0)  # after 60 refused messages in a second, the next are not even read
-# The collector's first threshold, raised from 700 while the server runs: with many tables busy
-# the default promotes every pending await (its coroutine, future and timer), and what a table keeps
+# The collector's last threshold, raised from 10 while the server runs: with many tables busy the
+# default promotes every pending await (its coroutine, future and timer), and what a table keeps
 # until its next action (the current deal's events), to the older generations, and so runs a full
 # collection every 10 to 20 s, a pause of 150 to 250 ms for every table at 500 tables
-# (bench/load.py). At 20,000 one still fell in most 30-s windows (p99 177-454 ms); at 100,000 it is
-# rare (p99 32-89 ms), for a few MB more of young objects.
-GC_THRESHOLD = (100_000, 10, 10)
+# (bench/load.py). Full collections are made rare by the last threshold, not the first: a first
+# threshold of 100,000 did it too, but let the cycles every connection leaves (uvicorn's protocol
+# and transport) and every table let go of wait for 100,000 allocations, and the server grew by
+# 6 MB a minute under a day's mixed traffic (bench/soak.py --mix; 1 MB a minute at this setting,
+# levelling off), and its young collections paused it up to 107 ms. At 500 tables for a run of
+# bench/load.py (with its setup): no full collection (one of 140-239 ms before), the longest pause
+# 38-83 ms.
+GC_THRESHOLD = (700, 10, 1000)
 log = logging.getLogger("belote.server")
 
 
