@@ -22,7 +22,7 @@ SRC = ROOT / "src" / "belote"
 FAST = {"strength": "easy", "speed": "fast"}
 #: The exceptions that carry a code: their second argument, when given, is the code.
 REFUSAL_CLASSES = {"Refusal", "IllegalAction", "IllegalBid", "IllegalPlay", "NotYourTurn", "GameOver"}
-REFUSAL_CLASSES |= {"SettingsError", "BadRequest", "TooMany"}
+REFUSAL_CLASSES |= {"SettingsError", "BadRequest", "TooMany", "StoreFull"}
 
 
 # ----------------------------------------------------------------- the list of codes

@@ -150,6 +150,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "request_timeout": ("part", "seconds"),
     "bad_host": ("host",),
     "not_text": (),
+    "store_full": (),
     # The server: the analysis of a deal (POST /api/analyse).
     "not_a_record": (),
     "illegal_record": (),

@@ -66,7 +66,7 @@ from belote.server.room import (
 from belote.server.rules_page import rules_page
 from belote.server.shared_limits import SharedLimits
 from belote.server.sheets import routes as sheet_routes
-from belote.server.store import SQLiteSheets, SQLiteStore, default_path
+from belote.server.store import SQLiteSheets, SQLiteStore, StoreFull, default_path
 from belote.server.tables import Client, ServerConfig, Table, dumps
 from belote.server.thinking import Thinker
 from belote.server.wire import (
@@ -90,13 +90,18 @@ Limits = LocalLimits | SharedLimits  # the limits per client address: one proces
 OUTBOX = 256
 SEND_TIMEOUT = 10.0
 FLOOD = (60, 1.0)  # after 60 refused messages in a second, the next are not even read
-# The collector's first threshold, raised from 700 while the server runs: with many tables busy
-# the default promotes every pending await (its coroutine, future and timer), and what a table keeps
+# The collector's last threshold, raised from 10 while the server runs: with many tables busy the
+# default promotes every pending await (its coroutine, future and timer), and what a table keeps
 # until its next action (the current deal's events), to the older generations, and so runs a full
 # collection every 10 to 20 s, a pause of 150 to 250 ms for every table at 500 tables
-# (bench/load.py). At 20,000 one still fell in most 30-s windows (p99 177-454 ms); at 100,000 it is
-# rare (p99 32-89 ms), for a few MB more of young objects.
-GC_THRESHOLD = (100_000, 10, 10)
+# (bench/load.py). Full collections are made rare by the last threshold, not the first: a first
+# threshold of 100,000 did it too, but let the cycles every connection leaves (uvicorn's protocol
+# and transport) and every table let go of wait for 100,000 allocations, and the server grew by
+# 6 MB a minute under a day's mixed traffic (bench/soak.py --mix; 1 MB a minute at this setting,
+# levelling off), and its young collections paused it up to 107 ms. At 500 tables for a run of
+# bench/load.py (with its setup): no full collection (one of 140-239 ms before), the longest pause
+# 38-83 ms.
+GC_THRESHOLD = (700, 10, 1000)
 log = logging.getLogger("belote.server")
 
 
@@ -140,6 +145,11 @@ async def metrics(request: Request) -> Response:
             [({"state": state, "kind": kind}, n) for (state, kind), n in held.items()],
         ),
         Gauge("belote_websockets", "Websockets open on this process.", [({}, sum(sockets.values()))]),
+        Gauge(
+            "belote_store_full",
+            "1 while the SQLite file's disk is full: what would be written is refused (store_full, HTTP 503).",
+            [({}, int(request.app.state.store.full))],
+        ),
         Gauge(
             "belote_queue_waiting",
             "Players waiting in the Play online queue, by game (every process's, in a shared hub).",
@@ -221,6 +231,13 @@ def unreachable() -> Refusal:
     """The refusal of anything that needs Redis while it is out of reach: the page keeps its seat,
     says so and tries again (docs/protocol.md)."""
     return Refusal("the game store is out of reach for a moment: play resumes shortly", "store_unreachable")
+
+
+async def full_response(request: Request, exc: Exception) -> Response:
+    """HTTP 503 ``store_full`` with ``Retry-After`` for a route that would write while the store's disk
+    is full: a refusal like any other, counted in ``/metrics``; the store said it once in the log."""
+    assert isinstance(exc, StoreFull)
+    return refused(request, exc)
 
 
 async def outage_response(request: Request, exc: Exception) -> Response:
@@ -327,7 +344,10 @@ class Connection:
         self.client: Client | None = None
         self.entry: str | None = None
         self.address = address(ws)
-        self.refused: deque[float] = deque()  # when messages were refused (a flood is not read)
+        # When the last messages were refused (a flood is not read): the last FLOOD[0] tell whether
+        # that many came within FLOOD[1], and a socket sending nothing but malformed text (never
+        # checked for a flood) holds no more.
+        self.refused: deque[float] = deque(maxlen=FLOOD[0])
         self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
         self.reader: asyncio.Task[Any] | None = None
         self.dropped = False
@@ -592,7 +612,8 @@ class Connection:
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and found.meta.missing(seat):
-            await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
+            with contextlib.suppress(StoreFull):  # a full disk: the table is shown as it is stored
+                await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
         await found.send_state(self.client)
 
 
@@ -705,7 +726,7 @@ def create_app(
         lifespan=lifespan,
         # Every answer the client takes compressed is (the page's files are, once: server/assets.py).
         middleware=[Middleware(CountErrors), Middleware(GZipMiddleware, minimum_size=500, compresslevel=6)],
-        exception_handlers=dict.fromkeys(outage, outage_response),
+        exception_handlers={**dict.fromkeys(outage, outage_response), StoreFull: full_response},
     )
     app.state.metrics = Metrics()
     app.state.outage = outage  # what the shared store raises while out of reach

@@ -36,6 +36,7 @@ from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
 from belote.server.replica import Replica, Stale
 from belote.server.room import STRENGTHS, BotPlay, Event, Gone, Job, Message, Resume, StandIn
+from belote.server.store import StoreFull
 from belote.server.thinking import NOBODY, Thinker
 
 log = logging.getLogger("belote.tables")
@@ -44,8 +45,14 @@ log = logging.getLogger("belote.tables")
 #: before it tells the room who is gone: the other processes answer its ``who`` within milliseconds,
 #: and the pages of a restarted server reconnect within a second or two.
 PRESENCE_GRACE = 2.0
+#: Seconds between a bot's tries of a move the store's full disk refused.
+FULL_WAIT = 5.0
 
 Mutate = Callable[[Message, int | None], Awaitable[list[Event]]]
+
+
+async def _released(message: Message, expected: int | None) -> list[Event]:
+    raise RuntimeError("the table was released: it changes no more in this process")
 
 
 class Driver:
@@ -177,6 +184,10 @@ class Driver:
     def wake(self) -> None:
         self._wake.set()
 
+    def release(self) -> None:
+        """Let go of the table's methods, once stopped for good (``Table.release``)."""
+        self.mutate, self.here = _released, list
+
     # ----------------------------------------------------------------- the bots
     def _bot(self, seat: int) -> Bot:
         if self._bots_epoch != self.replica.epoch:  # the room's history began again: so do its bots
@@ -254,6 +265,8 @@ class Driver:
                 except OUTAGE as e:
                     self._out_of_reach(e)
                     await asyncio.sleep(1.0)
+                except StoreFull:  # the store said so once: the move is tried again until the disk has room
+                    await asyncio.sleep(FULL_WAIT)
                 except Exception:
                     log.exception("%s failed", job.kind)
                     self.metrics.errors.inc(where="table")
@@ -272,6 +285,8 @@ class Driver:
                 continue
             try:
                 await self.mutate(Gone(seat, self.now_ms()), None)
+            except StoreFull:  # the store said so once
+                pass
             except Refusal as e:  # the seat changed hands meanwhile, or the store did not keep it
                 log.info("%s could not be marked gone: %s", SEATS[seat], e)
             except OUTAGE as e:

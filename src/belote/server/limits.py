@@ -23,6 +23,14 @@ the processes of a server; both answer the same methods.
 ([True, True, False, True], True)
 >>> all(Window(0, 1.0).allow("a", now=0.0) for _ in range(100))
 True
+
+A window holds the keys heard from within about two of its lengths, however many came before:
+
+>>> w = Window(5, 10.0)
+>>> all(w.allow(f"10.0.0.{i}", now=i / 100) for i in range(200))
+True
+>>> w.allow("10.0.1.1", now=25.0), len(w)
+(True, 1)
 """
 
 from __future__ import annotations
@@ -93,6 +101,11 @@ class Window:
     def __init__(self, count: int, seconds: float) -> None:
         self.count, self.seconds = count, seconds
         self._events: dict[str, deque[float]] = {}
+        self._swept = -float("inf")  # when the quiet keys were last forgotten
+
+    def __len__(self) -> int:
+        """The keys held."""
+        return len(self._events)
 
     def allow(self, key: str, now: float | None = None) -> bool:
         """Count an event of ``key`` if the window has room; False (and nothing counted) when full."""
@@ -118,8 +131,11 @@ class Window:
         if self.count <= 0:
             return
         self._events.setdefault(key, deque()).append(now)
-        if len(self._events) > 4 * MAX_KEYS:
+        # Once a window (and whenever the keys pile up), forget the quiet ones: a day's stream of
+        # addresses that each came once would otherwise stay until MAX_KEYS times four.
+        if now - self._swept >= self.seconds or len(self._events) > 4 * MAX_KEYS:
             self._forget(now)
+            self._swept = now
 
     def _forget(self, now: float) -> None:
         """Drop the keys with no event in the window, so that a crowd of addresses costs nothing lasting."""

@@ -38,7 +38,7 @@ from belote.server.room import (
     person_seat,
     rules_of,
 )
-from belote.server.store import SheetStore
+from belote.server.store import SheetStore, StoreFull
 from belote.server.tables import ServerConfig, Table
 from belote.server.wire import new_token, same_secret
 from belote.variants import DEFAULT_GAME
@@ -318,6 +318,7 @@ class TableManager:
             still_idle = not table.clients and now - table.used >= self.config.forget_after
             if self.tables.get(table_id) is table and still_idle:
                 del self.tables[table_id]
+                table.release()
                 gone.append(table_id)
         return gone
 
@@ -326,6 +327,8 @@ class TableManager:
             await asyncio.sleep(self.config.sweep_every)
             try:
                 await self.sweep()
+            except StoreFull:  # the store said so once: the next sweep tries again
+                pass
             except Exception:
                 log.exception("the expiry sweep failed")
                 self.metrics.errors.inc(where="sweep")
@@ -346,6 +349,7 @@ class TableManager:
                 if table is not None and not table.clients:
                     await table.stop()
                     self.tables.pop(table_id, None)
+                    table.release()
         if gone:
             log.info("expired %s", ", ".join(f"{len(ids)} {kind}" for kind, ids in sorted(gone.items())))
         return gone

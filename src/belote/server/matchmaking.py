@@ -26,6 +26,7 @@ from belote.game import SEATS
 from belote.server.hub import OUTAGE, Hub, Note
 from belote.server.manager import TableManager
 from belote.server.room import SEATINGS, SettingsError
+from belote.server.store import StoreFull
 from belote.server.tables import Send
 from belote.server.wire import new_token
 from belote.variants import DEFAULT_GAME, VARIANTS, find_variant
@@ -168,9 +169,14 @@ class Matchmaker:
         while waiting and (len(waiting) >= seats or now - waiting[0][1]["joined"] >= self.wait):
             group, waiting = waiting[:seats], waiting[seats:]
             await self.hub.queue.remove([e for e, _ in group])
-            seated += [e for e, _ in group]
             names, seatings = [d["name"] for _, d in group], [seating_of(d) for _, d in group]
-            table, given = await self.manager.create_online(names, variant, seatings)
+            try:
+                table, given = await self.manager.create_online(names, variant, seatings)
+            except StoreFull:  # the store said so once: they wait in the queue as they were, for a later round
+                for entry, data in group:
+                    await self.hub.queue.add(entry, data)
+                break
+            seated += [e for e, _ in group]
             log.info("queue: a %s table for %d players", variant, len(group), extra={"table": table.id})
             for (entry, data), (token, seat) in zip(group, given, strict=True):
                 note = {"kind": "matched", "entry": entry, "table": table.id, "token": token, "seat": SEATS[seat]}

@@ -21,6 +21,7 @@ from typing import Any
 from belote.game import Match, Refusal, action_str, parse_action
 from belote.server.hub import Hub, StoreLost
 from belote.server.room import Event, Message, Meta, Room, Write, new_match, reduce
+from belote.server.store import StoreFull
 
 log = logging.getLogger("belote.tables")
 
@@ -97,7 +98,8 @@ class Replica:
         another process wrote is caught up with first and told (``caught_up``), whatever becomes of
         the change. Raises the room's ``Refusal``, changing
         nothing; ``Stale`` when the room is no longer at revision ``expected``; ``Refusal``
-        ``not_saved`` when the store did not keep the change, which is then taken back.
+        ``not_saved`` when the store did not keep the change (``store_full`` when its disk is full),
+        which is then taken back.
 
         The room is reduced in place (``room.reduce``): what to take it back to is kept as the meta's
         JSON text (a string is no work for the garbage collector, where the dicts of a meta kept across
@@ -123,6 +125,9 @@ class Replica:
                 except StoreLost:  # Redis came back empty: this process still holds the whole table
                     if not await self.write_back(room):
                         raise
+            except StoreFull:  # the store said it once in the log: nobody hears of the change
+                self._take_back(*before)
+                raise
             except Exception:  # nobody hears of a change the store did not keep
                 log.exception("the store did not keep a change; it is taken back", extra={"table": self.id})
                 self._take_back(*before)

@@ -8,19 +8,28 @@ open on it at a sweep): ``expire`` removes those unused for longer than their ki
 file gives the pages they held back to the disk (``auto_vacuum = INCREMENTAL`` on a new file, and
 ``incremental_vacuum`` after each sweep). A score sheet is one JSON document rewritten on each entry;
 it keeps when it was last changed, and ``expire_sheets`` removes those unchanged for too long.
+
+A full disk refuses what would be written (``StoreFull``: HTTP 503, a websocket's ``store_full``)
+and loses nothing stored; the store says so once in the log when the disk fills and once when it
+has room again. The store opens on a full disk too: the start writes nothing that is already so, and
+what it cannot write yet (a new file's tables, a column added) waits for the next write.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
+
+from belote.actions import Refusal
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -58,6 +67,39 @@ CREATE INDEX IF NOT EXISTS sheets_by_update ON sheets (updated);
 SWEEP_BATCH = 200
 #: Free pages given back to the disk at a time, under the store's lock (4 kB each: 8 MB).
 VACUUM_PAGES = 2_000
+#: SQLite's primary result code of a write that found no room: the disk is full (or the file is at
+#: its ``max_page_count``).
+SQLITE_FULL = 13
+#: Seconds a client is told to wait before trying a write again on a full disk (``Retry-After``).
+FULL_RETRY = 30
+log = logging.getLogger("belote.store")
+
+
+class StoreFull(Refusal):
+    """The store's disk is full: nothing was written and nothing stored is lost; what is stored
+    reads as before. An HTTP route answers 503 with ``Retry-After``.
+
+    >>> e = store_full()
+    >>> e.code, e.status, e.retry_after
+    ('store_full', 503, 30)
+    """
+
+    status = 503
+    retry_after = FULL_RETRY
+
+
+def store_full() -> StoreFull:
+    return StoreFull("the server's disk is full: nothing new can be saved for now, and nothing is lost", "store_full")
+
+
+def disk_full(e: BaseException) -> bool:
+    """Whether SQLite refused for want of room (any extended code of ``SQLITE_FULL``)."""
+    return isinstance(e, sqlite3.Error) and getattr(e, "sqlite_errorcode", 0) & 0xFF == SQLITE_FULL
+
+
+def _no_shared_memory(e: BaseException) -> bool:
+    """Whether SQLite could not make the write-ahead log's shared-memory index (a full disk at open)."""
+    return isinstance(e, sqlite3.Error) and str(getattr(e, "sqlite_errorname", "")).startswith("SQLITE_IOERR_SHM")
 
 
 def stored_kind(meta: dict[str, Any]) -> str:
@@ -97,22 +139,96 @@ class SQLiteStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.clock = clock  # unix seconds: when a table is used (tests set their own)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        # Set before the first table is made, or it takes a full VACUUM (docs/operations.md): on a
-        # new file, pages freed by expired tables can then be given back to the disk.
-        self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        self.full = False  # the last write found the disk full (said once in the log, shown in /metrics)
+        self._ready = False  # the start's writes are done (on a full disk they wait for the next write)
+        self._db = self._connect()
+        try:
+            self._prepare()
+        except sqlite3.Error as e:
+            if not disk_full(e):
+                raise
+            self._filled()
+
+    def _connect(self) -> sqlite3.Connection:
+        """The connection, and what it reads with (nothing here is written to the file). On a full disk
+        where the write-ahead log's shared-memory index cannot be made, nothing could be read: the
+        file is then opened in exclusive locking mode (the index in this process's memory), and no
+        other process may open it until the server restarts."""
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as e:
+            if not _no_shared_memory(e):
+                raise
+            db.close()
+            log.warning("the disk of %s is full: the store is opened for this process alone", self.path)
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _prepare(self) -> None:
+        """The file's settings, tables and columns, each written only when it is not so already (a start
+        that wrote them again could not start on a full disk)."""
+        (vacuum,) = self._db.execute("PRAGMA auto_vacuum").fetchone()
+        if vacuum != 2:
+            # Set before the first table is made, or it takes a full VACUUM (docs/operations.md): on a
+            # new file, pages freed by expired tables can then be given back to the disk.
+            self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        (journal,) = self._db.execute("PRAGMA journal_mode").fetchone()
+        if journal != "wal":
+            self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         if "active" not in columns:  # a store written before tables had the flag
             self._db.execute("ALTER TABLE tables ADD COLUMN active INTEGER NOT NULL DEFAULT 1")
         if "used" not in columns:  # written before tables expired: last used when created
-            self._db.execute("ALTER TABLE tables ADD COLUMN kind TEXT")
-            self._db.execute("ALTER TABLE tables ADD COLUMN used REAL")
-            self._db.execute("UPDATE tables SET used = (created - 2440587.5) * 86400.0")
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("ALTER TABLE tables ADD COLUMN kind TEXT")
+                self._db.execute("ALTER TABLE tables ADD COLUMN used REAL")
+                self._db.execute("UPDATE tables SET used = (created - 2440587.5) * 86400.0")
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
         self._db.executescript(INDEXES)
+        self._ready = True
+
+    def _tables(self) -> bool:
+        """Whether the file has its tables (a new file on a full disk has none yet: it reads as empty)."""
+        found = self._ready or self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sheets'").fetchone()
+        return found is not None
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write, under the lock: the start's writes first if they waited; a full disk raises
+        ``StoreFull``. The log says once that the disk is full, and once that it has room again."""
+        changes = self._db.total_changes
+        try:
+            if not self._ready:
+                self._prepare()
+            yield
+        except sqlite3.Error as e:
+            if not disk_full(e):
+                raise
+            self._filled()
+            raise store_full() from None
+        if self.full and self._db.total_changes > changes:  # a write that wrote: a read or no-op proves nothing
+            self.full = False
+            log.warning("the disk of %s has room again: the store writes", self.path)
+
+    def _filled(self) -> None:
+        if not self.full:
+            self.full = True
+            log.warning(
+                "the disk of %s is full: nothing new is saved (requests answer 503 store_full) until it has room",
+                self.path,
+            )
 
     def close(self) -> None:
         with self._lock:
@@ -123,7 +239,7 @@ class SQLiteStore:
         self, table_id: str, meta: dict[str, Any] | None, active: bool, start: int, actions: list[str], reset: bool
     ) -> None:
         """One change of a table in one transaction: its meta (if given), its actions from number ``start``."""
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute("BEGIN")
             try:
                 now = self.clock()
@@ -150,6 +266,8 @@ class SQLiteStore:
 
     def load_table(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
         with self._lock:
+            if not self._tables():
+                return None
             row = self._db.execute("SELECT meta FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
@@ -161,10 +279,10 @@ class SQLiteStore:
     def table_ids(self, active_only: bool = False) -> list[str]:
         query = "SELECT id FROM tables" + (" WHERE active = 1" if active_only else "") + " ORDER BY created"
         with self._lock:
-            return [i for (i,) in self._db.execute(query)]
+            return [i for (i,) in self._db.execute(query)] if self._tables() else []
 
     def add_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None:
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute("INSERT INTO chat (table_id, line) VALUES (?, ?)", (table_id, json.dumps(line)))
             self._db.execute(
                 "DELETE FROM chat WHERE table_id = ? AND n NOT IN "
@@ -174,17 +292,19 @@ class SQLiteStore:
 
     def recent_chat(self, table_id: str) -> list[dict[str, Any]]:
         with self._lock:
+            if not self._tables():
+                return []
             rows = self._db.execute("SELECT line FROM chat WHERE table_id = ? ORDER BY n", (table_id,)).fetchall()
         return [json.loads(line) for (line,) in rows]
 
     def delete_table(self, table_id: str) -> None:
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
     def touch(self, table_ids: list[str]) -> None:
         """The tables are in use now (a socket is open on them): they do not expire."""
         now = self.clock()
-        with self._lock:
+        with self._lock, self._writing():
             self._db.executemany("UPDATE tables SET used = ? WHERE id = ?", [(now, i) for i in table_ids])
 
     def expire(self, before: dict[str, float]) -> dict[str, list[str]]:
@@ -194,7 +314,7 @@ class SQLiteStore:
         gone: dict[str, list[str]] = {}
         for kind, cutoff in before.items():
             while True:
-                with self._lock:
+                with self._lock, self._writing():
                     rows = [
                         i
                         for (i,) in self._db.execute(
@@ -222,14 +342,14 @@ class SQLiteStore:
         at a time so that no change waits long for the lock, and fold the write-ahead log into the file
         so that it does not grow either."""
         while True:
-            with self._lock:
+            with self._lock, self._writing():
                 (free,) = self._db.execute("PRAGMA freelist_count").fetchone()
                 (mode,) = self._db.execute("PRAGMA auto_vacuum").fetchone()
                 if free == 0 or mode != 2:  # 2: incremental (a file made before it keeps its free pages for reuse)
                     break
                 # executescript steps the pragma to its end (execute frees one page per step: one in all)
                 self._db.executescript(f"PRAGMA incremental_vacuum({VACUUM_PAGES});")
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def size(self) -> dict[str, int]:
@@ -243,7 +363,7 @@ class SQLiteStore:
 
     # ----------------------------------------------------------------- score sheets
     def save_sheet(self, sheet_id: str, data: dict[str, Any]) -> None:
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute(
                 "INSERT INTO sheets (id, data, updated) VALUES (?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
@@ -252,13 +372,15 @@ class SQLiteStore:
 
     def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
         with self._lock:
+            if not self._tables():
+                return None
             row = self._db.execute("SELECT data FROM sheets WHERE id = ?", (sheet_id,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
     def change_sheet(self, sheet_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
         """Load, change and save a sheet in one write transaction (no other writer of the file comes
         between); None when there is no such sheet. ``change`` raises to refuse, and nothing is saved."""
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 row = self._db.execute("SELECT data FROM sheets WHERE id = ?", (sheet_id,)).fetchone()
@@ -279,6 +401,8 @@ class SQLiteStore:
 
     def sheet_ids(self) -> list[str]:
         with self._lock:
+            if not self._tables():
+                return []
             return [i for (i,) in self._db.execute("SELECT id FROM sheets ORDER BY updated DESC")]
 
     def expire_sheets(self, before: float) -> int:
@@ -286,7 +410,9 @@ class SQLiteStore:
         Then give the pages they held back to the disk."""
         removed = 0
         while True:
-            with self._lock:
+            with self._lock, self._writing():
+                if not self._tables():
+                    return 0
                 cursor = self._db.execute(
                     "DELETE FROM sheets WHERE id IN (SELECT id FROM sheets WHERE updated < ? LIMIT ?)",
                     (julian(before), SWEEP_BATCH),

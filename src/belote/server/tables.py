@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -42,6 +43,7 @@ from belote.server.room import (
     Said,
     Write,
 )
+from belote.server.store import StoreFull
 from belote.server.thinking import NOBODY, Thinker, address_owner
 
 log = logging.getLogger("belote.tables")
@@ -148,7 +150,9 @@ class Table:
         self.hub = hub
         self.config = config
         self.metrics = metrics or Metrics()
-        self.replica = Replica(table_id, meta, hub, self._defaults)
+        # The replica and the driver get no method of the table that they would keep: the table would
+        # be a cycle with them, freed only by the collector's full pass (``release`` cuts the driver's).
+        self.replica = Replica(table_id, meta, hub, functools.partial(defaults_of, config))
         self.driver = Driver(
             self.replica, self.mutate, self.here_seats, config.thinker, config.pace, self.metrics, clock
         )
@@ -184,7 +188,14 @@ class Table:
         return self.replica.room.seat_of_token(token)
 
     def _defaults(self) -> dict[str, Any]:
-        return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
+        return defaults_of(self.config)
+
+    def release(self) -> None:
+        """This process lets go of the table for good (forgotten or expired, its driver stopped): the
+        driver lets go of the table's methods, so that the table, its match and its clients' records
+        are freed as soon as nothing else holds them, not at the collector's next full pass (rare in
+        a busy server: ``app.GC_THRESHOLD``), which let them pile up by the thousand."""
+        self.driver.release()
 
     def _seat_clients(self) -> None:
         """A person's clients follow their seat token: a move in the lobby, a solo game of another size."""
@@ -308,6 +319,8 @@ class Table:
         if gone is not None and gone not in self.driver.present() and gone in self.meta.people():
             try:
                 await self.mutate(Gone(gone, self.driver.now_ms()))
+            except StoreFull:  # the store said so once
+                pass
             except Refusal as e:  # the store did not keep it
                 log.info("%s could not be marked gone at %s: %s", SEATS[gone], self.id[:6], e)
             except Exception:  # a socket's end never fails for it (Redis out of reach...)
@@ -439,6 +452,11 @@ class Table:
                 await client.send(text)
             except Exception:  # the socket went away; its handler removes the client
                 log.debug("could not send to a client of %s", self.id)
+
+
+def defaults_of(config: ServerConfig) -> dict[str, Any]:
+    """The settings a table's stored settings are read with, under ``config``."""
+    return {**DEFAULT_SETTINGS, "turn_timer": config.turn_timer}
 
 
 def dumps(msg: dict[str, Any]) -> str:

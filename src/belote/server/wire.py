@@ -183,6 +183,9 @@ def refused(
     keys where a route adds some; the status the refusal carries (else ``status``); counted in
     ``/metrics`` by its code."""
     request.app.state.metrics.refusals.inc(code=e.code)
+    retry = getattr(e, "retry_after", None)  # a passing state (a full disk): when to try again
+    if retry is not None:
+        headers = {"Retry-After": str(retry), **(headers or {})}
     return JSONResponse({**http_body(e), **more}, status_code=getattr(e, "status", status), headers=headers)
 
 

@@ -296,7 +296,7 @@ function refusal(msg) {
 }
 
 /** Refusals the server may give a join that a moment later it would not (docs/protocol.md): the seat is kept. */
-const PASSING = new Set(["server_error", "slow_down", "flooding", "store_unreachable"]);
+const PASSING = new Set(["server_error", "slow_down", "flooding", "store_unreachable", "store_full"]);
 
 function onError(msg) {
   U.answered();

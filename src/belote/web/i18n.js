@@ -456,6 +456,7 @@ const WORDS = {
     "sheet-error-network": "The server does not answer: check the connection and try again.",
     "sheet-error-store_unreachable": "The server cannot reach its store for a moment: try again shortly.",
     "sheet-error-too_many_created": "Too many new score sheets and tables from your address just now: wait a minute and try again.",
+    "sheet-error-store_full": "The server's disk is full: this change is not saved, and nothing saved is lost. Try again later.",
     // The score sheet's checks before a deal is sent, its refusals by code (in French below), the
     // short choices of its setup form (the full words in a line under the field) and the sides' labels.
     "sheet-error-side": "Choose a side (or a player) of the sheet.",
@@ -1002,6 +1003,7 @@ const WORDS = {
     "sheet-error-network": "Le serveur ne répond pas : vérifiez la connexion et réessayez.",
     "sheet-error-store_unreachable": "Le serveur ne peut pas joindre son stockage pour le moment : réessayez bientôt.",
     "sheet-error-too_many_created": "Trop de nouvelles feuilles de marque et de tables depuis votre adresse pour le moment : attendez une minute et réessayez.",
+    "sheet-error-store_full": "Le disque du serveur est plein : ce changement n'est pas enregistré, et rien n'est perdu. Réessayez plus tard.",
     "sheet-error-side": "Dites un camp (ou un joueur) de la feuille.",
     "sheet-error-takers-missing": "Dites qui a pris.",
     "sheet-error-cards-missing": "Entrez les points de cartes.",

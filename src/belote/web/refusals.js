@@ -192,6 +192,7 @@ const WORDS = {
     request_timeout: (a) => `The request took too long to arrive (over ${a.seconds} s): try again.`,
     bad_host: () => "This server does not answer to that name.",
     not_text: () => "This server takes text messages only.",
+    store_full: () => "The server's disk is full: nothing new can be saved for now, and nothing is lost. Try again later.",
     not_a_record: () => "This is not a deal record.",
     illegal_record: () => "This deal record holds an action the rules refuse.",
     deal_not_over: () => "The deal is not over: its review opens once it ends.",
@@ -312,6 +313,8 @@ const WORDS = {
       `La requête a mis trop longtemps à arriver (plus de ${String(a.seconds).replace(".", ",")} s) : réessayez.`,
     bad_host: () => "Ce serveur ne répond pas à ce nom.",
     not_text: () => "Ce serveur n'accepte que des messages texte.",
+    store_full: () =>
+      "Le disque du serveur est plein : rien de nouveau ne peut être enregistré pour l'instant, et rien n'est perdu. Réessayez plus tard.",
     not_a_record: () => "Ce n'est pas un enregistrement de donne.",
     illegal_record: () => "Cet enregistrement de donne contient une action que les règles refusent.",
     deal_not_over: () => "La donne n'est pas finie : son analyse s'ouvre à la fin.",
