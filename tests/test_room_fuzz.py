@@ -43,12 +43,13 @@ from hypothesis.stateful import (
 )
 from starlette.testclient import TestClient
 
-from belote.game import SEATS, parse_action
+from belote.game import SEATS, Match, parse_action
 from belote.server import app as app_module
 from belote.server import manager as manager_module
 from belote.server.app import create_app
+from belote.server.room import new_match
 from belote.server.tables import ServerConfig
-from netplay import cards_in, stored_match, stored_table
+from netplay import cards_in, stored_table
 
 GAMES = ("classic", "coinche", "three-handed", "two-handed")
 BARRIER = '{"type": "barrier"}'  # unknown: refused, after everything sent before it
@@ -141,6 +142,7 @@ class Room(RuleBasedStateMachine):
         self.sockets: list[Socket] = []
         self.tokens: list[str] = []
         self.table: dict[str, Any] = {}
+        self._replay: tuple[tuple[str, str, str], list[str], Match] | None = None
 
     def teardown(self) -> None:
         for s in self.sockets:
@@ -151,6 +153,22 @@ class Room(RuleBasedStateMachine):
     # ------------------------------------------------------------- helpers
     def stored(self) -> tuple[dict[str, Any], list[str]]:
         return stored_table(self.db, self.table["table"])
+
+    def replayed(self) -> Match:
+        """The stored log replayed by a fresh engine. The engine of the last call goes on from where it
+        stopped when the log only grew since, with the same table, seed and settings (a fresh engine
+        fed the same actions in the same order either way); any other change replays from the start."""
+        meta, actions = self.stored()
+        key = (self.table["table"], str(meta["seed"]), json.dumps(meta["settings"], sort_keys=True))
+        if self._replay is not None and self._replay[0] == key and actions[: len(self._replay[1])] == self._replay[1]:
+            match = self._replay[2]
+            done = len(self._replay[1])
+        else:
+            match, done = new_match(meta["settings"], int(meta["seed"])), 0
+        for a in actions[done:]:
+            match.apply(parse_action(a))
+        self._replay = (key, actions, match)
+        return match
 
     def live(self) -> Any:
         return self.client.app.state.tables.tables[self.table["table"]]  # type: ignore[attr-defined]
@@ -351,7 +369,7 @@ class Room(RuleBasedStateMachine):
         if table.match is None:
             assert actions == [] and meta["status"] == "lobby"
             return
-        _, replayed, _ = stored_match(self.db, self.table["table"])
+        replayed = self.replayed()
 
         assert [str(a) for a in table.match.actions] == actions
         seats = [*range(replayed.rules.players), None]
@@ -382,7 +400,7 @@ class Room(RuleBasedStateMachine):
     def every_view_is_its_seats_own(self) -> None:
         if not self.table or self.live().match is None:
             return
-        _, replayed, _ = stored_match(self.db, self.table["table"])
+        replayed = self.replayed()
         public = replayed.view_json([None])[None]
         public_cards = set(cards_in(public))
         for sock in self.sockets:

@@ -259,3 +259,20 @@ def test_errors_of_the_other_games(
     assert code == 2 and "3 values" in err
     code, _, err = run(monkeypatch, capsys, [], "--option", "surcoinche", "--db", db)
     assert code == 2 and "NAME=VALUE" in err
+
+
+def test_a_new_sheet_id_can_be_typed_after_sheet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An id is never drawn with a leading ``-``, which the command line read as an option (``belote
+    scores --sheet -ikum...`` refused the sheet it had just told the person to continue with): the
+    draws here begin with such ids, and the one given is the first that does not."""
+    import belote.ids
+
+    draws = iter(["-first", "-second", "typable", "unused"])
+    monkeypatch.setattr(belote.ids.secrets, "token_urlsafe", lambda n: next(draws))
+    db = tmp_path / "s.sqlite3"
+    code, out, _ = run(monkeypatch, capsys, [*WORKED[:5], "q"], "--db", str(db))
+    assert code == 0 and f"belote scores --sheet typable --db {db}" in out
+    code, out, _ = run(monkeypatch, capsys, ["q"], "--sheet", "typable", "--db", str(db))
+    assert code == 0 and "Score sheet typable" in out and "Score: NS 128, EW 54 (to 501)." in out

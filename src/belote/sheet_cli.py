@@ -11,13 +11,13 @@ player's card points, declarations, belote, capot (three-handed).
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from belote.cli_rules import add_rules_arguments, rules_from_args
 from belote.contracts import GENERALE, MODE_LETTERS, contract_of, is_contract, parse_contract
+from belote.ids import new_id
 from belote.play import MODE_NAMES
 from belote.rules import OPTION_SPECS, RulesError
 from belote.scoring import DEAL_POINTS
@@ -442,7 +442,7 @@ def main(args: argparse.Namespace) -> int:
             except (SheetError, RulesError) as e:
                 print(f"belote scores: {e}", file=sys.stderr)
                 return 2
-            sheet_id = secrets.token_urlsafe(16)
+            sheet_id = new_id()
             store.save_sheet(sheet_id, sheet.to_dict())
 
         names = sheet.names

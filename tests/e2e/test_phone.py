@@ -176,7 +176,10 @@ class Fit:
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with app_server(tmp_path_factory.mktemp("phone") / "phone.sqlite3", pace=0, think_workers=0) as found:
+    # The fast-forward's scripted sockets play a whole match as fast as the server answers: past the
+    # rates of messages made for people (docs/operations.md), which the pages themselves never reach.
+    db = tmp_path_factory.mktemp("phone") / "phone.sqlite3"
+    with app_server(db, pace=0, think_workers=0, message_rates=0.0) as found:
         yield found
 
 

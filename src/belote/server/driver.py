@@ -55,6 +55,10 @@ async def _released(message: Message, expected: int | None) -> list[Event]:
     raise RuntimeError("the table was released: it changes no more in this process")
 
 
+def _nobody() -> str:
+    return NOBODY
+
+
 class Driver:
     """The bots and timers of one table's ``replica``; its changes go through ``mutate`` (the table's,
     which tells everybody), with the revision they were decided at."""
@@ -68,7 +72,7 @@ class Driver:
         pace: float,
         metrics: Metrics,
         clock: Callable[[], float] = time.time,
-        owner: Callable[[], str] = lambda: NOBODY,
+        owner: Callable[[], str] = _nobody,
     ) -> None:
         self.replica = replica
         self.mutate = mutate
@@ -185,8 +189,9 @@ class Driver:
         self._wake.set()
 
     def release(self) -> None:
-        """Let go of the table's methods, once stopped for good (``Table.release``)."""
-        self.mutate, self.here = _released, list
+        """Let go of the table's methods (its changes, its seats here, whose its bots are), once
+        stopped for good (``Table.release``)."""
+        self.mutate, self.here, self.owner = _released, list, _nobody
 
     # ----------------------------------------------------------------- the bots
     def _bot(self, seat: int) -> Bot:

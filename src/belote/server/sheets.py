@@ -35,7 +35,6 @@ sheet as it stands and changes nothing, so one tap never adds or undoes a deal t
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +43,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
+from belote.ids import new_id
 from belote.server import assets
 from belote.server.limits import TooMany, address, count_new
 from belote.server.store import SheetStore
@@ -119,7 +119,7 @@ async def create_sheet(request: Request) -> Response:
     try:
         sheet = Sheet.new(await _body(request))
         await count_new(request.app.state.limits, address(request))
-        sheet_id = secrets.token_urlsafe(16)
+        sheet_id = new_id()
         await _store(request).create_sheet(sheet_id, sheet.to_dict())
     except Refused as r:
         return r.response()

@@ -43,6 +43,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from belote.actions import Refusal
+from belote.ids import new_id
 
 #: The longest message or request body read, in bytes.
 MAX_MESSAGE = 4096
@@ -195,8 +196,9 @@ def http_body(e: Refusal) -> dict[str, Any]:
 
 
 def new_token() -> str:
-    """128 random bits, URL-safe: a table's id, a seat's token, an invitation, a spectator's code."""
-    return secrets.token_urlsafe(16)
+    """128 random bits, URL-safe: a table's id, a seat's token, an invitation, a spectator's code
+    (``belote.ids.new_id``: never beginning with ``-``)."""
+    return new_id()
 
 
 # ----------------------------------------------------------------- client messages
