@@ -92,7 +92,10 @@ class Truth:
         assert match.over
 
     def _note(self, match: Match) -> None:
-        for d, deal in enumerate(match.deals):
+        # An action changes the last deal, and ends the one before when it deals the next: the deals
+        # before those were noted whole when they were among the last two.
+        for d in range(max(0, len(match.deals) - 2), len(match.deals)):
+            deal = match.deals[d]
             assert deal.turned is not None
             self.turned[d] = str(deal.turned)
             self.plays[d] = [str(c) for c in deal.view(None).played]

@@ -136,7 +136,9 @@ class Room(RuleBasedStateMachine):
         self.folder = tempfile.TemporaryDirectory(prefix="belote-fuzz-")
         self.db = Path(self.folder.name) / "fuzz.sqlite3"
         # A session of hundreds of messages in a second from one address: past the rates made for people.
-        config = ServerConfig(pace=0.0, turn_timer=600, message_rates=0.0)
+        # The bots think in threads: an app per example, whose pool of worker processes would cost
+        # more to start than its bots think (the workers have tests of their own, test_thinking).
+        config = ServerConfig(pace=0.0, turn_timer=600, message_rates=0.0, think_workers=0)
         self.client = TestClient(create_app(db_path=self.db, config=config))
         self.client.__enter__()
         self.sockets: list[Socket] = []
