@@ -69,7 +69,7 @@ DRAW_JS = """async ({cards, lang, place}) => {
       `<div class="trick-card pos-${seats[i]}" data-testid="${testid}" data-seat="${seats[i]}" ` +
       `data-card="${c}" title="${seats[i]}">${face(c)}</div>`).join("");
   }
-  // the cards' own entry (the trick's deal-in), not the page's endless ones (the turn's glow)
+  // the cards' own entry (the trick's deal-in), not any that would never end
   const ends = holder.getAnimations({ subtree: true }).filter((a) => a.effect.getTiming().iterations !== Infinity);
   await Promise.all(ends.map((a) => a.finished));
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };

@@ -414,6 +414,13 @@ def test_axe_finds_no_serious_violation(open_tab: Any, base_url: str) -> None:
         page.get_by_test_id("settings-start").click()
         play_until(page, in_play)
         assert_no_serious(page, f"the table at one's turn ({lang})")
+        # Nothing moves for ever while the person thinks: a page that repaints at every frame costs a
+        # phone its battery (the turn's glow breathed without end, a third of a core).
+        endless = page.evaluate(
+            "() => document.getAnimations().filter((a) => a.effect.getTiming().iterations === Infinity)"
+            ".map((a) => a.animationName || a.effect.target.className)"
+        )
+        assert endless == [], f"animations without end at one's turn ({lang}): {endless}"
         page.get_by_test_id("history-btn").click()
         settled(page, "history-drawer")  # axe reads colours: not while the drawer fades in
         assert_no_serious(page, f"the history drawer ({lang})")
