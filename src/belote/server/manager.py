@@ -12,7 +12,6 @@ sweep: docs/operations.md.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -20,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from belote.game import SEATS
+from belote.server import tasks
 from belote.server.hub import OUTAGE, Hub, Note
 from belote.server.limits import LocalRates, Rates
 from belote.server.metrics import Metrics
@@ -367,9 +367,6 @@ class TableManager:
 
     async def close(self) -> None:
         for task in (self._lease_task, self._sweep_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await tasks.stop(task)
         for table in self.tables.values():
             await table.stop()

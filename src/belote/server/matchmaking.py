@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.game import SEATS
+from belote.server import tasks
 from belote.server.hub import OUTAGE, Hub, Note
 from belote.server.manager import TableManager
 from belote.server.room import SEATINGS, SettingsError
@@ -130,10 +131,7 @@ class Matchmaker:
             self._task = asyncio.get_running_loop().create_task(self._run(every), name="matchmaking")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await tasks.stop(self._task)
 
     async def _run(self, every: float) -> None:
         while True:

@@ -34,6 +34,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import WatchError
 
+from belote.server import tasks
 from belote.server.hub import CHAT_KEEP, OUTAGE, Hub, Listener, Note, StoreLost
 from belote.server.store import stored_kind
 
@@ -450,9 +451,7 @@ class RedisBus:
 
     async def close(self) -> None:
         for task in [*self._tasks, *self._pending]:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await tasks.stop(task)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()

@@ -25,6 +25,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from belote.server import tasks
 from belote.server.hub import OUTAGE
 from belote.server.limits import Check, Rate
 
@@ -152,9 +153,6 @@ class SharedLimits:
             await asyncio.sleep(ALIVE_MS / 3000)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await tasks.stop(self._task)
         with contextlib.suppress(Exception):
             await self.r.delete(self._k("alive", self.process))
