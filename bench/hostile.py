@@ -19,8 +19,9 @@ Meanwhile four people (127.0.0.10 to 127.0.0.13) sit at a private table and play
 each turn, as bench/load.py's paced players do. Printed for each run, and their medians with
 ``--runs``: the people's latency (from an ``act`` leaving to the last of the four receiving its
 state) p50, p99 and max, and the actions they played; the server's open descriptors (the most
-seen, and at the end); the growth of its log and of its store (the SQLite file with its
-write-ahead log), in bytes a minute; the refusals by code (``/metrics``), and the answers the
+seen, and at the end); the growth of its log and of its store (the SQLite file's pages in use,
+as a reader sees them: not its write-ahead log, which fills to its checkpoint size in the first
+minute whatever is kept), in bytes a minute; the refusals by code (``/metrics``), and the answers the
 stranger got (HTTP statuses, websocket close codes).
 
 The goals (docs/operations.md): the people's p99 <= 100 ms, the descriptors bounded, the log
@@ -39,6 +40,7 @@ import multiprocessing as mp
 import os
 import random
 import re
+import sqlite3
 import statistics
 import sys
 import time
@@ -349,7 +351,18 @@ def fds(pid: int) -> int:
 
 
 def store_bytes(db: Path) -> int:
-    return sum(p.stat().st_size for p in (db, db.with_name(db.name + "-wal")) if p.exists())
+    """What the store holds: its pages in use, as a reader sees them (the file's size would count its
+    free pages and the write-ahead log, which grows to its checkpoint size in the first minute and
+    is then used again)."""
+    if not db.exists():
+        return 0
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        pragmas = ("page_count", "freelist_count", "page_size")
+        pages, free, size = (con.execute(f"PRAGMA {p}").fetchone()[0] for p in pragmas)
+    finally:
+        con.close()
+    return int((pages - free) * size)
 
 
 def refusals(port: int) -> Counter[str]:

@@ -29,7 +29,7 @@ from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
 from belote.rules import OPTIONS
-from belote.server import assets, hints, messages
+from belote.server import assets, messages
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import (
     LocalLimits,
@@ -549,7 +549,7 @@ class Connection:
             log.exception("a hint could not be counted in Redis")
             return
         if refused is not None:
-            raise hints.too_many(refused)
+            raise slow_down(refused, "hints")
 
     async def within_rate(self, message: ClientMessage) -> None:
         """Refuses (``slow_down``) a message that its person or its address sends faster than its rate

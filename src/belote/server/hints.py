@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, PlayerView, Refusal
-from belote.server.limits import Rate
 
 if TYPE_CHECKING:
     from belote.server.tables import Client, Table
@@ -31,20 +30,6 @@ log = logging.getLogger("belote.server")
 
 #: The hint's search bot thinks as the table's *normal* bots do (about a second a card on one core).
 HINT_BOT = ("search", {"think": 1.0})
-
-
-def too_many(rate: Rate) -> Refusal:
-    """The refusal of a hint past the address's limit.
-
-    >>> too_many(Rate(20, 60.0)).to_json()
-    {'message': 'slow down: at most 20 hints in 60 seconds', 'code': 'slow_down', 'args': {'count': 20, 'seconds': 60}}
-    """
-    return Refusal(
-        f"slow down: at most {rate.count} hints in {rate.seconds:.0f} seconds",
-        "slow_down",
-        count=rate.count,
-        seconds=round(rate.seconds),
-    )
 
 
 def answer(table: Table, client: Client, seat: int) -> asyncio.Future[None]:

@@ -271,7 +271,12 @@ def too_many_sockets(limit: int) -> TooMany:
 
 
 def slow_down(rate: Rate, what: str = "messages") -> TooMany:
-    """The refusal of a message sent faster than its rate (``belote.server.messages.RATES``, the chat's)."""
+    """The refusal of a message sent faster than its rate (``belote.server.messages.RATES``, the chat's,
+    a hint's).
+
+    >>> slow_down(Rate(20, 60.0), "hints").to_json()
+    {'message': 'slow down: at most 20 hints in 60 seconds', 'code': 'slow_down', 'args': {'count': 20, 'seconds': 60}}
+    """
     return TooMany(
         f"slow down: at most {rate.count} {what} in {rate.seconds:.0f} seconds",
         "slow_down",
