@@ -4,7 +4,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { announceOffer, autoCard, cardAction, DEFAULT_PREFS, readPrefs } from "../../src/belote/web/flow.js";
+import {
+  announceOffer,
+  AUTO_PLAY_MS,
+  AUTO_PLAY_RETRY_MS,
+  autoCard,
+  cardAction,
+  DEFAULT_PREFS,
+  readPrefs,
+} from "../../src/belote/web/flow.js";
 import { Page } from "../../src/belote/web/page.js";
 
 const HAND = { ...DEFAULT_PREFS, announce: "hand", belote: "hand" };
@@ -74,9 +82,13 @@ test("the only card waits a moment once per state; what was announced by hand la
   assert.ok(at > 1000);
   p.autoPlayOffered("12|7S", 1200);
   assert.equal(p.autoPlay.at, at);
-  p.autoPlayed();
-  p.autoPlayOffered("12|7S", 5000);
-  assert.equal(p.autoPlay.at, Infinity, "not played twice in the same state");
+  p.autoPlayed(1600);
+  p.autoPlayOffered("12|7S", 2000);
+  assert.equal(p.autoPlay.at, 1600 + AUTO_PLAY_RETRY_MS, "not played again while its answer may come");
+  p.autoPlayOffered("12|7S", 1600 + AUTO_PLAY_RETRY_MS);
+  assert.equal(p.autoPlay.at, 1600 + AUTO_PLAY_RETRY_MS, "played again: the same state, the card lost or refused");
+  p.autoPlayOffered("13|8S", 5000);
+  assert.equal(p.autoPlay.at, 5000 + AUTO_PLAY_MS, "another state: its own moment");
   p.said("declarations");
   assert.deepEqual(p.saying, { declarations: true, belote: false });
   p.said("declarations");

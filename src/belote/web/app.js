@@ -606,7 +606,7 @@ function flow(now) {
   if (card) {
     U.autoPlayOffered(`${T.last}|${card}`, now);
     if (now >= U.autoPlay.at) {
-      U.autoPlayed();
+      U.autoPlayed(now);
       playCard(card);
     }
   }

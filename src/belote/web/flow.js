@@ -17,6 +17,9 @@ export const AUTO_NEXT_CHOICES = [0, 3, 5, 10];
 export const ANNOUNCE_CHOICES = ["auto", "hand"];
 /** How long the only card one may play shows before it plays itself. */
 export const AUTO_PLAY_MS = 600;
+/** How long a card that played itself may go unanswered, the table still in the same state, before
+ * it is played again: it was lost with a dropped socket or refused for a passing reason. */
+export const AUTO_PLAY_RETRY_MS = 3000;
 
 const CHOICES = { autoNext: AUTO_NEXT_CHOICES, announce: ANNOUNCE_CHOICES, belote: ANNOUNCE_CHOICES };
 

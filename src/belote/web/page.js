@@ -8,7 +8,7 @@
 //   page.answered();      page.sending === null
 
 import { lowestLevel } from "./coinche.js";
-import { AUTO_PLAY_MS, DEFAULT_PREFS } from "./flow.js";
+import { AUTO_PLAY_MS, AUTO_PLAY_RETRY_MS, DEFAULT_PREFS } from "./flow.js";
 
 /** How many of the log's events are kept, to be drawn again in another language. */
 export const LOG_KEPT = 300;
@@ -184,9 +184,11 @@ export class Page {
     if (this.autoPlay.key !== key) this.autoPlay = { key, at: now + AUTO_PLAY_MS };
   }
 
-  /** The only card was played for the player: not again in the same state. */
-  autoPlayed() {
-    this.autoPlay = { ...this.autoPlay, at: Infinity };
+  /** The only card was played for the player at `now`: not again in the same state, unless the
+   * state is still the same AUTO_PLAY_RETRY_MS later with nothing in flight (the card was lost with
+   * a dropped socket, or refused for a passing reason), when it plays itself again. */
+  autoPlayed(now) {
+    this.autoPlay = { ...this.autoPlay, at: now + AUTO_PLAY_RETRY_MS };
   }
 
   /** Two hands: `card` was turned up at `now`. */
