@@ -35,6 +35,7 @@ from belote.server.limits import (
     LocalLimits,
     address,
     count_new,
+    counted,
     slow_down,
     too_many_sockets,
     too_many_tables,
@@ -541,13 +542,7 @@ class Connection:
         """Counts a hint of the client's address; refused ``slow_down`` past ``--hints-per-minute`` (in
         all the processes, in Redis mode): each is a second of a bot worker's time."""
         limits: Limits = self.ws.app.state.limits
-        try:
-            refused = await limits.allow([("hints", limits.hints, self.address)])
-        except self.ws.app.state.outage:  # the hint itself meets the outage and says so
-            return
-        except Exception:  # Redis failed: let the client through rather than lock everybody out
-            log.exception("a hint could not be counted in Redis")
-            return
+        refused = await counted(limits, [("hints", limits.hints, self.address)], "a hint")
         if refused is not None:
             raise slow_down(refused, "hints")
 
@@ -564,14 +559,7 @@ class Connection:
             (f"{rate.name}:person", person, self.person(message)),
             (f"{rate.name}:address", by_address, self.address),
         ]
-        limits: Limits = self.ws.app.state.limits
-        try:
-            refused = await limits.allow(checks)
-        except self.ws.app.state.outage:  # the message itself meets the outage and says so
-            return
-        except Exception:  # Redis failed: let the client through rather than lock everybody out
-            log.exception("a %r message could not be counted in Redis", message.wire)
-            return
+        refused = await counted(self.ws.app.state.limits, checks, f"a {message.wire!r} message")
         if refused is not None:
             raise slow_down(refused, f"{message.wire!r} messages")
 

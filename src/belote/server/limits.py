@@ -290,20 +290,27 @@ def address(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else ""
 
 
+async def counted(limits: Rates, checks: Sequence[Check], what: str) -> Rate | None:
+    """``limits.allow(checks)``, but Redis out of reach or failing lets the client through: the
+    limits guard against abuse, and must not lock everybody out while Redis restarts. An outage is
+    met and said by what the client asked for next (a 503, ``store_unreachable``); any other failure
+    is logged, naming ``what`` was not counted."""
+    try:
+        return await limits.allow(checks)
+    except OUTAGE:
+        return None
+    except Exception:
+        log.exception("%s could not be counted in Redis", what)
+        return None
+
+
 async def count_new(limits: AddressLimits, address: str, refusal: Callable[[Rate], TooMany] = too_many_created) -> None:
     """Count one new thing ``address`` has the store keep: a table by any route (``POST /api/solo``,
     ``POST /api/tables``, a place in the queue, which makes at most one table), a score sheet, and
     what is added later (an identity). One window for all of them, ``limits.new`` (``belote serve
     --tables-per-minute``), in every process in Redis mode; raises ``refusal(limits.new)`` past it.
     Redis out of reach lets the client through (logged): the limits guard against abuse, and must
-    not lock everybody out while Redis restarts."""
-    try:
-        refused = await limits.allow([("new", limits.new, address)])
-    except OUTAGE as e:
-        log.warning("what a client creates is not counted while Redis is out of reach: %s", e)
-        refused = None
-    except Exception:
-        log.exception("what a client creates could not be counted in Redis")
-        refused = None
+    not lock everybody out while Redis restarts (``counted``)."""
+    refused = await counted(limits, [("new", limits.new, address)], "what a client creates")
     if refused is not None:
         raise refusal(refused)
