@@ -31,7 +31,6 @@ from collections.abc import Awaitable, Callable
 
 from belote.bots import Bot, make_bot
 from belote.game import SEATS, Action, Refusal
-from belote.server import tasks
 from belote.server.hub import OUTAGE
 from belote.server.logs import TABLE
 from belote.server.metrics import Metrics
@@ -178,9 +177,12 @@ class Driver:
         if self._task is not None:
             # A cancel that arrives in the middle of a Redis command can be lost (redis-py 8.2 swallows
             # it there): the loop then ends at its next turn, which the wake brings at once.
+            # Cancelled once: a second cancel could cut a change between the store and the room.
             self._stopping = True
+            self._task.cancel()
             self._wake.set()
-            await tasks.stop(self._task)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
             self._task = None
         self._forget_thought()
 

@@ -28,8 +28,9 @@ import asyncio
 import contextlib
 from typing import Any
 
-#: Seconds between two cancels of a task that did not end at the last.
-CANCEL_AGAIN = 0.1
+#: Seconds between two cancels of a task that did not end at the last: long enough for a command
+#: under way to finish (a second cancel must not cut what the first let end), short for a shutdown.
+CANCEL_AGAIN = 1.0
 
 
 async def stop(task: asyncio.Task[Any] | asyncio.Future[Any] | None) -> None:
