@@ -139,10 +139,21 @@ def test_a_change_that_does_not_follow_the_stored_log_writes_nothing(tmp_path: P
             assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "take"])  # another history
             assert not await hub.write_back("t1", {"game": 0}, True, ["pass", "pass", "take"])  # one behind
             said.append(",".join(r.lrange("belote:t:t1:actions", 0, -1)))
+            # The same log: only a later meta is written (a replica behind on an ack must not undo it).
+            log = ["pass", "pass", "take", "pass"]
+            assert await hub.write_back("t1", {"game": 0, "version": 5, "acks": [0, 1]}, True, log)
+            assert not await hub.write_back("t1", {"game": 0, "version": 4, "acks": [0]}, True, log)
+            assert not await hub.write_back("t1", {"game": 0, "version": 5, "acks": [1]}, True, log)
+            said.append(r.get("belote:t:t1:meta") or "")
             await link.close()
             return said
 
-        assert run(main()) == ["pass,pass,take", "", "pass,pass,take,pass"]
+        assert run(main()) == [
+            "pass,pass,take",
+            "",
+            "pass,pass,take,pass",
+            json.dumps({"game": 0, "version": 5, "acks": [0, 1]}),
+        ]
         assert r.smembers("belote:active") == {"t1"}
         r.close()
 

@@ -84,6 +84,14 @@ if ARGV[3] == '2' and redis.call('EXISTS', meta) == 1 then
       return 0
     end
   end
+  -- the same log: the stored meta is written over only by a later one (a process whose replica
+  -- was behind on the meta, an ack or a seat, would otherwise undo a change made meanwhile)
+  if #stored == #ARGV - 6 then
+    local had = cjson.decode(redis.call('GET', meta))['version'] or 0
+    if had >= (cjson.decode(newmeta)['version'] or 0) then
+      return 0
+    end
+  end
 elseif (newmeta == '' and redis.call('EXISTS', meta) == 0)
     or (not reset and redis.call('LLEN', actions) ~= start) then
   return 0
@@ -178,8 +186,9 @@ class RedisTables:
             await self.r.zadd(self._k("used"), {table_id: self.clock()})
 
     async def write_back(self, table_id: str, meta: dict[str, Any], active: bool, actions: list[str]) -> bool:
-        """Write a table whole when the store lost it, or holds only a beginning of its log; False,
-        writing nothing, when the store holds another history (another process wrote meanwhile)."""
+        """Write a table whole when the store lost it, holds only a beginning of its log, or the same
+        log with an earlier meta (its ``version``); False, writing nothing, when the store holds
+        another history or the same one as far on (another process wrote meanwhile)."""
         keys = [self._k("t", table_id, part) for part in ("meta", "actions", "chat")] + [self._k("active")]
         args: list[str | int] = [table_id, 0, 2, json.dumps(meta), int(active), self.keep_finished]
         if not await self._commit(keys=keys, args=[*args, *actions]):
