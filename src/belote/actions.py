@@ -105,6 +105,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "too_many_people": ("variant", "seats", "people"),
     "game_started": ("request",),
     "host_stays": (),
+    "already_seated": (),
     "not_host": (),
     # The server: the match at a table.
     "not_started": (),
@@ -118,6 +119,15 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     # The server: training problems (server/problems.py).
     "no_such_problem": ("id",),
     "not_a_legal_card": ("card", "cards"),
+    # The server: players' identities (server/players.py, docs/players.md).
+    "no_identity": (),
+    "no_such_player": (),
+    "bad_handle": (),
+    "bad_password": ("min", "max"),
+    "bad_code": (),
+    "login_failed": (),
+    "self": (),
+    "blocked": (),
     # The server: chat.
     "read_only": (),
     "bad_chat": ("max",),

@@ -29,7 +29,7 @@ from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
 from belote.rules import OPTIONS
-from belote.server import assets, messages
+from belote.server import assets, messages, player_routes
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import (
     LocalLimits,
@@ -45,6 +45,9 @@ from belote.server.manager import TableManager
 from belote.server.matchmaking import Matchmaker, waiting_by_game
 from belote.server.messages import Join, LeaveQueue, Queue
 from belote.server.metrics import Gauge, Metrics
+from belote.server.player_store import SQLitePlayers
+from belote.server.players import Players
+from belote.server.presence import Presence
 from belote.server.problems import routes as problem_routes
 from belote.server.review import Analyses
 from belote.server.review import routes as review_routes
@@ -254,14 +257,26 @@ async def _may_open_a_table(request: Request) -> None:
     await count_new(request.app.state.limits, address(request), too_many_tables)
 
 
+async def identity(request: Request) -> dict[str, Any] | None:
+    """The identity a request to sit at a table gives (``Authorization: Bearer <player secret>``,
+    docs/players.md): optional; a wrong one is refused ``no_identity``, never taken for none."""
+    if "authorization" not in request.headers:
+        return None
+    return await player_routes.me(request)
+
+
 async def create_solo(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
         settings = check_settings(await _json_body(request), manager.defaults())
+        player = await identity(request)
         await _may_open_a_table(request)
     except Refusal as e:
-        return refused(request, e)
-    table, token, seat = await manager.create_solo(settings)
+        return refused(request, e, 401 if e.code == "no_identity" else 400)
+    if player is None:
+        table, token, seat = await manager.create_solo(settings)
+    else:
+        table, token, seat = await manager.create_solo(settings, player["name"], player["id"])
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[seat], "watch": table.meta.watch})
 
 
@@ -269,14 +284,15 @@ async def create_private(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
         data = await _json_object(request, "the request is an object with a name")
-        name = check_name(data.get("name"))
+        player = await identity(request)
+        name = player["name"] if player is not None else check_name(data.get("name"))
         settings = check_settings(data.get("settings"), manager.defaults())
         players = rules_of(settings).players
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
         await _may_open_a_table(request)
     except Refusal as e:
-        return refused(request, e)
-    table, token = await manager.create_private(name, seat, settings)
+        return refused(request, e, 401 if e.code == "no_identity" else 400)
+    table, token = await manager.create_private(name, seat, settings, None if player is None else player["id"])
     return JSONResponse(
         {"table": table.id, "token": token, "seat": SEATS[seat], "invite": table.meta.invite, "watch": table.meta.watch}
     )
@@ -295,14 +311,16 @@ async def sit(request: Request) -> Response:
     manager: TableManager = request.app.state.tables
     try:
         data = await _json_object(request, "the request is an object with the invitation code and a name")
-        name = check_name(data.get("name"))
-        seated = await manager.sit(request.path_params["table"], data.get("invite"), name, data.get("seat"))
+        player = await identity(request)
+        name = player["name"] if player is not None else check_name(data.get("name"))
+        pid = None if player is None else player["id"]
+        seated = await manager.sit(request.path_params["table"], data.get("invite"), name, data.get("seat"), pid)
     except IllegalAction as e:  # (the invitation is right) the seat is taken, the table full or started: watch
         table = manager.tables.get(request.path_params["table"])
         watch = table.meta.watch if table is not None else None
         return refused(request, e, 409, watch=watch)
     except Refusal as e:
-        return refused(request, e)
+        return refused(request, e, 401 if e.code == "no_identity" else 400)
     if seated is None:
         return refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
@@ -645,7 +663,7 @@ def create_app(
         store = SQLiteStore(db_path or default_path())
     config = config or ServerConfig()
     routes: list[Any] = [
-        Route("/", index),
+        Route("/", index, name="index"),
         Route("/scores", scores_page),
         Route("/rules", rules_page),
         Route("/api/health", health),
@@ -661,6 +679,7 @@ def create_app(
         WebSocketRoute("/ws", play_socket),
     ]
     routes.extend(sheet_routes)
+    routes.extend(player_routes.routes)  # identities, profiles, leaderboards, friends (docs/players.md)
     routes.extend(review_routes)  # the review page and POST /api/analyse
     routes.extend(problem_routes)
     # The page's files, named by the build (server/assets.py), and the service worker of the table page.
@@ -680,6 +699,9 @@ def create_app(
                 link.r, link.prefix, hub.process, config.table_rate, config.sockets_per_address, config.hint_rate
             )
             app.state.sheets = RedisSheets(link.r, link.prefix, ttl=config.expire_sheets_after)
+            from belote.server.redis_players import RedisPlayers
+
+            app.state.players = Players(RedisPlayers(link))
         else:
             hub = local_hub(store)
             limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets, config.hint_rate)
@@ -690,6 +712,7 @@ def create_app(
         manager = TableManager(
             hub, replace(config, thinker=thinker), app.state.metrics, rates=limits, sheets=app.state.sheets
         )
+        manager.players = app.state.players
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker
@@ -720,6 +743,8 @@ def create_app(
     app.state.outage = outage  # what the shared store raises while out of reach
     app.state.store = store
     app.state.sheets = SQLiteSheets(store)
+    app.state.players = Players(SQLitePlayers(store))  # in Redis mode, Redis's (lifespan)
+    app.state.presence = Presence()
     app.state.origins = config.origins
     app.state.message_rates = config.message_rates  # times each message's rate (messages.RATES)
     app.state.sockets = {}  # open websockets by address (in this process)

@@ -23,6 +23,7 @@ from belote.server import tasks
 from belote.server.hub import OUTAGE, Hub, Note
 from belote.server.limits import LocalRates, Rates
 from belote.server.metrics import Metrics
+from belote.server.players import Players
 from belote.server.room import (
     DEFAULT_SETTINGS,
     TABLE_ID,
@@ -74,13 +75,27 @@ class TableManager:
         self._lease_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.rates = rates or LocalRates()  # the chat's limits, shared by the tables
+        self.players: Players | None = None  # the identities whose finished matches are kept (None: none)
         hub.bus.listen(self._on_note)
 
     def defaults(self) -> dict[str, Any]:
         return {**DEFAULT_SETTINGS, "turn_timer": self.config.turn_timer}
 
     def _table(self, table_id: str, meta: Meta) -> Table:
-        return Table(table_id, meta, self.hub, self.config, self.rates, self.metrics, self.clock)
+        table = Table(table_id, meta, self.hub, self.config, self.rates, self.metrics, self.clock)
+        if self.players is not None:
+            table.finished = self._finished
+        return table
+
+    async def _finished(self, table: Table) -> None:
+        """A match ended at ``table``: its people's results, ratings and statistics (``Players.finish``).
+        A failure is logged and costs the table nothing."""
+        if self.players is None or table.match is None:
+            return
+        try:
+            await self.players.finish(table.id, table.meta, table.match)
+        except Exception:
+            log.exception("the results of a finished match could not be kept", extra={"table": table.id})
 
     async def _create(self, meta: Meta) -> Table:
         table_id = new_token()
@@ -93,23 +108,28 @@ class TableManager:
             table.start()
         return table
 
-    async def create_solo(self, settings: dict[str, Any], name: str = "You") -> tuple[Table, str, int]:
-        """A table of one person (South; North at two hands) and bots; the seat token and the seat."""
+    async def create_solo(
+        self, settings: dict[str, Any], name: str = "You", player: str | None = None
+    ) -> tuple[Table, str, int]:
+        """A table of one person (South; North at two hands) and bots; the seat token and the seat.
+        ``player``: the person's identity, when they gave one."""
         token = new_token()
         seat = person_seat(rules_of(settings).players)
-        seats = {seat: Seat(token, name)}
+        seats = {seat: Seat(token, name, player=player)}
         seed = secrets.randbelow(2**31)
         fill_with_bots(seats, rules_of(settings).players, settings["strength"], seed)
         table = await self._create(Meta("solo", seed, settings, seats))
         return table, token, seat
 
-    async def create_private(self, name: str, seat: int, settings: dict[str, Any]) -> tuple[Table, str]:
+    async def create_private(
+        self, name: str, seat: int, settings: dict[str, Any], player: str | None = None
+    ) -> tuple[Table, str]:
         token = new_token()
         meta = Meta(
             "private",
             secrets.randbelow(2**31),
             settings,
-            {seat: Seat(token, name)},
+            {seat: Seat(token, name, player=player)},
             status="lobby",
             host=seat,
             invite=new_token(),
@@ -150,7 +170,9 @@ class TableManager:
             "people": taken,
         }
 
-    async def sit(self, table_id: str, invite: Any, name: str, seat: Any) -> tuple[Table, str, int] | None:
+    async def sit(
+        self, table_id: str, invite: Any, name: str, seat: Any, player: str | None = None
+    ) -> tuple[Table, str, int] | None:
         """A person takes a seat (a letter, or None for any) through a private table's invitation; None
         for a wrong table or code. The seat is read once the invitation is known to be right."""
         table = await self.get(table_id)
@@ -158,7 +180,7 @@ class TableManager:
             return None
         token = new_token()
         asked = None if seat is None else parse_seat(seat, table.meta.players)
-        return table, token, _seated(await table.mutate(Sit(token, name, asked)))
+        return table, token, _seated(await table.mutate(Sit(token, name, asked, player)))
 
     async def get(self, table_id: str) -> Table | None:
         """A table by id: held here, or loaded from the hub (once, however many ask at the same time)."""

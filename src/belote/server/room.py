@@ -60,6 +60,10 @@ TABLE_SETTINGS: tuple[OptionSpec, ...] = (
                help="The language of the page.", choices=("en", "fr")),
     OptionSpec("turn_timer", "int", default=30, label="settingsTimer", group="table",
                help="Seconds a person has to act before a bot acts for them.", min=5, max=600),
+    OptionSpec("rated", "bool", default=False, label="settingsRated", group="table",
+               help="At a private table: whether its match moves the ratings of its people (docs/players.md)."),
+    OptionSpec("open", "bool", default=False, label="settingsOpen", group="table",
+               help="At a private table: whether its lobby is listed among the open tables, for anybody to join."),
 )  # fmt: skip
 #: Rule options no table offers yet (docs/protocol.md lists a table's settings): a host keeps their defaults.
 NOT_AT_A_TABLE = ("litige", "declaration_tie", "declaration_card_reuse")
@@ -203,15 +207,26 @@ class Seat:
     #: An outside bot (a program with the seat's token, ``SeatBot``): it plays through the same
     #: messages as a person, but nobody waits for it to read a deal's score.
     outside: bool = False
+    #: The identity of the person sitting there (``belote.server.players``), when they gave one.
+    player: str | None = None
 
     def to_meta(self) -> dict[str, Any]:
         out = {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
-        return {**out, "outside": True} if self.outside else out
+        if self.outside:
+            out["outside"] = True
+        if self.player is not None:
+            out["player"] = self.player
+        return out
 
     @classmethod
     def from_meta(cls, data: dict[str, Any]) -> Seat:
         return cls(
-            data["token"], data["name"], data.get("bot"), dict(data.get("bot_options") or {}), bool(data.get("outside"))
+            data["token"],
+            data["name"],
+            data.get("bot"),
+            dict(data.get("bot_options") or {}),
+            bool(data.get("outside")),
+            data.get("player"),
         )
 
 
@@ -221,17 +236,18 @@ def bot_seat(name: str, strength: str) -> Seat:
     return Seat(None, name, bot, dict(options))
 
 
+def folded_name(name: str) -> str:
+    """A name as it reads: case and accents aside (``folded_name("Léa") == "lea"``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
+
+
 def same_name(a: str, b: str) -> bool:
     """Whether two names read alike: case and accents aside (``lea`` is ``Léa``).
 
     >>> same_name("LEA", "Léa"), same_name("Louis", "Louise")
     (True, False)
     """
-
-    def folded(name: str) -> str:
-        return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
-
-    return folded(a) == folded(b)
+    return folded_name(a) == folded_name(b)
 
 
 def bot_names(seed: int, count: int, taken: list[str]) -> list[str]:
@@ -673,6 +689,7 @@ class Sit:
     token: str
     name: str
     seat: int | None
+    player: str | None = None  # the person's identity, when they gave one
 
 
 @dataclass(frozen=True)
@@ -924,8 +941,8 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
         case NewGame(seat, settings, seed):
             _new_game(room, seat, settings, seed)
             return True
-        case Sit(token, name, seat):
-            events.append(Seated(_sit(m, token, name, seat)))
+        case Sit(token, name, seat, player):
+            events.append(Seated(_sit(m, token, name, seat, player=player)))
             return True
         case SeatBot(seat, token, name, to):
             if to is not None:
@@ -1038,9 +1055,11 @@ def _require_host(meta: Meta, seat: int) -> None:
         raise IllegalAction("only the host of a private table can do that", "not_host")
 
 
-def _sit(m: Meta, token: str, name: str, seat: int | None, request: str = "sit") -> int:
+def _sit(m: Meta, token: str, name: str, seat: int | None, request: str = "sit", player: str | None = None) -> int:
     if m.status != "lobby":
         raise IllegalAction("the game has started: every seat is taken", "game_started", request=request)
+    if player is not None and any(s.player == player for s in m.seats.values()):
+        raise IllegalAction("you already sit at this table: one seat a person", "already_seated")
     players = m.players
     free = [s for s in SEAT_ORDER if s < players and s not in m.seats]
     if not free:
@@ -1050,7 +1069,7 @@ def _sit(m: Meta, token: str, name: str, seat: int | None, request: str = "sit")
     check_seat(seat, players)
     if seat in m.seats:
         raise IllegalAction(f"{SEAT_NAMES[seat]} is taken: choose a free seat", "seat_taken", seat=SEATS[seat])
-    m.seats[seat] = Seat(token, name)
+    m.seats[seat] = Seat(token, name, player=player)
     return seat
 
 

@@ -141,6 +141,7 @@ class SQLiteStore:
         self._lock = threading.Lock()
         self.full = False  # the last write found the disk full (said once in the log, shown in /metrics)
         self._ready = False  # the start's writes are done (on a full disk they wait for the next write)
+        self._schemas: list[str] = []  # the tables of the file's other stores (``prepare``)
         self._db = self._connect()
         try:
             self._prepare()
@@ -197,6 +198,8 @@ class SQLiteStore:
                     self._db.execute("ROLLBACK")
                 raise
         self._db.executescript(INDEXES)
+        for schema in self._schemas:
+            self._db.executescript(schema)
         self._ready = True
 
     def _tables(self) -> bool:
@@ -233,6 +236,40 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    # ----------------------------------------------------------------- for the other stores of the file
+    def prepare(self, schema: str) -> None:
+        """Make the tables of another store of the file (the players'), when missing; on a full disk,
+        at the next write (as the file's own)."""
+        with self._lock:
+            self._schemas.append(schema)
+            try:
+                self._db.executescript(schema)
+            except sqlite3.Error as e:
+                if not disk_full(e):
+                    raise
+                self._ready = False
+                self._filled()
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, under the lock, to read from."""
+        with self._lock:
+            yield self._db
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection in one write transaction, under the lock: committed at the end, rolled back
+        when anything raises (a full disk raises ``StoreFull``)."""
+        with self._lock, self._writing():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
 
     # ----------------------------------------------------------------- tables
     def commit(

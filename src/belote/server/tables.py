@@ -162,6 +162,8 @@ class Table:
         self.rates = rates or LocalRates()  # the chat's windows, shared by the tables (in Redis mode, by every process)
         self.clock = clock
         self.used = clock()  # when somebody last asked for the table or it changed (unix seconds)
+        #: Told when a change ends the match (the players' results: ``TableManager._finished``).
+        self.finished: Callable[[Table], Awaitable[None]] | None = None
 
     # ----------------------------------------------------------------- the room
     @property
@@ -244,6 +246,9 @@ class Table:
         await self.hub.bus.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
         self.wake()
+        match = self.match
+        if write.actions and match is not None and match.over and self.finished is not None:
+            await self.finished(self)  # the process whose change ended the match, once
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
         return events
@@ -370,6 +375,8 @@ class Table:
         out: dict[str, Any] = {"name": seat.name, "bot": bot, "standin": s in meta.standin}
         if seat.outside:
             out["outside"] = True
+        if seat.player is not None:  # the person's public identity: their profile, and blocking
+            out["player"] = seat.player
         if s in meta.away:
             wait = self.room.standin_in(s, self.driver.elapsed(), self.driver.now_ms())
             out["away"] = {"standin_ms": None if wait is None else int(wait * 1000)}

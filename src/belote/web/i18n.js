@@ -189,6 +189,8 @@ const WORDS = {
     botsFill: "Seats nobody takes are played by bots.",
     startMatch: "Start the game",
     settingsTimer: "Turn timer (seconds)",
+    settingsRated: "Rated match (moves the ratings of the people at the table)",
+    settingsOpen: "Open table (listed for anybody to join)",
     rulesTitle: "Rules",
     // sitting through an invitation
     sitTitle: "Join the table",
@@ -733,6 +735,8 @@ const WORDS = {
     botsFill: "Les places libres sont jouées par des robots.",
     startMatch: "Lancer la partie",
     settingsTimer: "Temps par coup (secondes)",
+    settingsRated: "Partie classée (fait bouger le classement des joueurs de la table)",
+    settingsOpen: "Table ouverte (listée pour que chacun puisse la rejoindre)",
     rulesTitle: "Règles",
     // invitation
     sitTitle: "Rejoindre la table",

@@ -1,0 +1,338 @@
+"""The players over HTTP: identities, profiles, leaderboards, friends and blocks (docs/players.md).
+
+A request for one's own identity carries its secret: ``Authorization: Bearer <secret>``; without
+it, or with a wrong one, it answers 401 ``no_identity``. Every refusal answers ``{"error", "code",
+"args"}`` as the tables' routes do, and changes nothing.
+
+``POST   /api/players``             a new identity: ``{"name"}`` -> ``{"player", "secret"}``
+``POST   /api/players/claim``       ``{"code"}``: a transfer code -> ``{"player", "secret"}`` (once)
+``POST   /api/players/login``       ``{"handle", "password"}`` -> ``{"player", "secret"}``
+``GET    /api/players?handle=H``    the public face of a handle (``Léa#4821``)
+``GET    /api/players/{id}``        a public profile: ratings, statistics, history, recent matches
+``GET    /api/leaderboard/{game}``  ``?period=all|week``: the best of a game
+``GET    /api/ratings``             the scale: the bots' fixed ratings, the start, the provisional period
+``GET    /api/me``                  one's identity, friends (online or not), requests and blocks
+``DELETE /api/me``                  delete the identity and everything personal
+``POST   /api/me/name``             ``{"name"}``: a new name (and tag when the old one is taken)
+``POST   /api/me/password``         ``{"password"}`` (null removes it)
+``POST   /api/me/transfer``         a one-time code for another device, its link and QR code (SVG)
+``POST   /api/me/friends``          ``{"player": id or handle}``: add a friend (mutual once both did)
+``DELETE /api/me/friends/{id}``     remove one
+``POST   /api/me/blocks``           ``{"player": id or handle}``: block (never matched, chat hidden)
+``DELETE /api/me/blocks/{id}``      unblock
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+from typing import Any
+
+import segno
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from belote.actions import Refusal
+from belote.server import ratings
+from belote.server.limits import Rate, address, count_new, counted, slow_down, too_many_created
+from belote.server.players import Players, handle, public
+from belote.server.wire import BadRequest, parse_json, read_body, refused
+from belote.variants import VARIANTS
+
+#: Tries of a transfer code or a password from one address: a code has about 48 bits, and a
+#: password's hash costs the server a tenth of a second.
+SIGN_IN = Rate(10, 60.0)
+LEADERBOARD = 50
+MAX_BODY = 4096
+
+
+def _players(request: Request) -> Players:
+    players: Players = request.app.state.players
+    return players
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await read_body(request, MAX_BODY)
+    data = parse_json(raw, MAX_BODY) if raw.strip() else {}
+    if not isinstance(data, dict):
+        raise BadRequest("the request is a JSON object", "bad_request")
+    return data
+
+
+def no_identity() -> Refusal:
+    return Refusal("no identity with that secret: make one, or carry yours here", "no_identity")
+
+
+def no_such_player() -> Refusal:
+    return Refusal("no player of that name and tag", "no_such_player")
+
+
+async def me(request: Request) -> dict[str, Any]:
+    """The identity of the request's ``Authorization: Bearer`` secret; refused ``no_identity``."""
+    scheme, _, secret = request.headers.get("authorization", "").partition(" ")
+    player = await _players(request).of_secret(secret) if scheme.lower() == "bearer" else None
+    if player is None:
+        raise no_identity()
+    return player
+
+
+def answer(player: dict[str, Any], secret: str | None = None) -> JSONResponse:
+    body: dict[str, Any] = {"player": {**public(player), "password": bool(player.get("password"))}}
+    if secret is not None:
+        body["secret"] = secret
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+async def _signing_in(request: Request) -> None:
+    refused_rate = await counted(request.app.state.limits, [("sign_in", SIGN_IN, address(request))], "a sign-in")
+    if refused_rate is not None:
+        raise slow_down(refused_rate, "tries")
+
+
+async def _other(request: Request, value: Any) -> dict[str, Any]:
+    """Another player, named by id or handle; refused ``no_such_player``."""
+    players = _players(request)
+    found = None
+    if isinstance(value, str) and "#" in value:
+        found = await players.by_handle(value)
+    elif isinstance(value, str) and len(value) <= 64:
+        found = await players.store.player(value)
+    if found is None:
+        raise no_such_player()
+    return found
+
+
+def routed(handler: Any) -> Any:
+    """A route whose refusals answer as the tables' do (401 for a missing identity, 404 for an
+    unknown player, 400 otherwise)."""
+
+    async def route(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except Refusal as e:
+            status = {"no_identity": 401, "no_such_player": 404, "login_failed": 401}.get(e.code)
+            return refused(request, e, status or getattr(e, "status", 400))
+
+    return route
+
+
+async def create(request: Request) -> Response:
+    data = await _body(request)
+    await count_new(request.app.state.limits, address(request), too_many_created)
+    player, secret = await _players(request).create(data.get("name"))
+    return answer(player, secret)
+
+
+async def claim(request: Request) -> Response:
+    data = await _body(request)
+    await _signing_in(request)
+    found = await _players(request).claim(data.get("code"))
+    if found is None:
+        raise Refusal("that code is wrong, used or expired: ask for a new one on your other device", "bad_code")
+    return answer(*found)
+
+
+async def login(request: Request) -> Response:
+    data = await _body(request)
+    await _signing_in(request)
+    found = await _players(request).login(data.get("handle"), data.get("password"))
+    if found is None:
+        raise Refusal("no identity has that name and password", "login_failed")
+    return answer(*found)
+
+
+async def find(request: Request) -> Response:
+    player = await _players(request).by_handle(request.query_params.get("handle"))
+    if player is None:
+        raise no_such_player()
+    return JSONResponse({"player": public(player)})
+
+
+async def profile(request: Request) -> Response:
+    players = _players(request)
+    player = await players.store.player(request.path_params["player"])
+    if player is None:
+        raise no_such_player()
+    return JSONResponse(await players.profile(player))
+
+
+def week_start(now: float) -> float:
+    """Monday 00:00 UTC of the week of ``now`` (unix seconds).
+
+    >>> week_start(1764892800.0)  # Friday 5 December 2025, 00:00 UTC
+    1764547200.0
+    """
+    day = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
+    monday = day - datetime.timedelta(days=day.weekday())
+    return datetime.datetime(monday.year, monday.month, monday.day, tzinfo=datetime.UTC).timestamp()
+
+
+async def leaderboard(request: Request) -> Response:
+    game = request.path_params["game"]
+    if game not in VARIANTS:
+        raise Refusal(
+            f"the games are {', '.join(VARIANTS)}",
+            "bad_setting",
+            option="variant",
+            value=game,
+            choices=list(VARIANTS),
+            min=None,
+            max=None,
+        )
+    period = request.query_params.get("period", "all")
+    if period not in ("all", "week"):
+        raise Refusal(
+            "the periods are all and week",
+            "bad_setting",
+            option="period",
+            value=period,
+            choices=["all", "week"],
+            min=None,
+            max=None,
+        )
+    players = _players(request)
+    since = None if period == "all" else week_start(players.clock())
+    rows = await players.store.leaderboard(game, since, LEADERBOARD)
+    out = []
+    for rank, row in enumerate(rows, 1):
+        who = {"id": row["player"], "name": row["name"], "tag": row["tag"]}
+        out.append(
+            {
+                "rank": rank,
+                **public(who),
+                **{k: v for k, v in row.items() if k not in ("player", "name", "tag")},
+                "provisional": ratings.provisional(row["matches"]) if period == "all" else None,
+            }
+        )
+    return JSONResponse({"game": game, "period": period, "since": since, "rows": out})
+
+
+async def scale(request: Request) -> Response:
+    return JSONResponse(ratings.published())
+
+
+async def whoami(request: Request) -> Response:
+    player = await me(request)
+    players = _players(request)
+    links = await players.store.friends(player["id"])
+    presence = request.app.state.presence
+
+    async def faces(ids: list[str], online: bool = False) -> list[dict[str, Any]]:
+        out = []
+        for i in ids:
+            other = await players.store.player(i)
+            if other is not None:
+                face = public(other)
+                if online:
+                    face.update(await presence.where(i))
+                out.append(face)
+        return out
+
+    body = {
+        "player": {**public(player), "password": bool(player.get("password"))},
+        "ratings": {
+            g: {"rating": r["rating"], "matches": r["matches"], "provisional": ratings.provisional(r["matches"])}
+            for g, r in (await players.store.ratings(player["id"])).items()
+        },
+        "friends": await faces(links["friends"], online=True),
+        "asked": await faces(links["asked"]),
+        "asking": await faces(links["asking"]),
+        "blocked": await faces(await players.store.blocked(player["id"])),
+        "invitations": presence.invitations(player["id"]),
+    }
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+async def forget(request: Request) -> Response:
+    player = await me(request)
+    await _body(request)  # from this server's pages only, as every change
+    await _players(request).delete(player)
+    return JSONResponse({"deleted": True})
+
+
+async def rename(request: Request) -> Response:
+    player = await me(request)
+    data = await _body(request)
+    return answer(await _players(request).rename(player, data.get("name")))
+
+
+async def password(request: Request) -> Response:
+    player = await me(request)
+    data = await _body(request)
+    await _players(request).set_password(player, data.get("password"))
+    return answer({**player, "password": data.get("password") is not None})
+
+
+def qr_svg(text: str) -> str:
+    """The QR code of ``text`` as an SVG document (segno), dark on light, with its quiet zone."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=4, xmldecl=False, svgns=True)
+    return out.getvalue().decode()
+
+
+async def transfer(request: Request) -> Response:
+    player = await me(request)
+    await _body(request)  # from this server's pages only, as every change
+    code, expires = await _players(request).transfer(player)
+    link = str(request.url_for("index")) + f"?transfer={code}"
+    body = {"code": code, "link": link, "qr": qr_svg(link), "expires": expires, "handle": handle(player)}
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+async def befriend(request: Request) -> Response:
+    player = await me(request)
+    other = await _other(request, (await _body(request)).get("player"))
+    if other["id"] == player["id"]:
+        raise Refusal("you cannot add yourself", "self")
+    players = _players(request)
+    if other["id"] in await players.store.blocked(player["id"]) or player["id"] in await players.store.blocked(
+        other["id"]
+    ):
+        raise Refusal("one of you blocked the other", "blocked")
+    await players.store.add_friend(player["id"], other["id"])
+    return JSONResponse({"player": public(other)})
+
+
+async def unfriend(request: Request) -> Response:
+    player = await me(request)
+    await _body(request)
+    await _players(request).store.remove_friend(player["id"], request.path_params["player"])
+    return JSONResponse({"removed": True})
+
+
+async def block(request: Request) -> Response:
+    player = await me(request)
+    other = await _other(request, (await _body(request)).get("player"))
+    if other["id"] == player["id"]:
+        raise Refusal("you cannot block yourself", "self")
+    await _players(request).store.block(player["id"], other["id"])
+    return JSONResponse({"player": public(other)})
+
+
+async def unblock(request: Request) -> Response:
+    player = await me(request)
+    await _body(request)
+    await _players(request).store.unblock(player["id"], request.path_params["player"])
+    return JSONResponse({"removed": True})
+
+
+routes = [
+    Route("/api/players", routed(create), methods=["POST"]),
+    Route("/api/players", routed(find), methods=["GET"]),
+    Route("/api/players/claim", routed(claim), methods=["POST"]),
+    Route("/api/players/login", routed(login), methods=["POST"]),
+    Route("/api/players/{player}", routed(profile), methods=["GET"]),
+    Route("/api/leaderboard/{game}", routed(leaderboard), methods=["GET"]),
+    Route("/api/ratings", routed(scale), methods=["GET"]),
+    Route("/api/me", routed(whoami), methods=["GET"]),
+    Route("/api/me", routed(forget), methods=["DELETE"]),
+    Route("/api/me/name", routed(rename), methods=["POST"]),
+    Route("/api/me/password", routed(password), methods=["POST"]),
+    Route("/api/me/transfer", routed(transfer), methods=["POST"]),
+    Route("/api/me/friends", routed(befriend), methods=["POST"]),
+    Route("/api/me/friends/{player}", routed(unfriend), methods=["DELETE"]),
+    Route("/api/me/blocks", routed(block), methods=["POST"]),
+    Route("/api/me/blocks/{player}", routed(unblock), methods=["DELETE"]),
+]
