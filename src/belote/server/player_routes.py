@@ -36,7 +36,7 @@ from starlette.routing import Route
 from belote.actions import Refusal
 from belote.server import ratings
 from belote.server.limits import Rate, address, count_new, counted, slow_down, too_many_created
-from belote.server.players import Players, handle, public
+from belote.server.players import PASSWORD, Players, handle, public
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 from belote.variants import VARIANTS
 
@@ -112,8 +112,8 @@ def routed(handler: Any) -> Any:
             response: Response = await handler(request)
             return response
         except Refusal as e:
-            status = {"no_identity": 401, "no_such_player": 404, "login_failed": 401}.get(e.code)
-            return refused(request, e, status or getattr(e, "status", 400))
+            status: int = {"no_identity": 401, "no_such_player": 404, "login_failed": 401}.get(e.code, 400)
+            return refused(request, e, status)
 
     return route
 
@@ -261,7 +261,9 @@ async def rename(request: Request) -> Response:
 async def password(request: Request) -> Response:
     player = await me(request)
     data = await _body(request)
-    await _players(request).set_password(player, data.get("password"))
+    if "password" not in data:  # only an explicit null removes it
+        raise Refusal("send the password, or null to remove it", "bad_password", min=PASSWORD[0], max=PASSWORD[1])
+    await _players(request).set_password(player, data["password"])
     return answer({**player, "password": data.get("password") is not None})
 
 

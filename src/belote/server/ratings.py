@@ -103,16 +103,18 @@ def rate(sides: list[list[Player]], ranks: list[int], ratings: dict[str, Rating]
     for side in sides:
         team = []
         for p in side:
-            r = ratings.get(p.player, Rating()) if p.player is not None else BOT_RATINGS.get(p.bot or strength)
-            r = r or BOT_RATINGS[strength]
+            if p.player is not None:
+                r = ratings.get(p.player, Rating())
+            else:
+                r = BOT_RATINGS.get(p.bot or strength, BOT_RATINGS[strength])
             team.append(_MODEL.rating(mu=r.mu, sigma=r.sigma))
         model_teams.append(team)
     rated = _MODEL.rate(model_teams, ranks=[float(r) for r in ranks])
     out: dict[str, Rating] = {}
     for side, team in zip(sides, rated, strict=True):
-        for p, r in zip(side, team, strict=True):
+        for p, moved in zip(side, team, strict=True):
             if p.player is not None and p.player not in out:
-                out[p.player] = Rating(float(r.mu), float(r.sigma))
+                out[p.player] = Rating(float(moved.mu), float(moved.sigma))
     return out
 
 

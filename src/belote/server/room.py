@@ -211,7 +211,7 @@ class Seat:
     player: str | None = None
 
     def to_meta(self) -> dict[str, Any]:
-        out = {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
+        out: dict[str, Any] = {"token": self.token, "name": self.name, "bot": self.bot, "bot_options": self.bot_options}
         if self.outside:
             out["outside"] = True
         if self.player is not None:

@@ -1,0 +1,350 @@
+"""Players who come back (docs/players.md): identities, ratings moved as the rating library says and
+only between people, statistics from the finished matches, profiles, leaderboards, friends and
+blocks, transfer codes used once, passwords, and a deletion that leaves no personal datum."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+from starlette.testclient import TestClient
+
+from belote.server import ratings
+from belote.server.hub import local_hub
+from belote.server.manager import TableManager
+from belote.server.player_stats import match_counters
+from belote.server.player_store import SQLitePlayers
+from belote.server.players import Players, handle
+from belote.server.room import Act, Resume, Start, check_settings
+from belote.server.store import SQLiteStore
+from belote.server.tables import ServerConfig, Table
+from netplay import run
+
+MODEL = PlackettLuce()
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def play_out(table: Table) -> None:
+    """Every seat plays a legal action drawn from the table's seed until the match ends (bots
+    included: nobody drives the table here)."""
+    rng = random.Random(table.meta.seed)
+
+    async def go() -> None:
+        while table.match is not None and not table.match.over:
+            if table.room.waiting_continue:  # a deal thrown in: its score is read
+                await table.mutate(Resume(None))
+                continue
+            seat = table.match.to_move
+            assert seat is not None
+            await table.mutate(Act(seat, rng.choice(table.match.legal_actions())))
+
+    run(go())
+
+
+class World:
+    """A manager on a SQLite file with its players, driven by hand (no bots think: the test plays)."""
+
+    def __init__(self, path: Path, clock: Callable[[], float] | None = None) -> None:
+        self.store = SQLiteStore(path)
+        self.players = Players(SQLitePlayers(self.store), clock or (lambda: 1_764_892_800.0))
+        self.manager = TableManager(local_hub(self.store), ServerConfig(pace=0.0, turn_timer=600))
+        self.manager.players = self.players
+
+    def person(self, name: str) -> dict[str, Any]:
+        player, _ = run(self.players.create(name))
+        return player
+
+    def table(self, people: dict[int, dict[str, Any]], **settings: Any) -> Table:
+        """A private table (``rated`` unless said) with ``people`` by seat, started (bots in the others)."""
+        chosen = check_settings({"deals": 1, "strength": "easy", **settings}, self.manager.defaults())
+
+        async def make() -> Table:
+            (host_seat, host), *guests = people.items()
+            table, _ = await self.manager.create_private(host["name"], host_seat, chosen, host["id"])
+            for seat, guest in guests:
+                await self.manager.sit(table.id, table.meta.invite, guest["name"], "NESW"[seat], guest["id"])
+            await table.mutate(Start(host_seat))
+            return table
+
+        return run(make())
+
+    def profile(self, player: dict[str, Any]) -> dict[str, Any]:
+        return run(self.players.profile(player))
+
+    def close(self) -> None:
+        run(self.manager.close())
+        self.store.close()
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Any:
+    w = World(tmp_path / "players.sqlite3")
+    yield w
+    w.close()
+
+
+def expected(teams: list[list[Any]], ranks: list[int]) -> list[list[Any]]:
+    return MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in t] for t in teams], ranks=ranks)
+
+
+# ----------------------------------------------------------------- ratings
+def test_a_rated_match_between_four_people_moves_each_rating_as_the_library_says(world: World) -> None:
+    n, e, s, w = (world.person(x) for x in ("Nina", "Emil", "Sam", "Wes"))
+    table = world.table({2: s, 0: n, 1: e, 3: w}, rated=True)
+    play_out(table)
+    match = table.match
+    assert match is not None and match.over and match.winner in (0, 1)
+    ranks = [1, 2] if match.winner == 0 else [2, 1]
+    new = expected([[ratings.Rating(), ratings.Rating()], [ratings.Rating(), ratings.Rating()]], ranks)
+    for player, side, i in ((n, 0, 0), (s, 0, 1), (e, 1, 0), (w, 1, 1)):
+        held = run(world.players.store.ratings(player["id"]))["classic"]
+        assert held["mu"] == pytest.approx(new[side][i].mu) and held["sigma"] == pytest.approx(new[side][i].sigma)
+        assert held["matches"] == 1
+        assert held["rating"] == ratings.shown(ratings.Rating(new[side][i].mu, new[side][i].sigma))
+        won = match.winner == side
+        assert (held["mu"] > 25.0) is won  # the winners go up, the losers down
+        profile = world.profile(player)
+        assert profile["ratings"]["classic"] == {"rating": held["rating"], "matches": 1, "provisional": True}
+        (recent,) = profile["recent"]
+        assert recent["rated"] and recent["changes"][player["id"]] == {"before": 1000, "after": held["rating"]}
+        assert profile["history"]["classic"] == [{"at": 1_764_892_800.0, "rating": held["rating"]}]
+        assert profile["stats"]["classic"]["matches"] == 1 and profile["stats"]["classic"]["won"] == int(won)
+
+
+def test_a_match_of_two_people_against_each_other_and_bots_rates_the_bots_at_their_fixed_strength(
+    world: World,
+) -> None:
+    s, e = world.person("Sam"), world.person("Emil")
+    table = world.table({2: s, 1: e}, rated=True, strength="normal")
+    play_out(table)
+    assert table.match is not None
+    ranks = [1, 2] if table.match.winner == 0 else [2, 1]
+    bot = ratings.BOT_RATINGS["normal"]
+    new = expected([[bot, ratings.Rating()], [ratings.Rating(), bot]], ranks)  # N S | E W
+    assert run(world.players.store.ratings(s["id"]))["classic"]["mu"] == pytest.approx(new[0][1].mu)
+    assert run(world.players.store.ratings(e["id"]))["classic"]["mu"] == pytest.approx(new[1][0].mu)
+
+
+@pytest.mark.parametrize(
+    ("people", "settings"),
+    [
+        ((2, 0), {"rated": True}),  # partners against two bots: bots alone on the other side
+        ((2, 1), {"rated": False}),  # a private table its host did not mark rated
+    ],
+)
+def test_a_match_that_does_not_count_moves_no_rating_but_is_kept(
+    world: World, people: tuple[int, int], settings: dict[str, Any]
+) -> None:
+    a, b = world.person("Ana"), world.person("Ben")
+    table = world.table({people[0]: a, people[1]: b}, **settings)
+    play_out(table)
+    for p in (a, b):
+        profile = world.profile(p)
+        assert profile["ratings"] == {}
+        assert [m["rated"] for m in profile["recent"]] == [False]
+        assert profile["stats"]["classic"]["matches"] == 1
+
+
+def test_a_solo_match_moves_nothing(world: World) -> None:
+    a = world.person("Ana")
+    settings = check_settings({"deals": 1, "strength": "easy"}, world.manager.defaults())
+    table, _, seat = run(world.manager.create_solo(settings, a["name"], a["id"]))
+    play_out(table)
+    profile = world.profile(a)
+    assert profile["ratings"] == {} and profile["stats"]["classic"]["matches"] == 1
+    assert table.match is not None
+    assert profile["stats"]["classic"]["deals"] == match_counters(table.match, seat)["deals"]
+
+
+def test_a_three_handed_match_rates_each_for_themselves(world: World) -> None:
+    n, e, s = world.person("Nina"), world.person("Emil"), world.person("Sam")
+    table = world.table({2: s, 0: n, 1: e}, rated=True, variant="three-handed")
+    play_out(table)
+    match = table.match
+    assert match is not None
+    ranks = ratings.ranks_of(list(match.score), match.winner)
+    new = expected([[ratings.Rating()]] * 3, ranks)
+    for seat, p in ((0, n), (1, e), (2, s)):
+        assert run(world.players.store.ratings(p["id"]))["three-handed"]["mu"] == pytest.approx(new[seat][0].mu)
+
+
+def test_a_finished_match_is_kept_once(world: World) -> None:
+    a, b = world.person("Ana"), world.person("Ben")
+    table = world.table({2: a, 1: b}, rated=True)
+    play_out(table)
+    assert table.match is not None
+    before = run(world.players.store.ratings(a["id"]))
+    assert run(world.players.finish(table.id, table.meta, table.match)) is None  # a second time: nothing
+    assert run(world.players.store.ratings(a["id"])) == before
+    assert len(world.profile(a)["recent"]) == 1
+
+
+def test_the_leaderboard_orders_by_rating_and_the_week_by_rating_won(world: World) -> None:
+    a, b = world.person("Ana"), world.person("Ben")
+    table = world.table({2: a, 1: b}, rated=True)
+    play_out(table)
+    assert table.match is not None
+    winner, loser = (a, b) if table.match.winner == 0 else (b, a)
+    board = run(world.players.store.leaderboard("classic", None, 10))
+    assert [r["player"] for r in board] == [winner["id"], loser["id"]]
+    week = run(world.players.store.leaderboard("classic", 1_764_547_200.0, 10))
+    assert [r["player"] for r in week] == [winner["id"], loser["id"]]
+    assert week[0]["gained"] > 0 > week[1]["gained"]
+    assert run(world.players.store.leaderboard("classic", 1_764_892_801.0, 10)) == []
+
+
+# ----------------------------------------------------------------- seats
+def test_an_identity_sits_once_at_a_table(world: World) -> None:
+    a = world.person("Ana")
+    settings = check_settings({"deals": 1}, world.manager.defaults())
+    table, _ = run(world.manager.create_private(a["name"], 2, settings, a["id"]))
+    with pytest.raises(Exception) as e:
+        run(world.manager.sit(table.id, table.meta.invite, a["name"], "N", a["id"]))
+    assert getattr(e.value, "code", None) == "already_seated"
+    assert list(table.meta.seats) == [2]
+
+
+# ----------------------------------------------------------------- over HTTP
+@pytest.fixture
+def http(app_client: Callable[..., TestClient]) -> Any:
+    with app_client(pace=0.0, table_rate=(0, 60.0)) as c:
+        yield c
+
+
+def new_player(http: TestClient, name: str) -> tuple[dict[str, Any], str]:
+    r = http.post("/api/players", json={"name": name})
+    assert r.status_code == 200, r.text
+    return r.json()["player"], r.json()["secret"]
+
+
+def test_an_identity_is_made_without_sign_up_and_its_name_is_unique_by_its_tag(http: TestClient) -> None:
+    lea, secret = new_player(http, "  Léa ")
+    lea2, _ = new_player(http, "LEA")
+    assert lea["name"] == "Léa" and 1000 <= lea["tag"] <= 9999 and lea["handle"] == f"Léa#{lea['tag']}"
+    assert lea2["tag"] != lea["tag"]
+    me = http.get("/api/me", headers=bearer(secret)).json()
+    assert me["player"] == lea and lea["password"] is False
+    lea = {k: v for k, v in lea.items() if k != "password"}  # the public face
+    assert me["friends"] == [] and me["invitations"] == []
+    assert http.get("/api/players", params={"handle": lea["handle"]}).json()["player"] == lea
+    for bad in ({"name": ""}, {"name": "a\u202eb"}, {"name": 5}):
+        assert http.post("/api/players", json=bad).json()["code"] in ("bad_name", "name_control_characters")
+    assert http.get("/api/me").status_code == 401
+    assert http.get("/api/me", headers=bearer("x" * 22)).json()["code"] == "no_identity"
+    assert http.get("/api/players", params={"handle": "Léa"}).json()["code"] == "bad_handle"
+    assert http.get("/api/players/nobody").status_code == 404
+
+
+def test_a_renamed_identity_keeps_its_tag_when_free(http: TestClient) -> None:
+    lea, secret = new_player(http, "Léa")
+    r = http.post("/api/me/name", json={"name": "Léa M"}, headers=bearer(secret)).json()["player"]
+    assert r["name"] == "Léa M" and r["tag"] == lea["tag"]
+
+
+def test_a_transfer_code_carries_the_identity_once(http: TestClient) -> None:
+    lea, secret = new_player(http, "Léa")
+    t = http.post("/api/me/transfer", headers=bearer(secret)).json()
+    assert len(t["code"]) == 10 and t["link"].endswith(f"/?transfer={t['code']}")
+    assert t["qr"].startswith("<svg") and "</svg>" in t["qr"]
+    r = http.post("/api/players/claim", json={"code": t["code"].lower()})
+    assert r.status_code == 200 and r.json()["player"]["id"] == lea["id"]
+    other_device = r.json()["secret"]
+    assert other_device != secret
+    assert http.get("/api/me", headers=bearer(other_device)).json()["player"]["id"] == lea["id"]
+    again = http.post("/api/players/claim", json={"code": t["code"]})
+    assert (again.status_code, again.json()["code"]) == (400, "bad_code")
+    assert http.get("/api/me", headers=bearer(secret)).status_code == 200  # the first device keeps it
+
+
+def test_a_password_lets_another_device_in_and_a_wrong_one_does_not(http: TestClient) -> None:
+    lea, secret = new_player(http, "Léa")
+    assert http.post("/api/me/password", json={"password": "short"}, headers=bearer(secret)).json()["args"] == {
+        "min": 8,
+        "max": 128,
+    }
+    r = http.post("/api/me/password", json={"password": "correct horse"}, headers=bearer(secret))
+    assert r.json()["player"]["password"] is True
+    store = http.app.state.store  # type: ignore[attr-defined]
+    with store.reading() as db:
+        (hashed,) = db.execute("SELECT password FROM players WHERE id = ?", (lea["id"],)).fetchone()
+    assert hashed.startswith("$argon2id$") and "correct horse" not in hashed
+    wrong = http.post("/api/players/login", json={"handle": lea["handle"], "password": "wrong horse"})
+    assert (wrong.status_code, wrong.json()["code"]) == (401, "login_failed")
+    unknown = http.post("/api/players/login", json={"handle": "Nobody#1234", "password": "correct horse"})
+    assert unknown.json()["code"] == "login_failed"
+    ok = http.post("/api/players/login", json={"handle": lea["handle"], "password": "correct horse"})
+    assert ok.status_code == 200 and ok.json()["player"]["id"] == lea["id"]
+
+
+def test_friends_are_friends_once_both_added_and_a_block_ends_it(http: TestClient) -> None:
+    lea, ls = new_player(http, "Léa")
+    tom, ts = new_player(http, "Tom")
+    assert http.post("/api/me/friends", json={"player": tom["handle"]}, headers=bearer(ls)).status_code == 200
+    me = http.get("/api/me", headers=bearer(ls)).json()
+    assert [f["id"] for f in me["asked"]] == [tom["id"]] and me["friends"] == []
+    assert [f["id"] for f in http.get("/api/me", headers=bearer(ts)).json()["asking"]] == [lea["id"]]
+    http.post("/api/me/friends", json={"player": lea["id"]}, headers=bearer(ts))
+    (friend,) = http.get("/api/me", headers=bearer(ls)).json()["friends"]
+    assert friend["id"] == tom["id"] and friend["online"] is False and friend["table"] is None
+    assert http.post("/api/me/friends", json={"player": lea["id"]}, headers=bearer(ls)).json()["code"] == "self"
+    http.post("/api/me/blocks", json={"player": tom["handle"]}, headers=bearer(ls))
+    me = http.get("/api/me", headers=bearer(ls)).json()
+    assert me["friends"] == [] and [b["id"] for b in me["blocked"]] == [tom["id"]]
+    assert http.post("/api/me/friends", json={"player": lea["id"]}, headers=bearer(ts)).json()["code"] == "blocked"
+
+
+def test_a_seat_taken_with_an_identity_carries_its_name_and_id(http: TestClient) -> None:
+    lea, secret = new_player(http, "Léa")
+    r = http.post("/api/tables", json={"name": "ignored", "settings": {"rated": True}}, headers=bearer(secret))
+    assert r.status_code == 200, r.text
+    table = http.app.state.tables.tables[r.json()["table"]]  # type: ignore[attr-defined]
+    seat = table.meta.seats[2]
+    assert (seat.name, seat.player) == ("Léa", lea["id"])
+    again = http.post(
+        f"/api/tables/{r.json()['table']}/sit", json={"invite": r.json()["invite"]}, headers=bearer(secret)
+    )
+    assert (again.status_code, again.json()["code"]) == (409, "already_seated")
+    wrong = http.post("/api/solo", json={}, headers=bearer("not-a-secret-of-anyone"))
+    assert (wrong.status_code, wrong.json()["code"]) == (401, "no_identity")
+
+
+def test_the_leaderboard_route_names_its_game_and_period(http: TestClient) -> None:
+    r = http.get("/api/leaderboard/classic", params={"period": "week"}).json()
+    assert r["game"] == "classic" and r["period"] == "week" and r["rows"] == []
+    assert http.get("/api/leaderboard/chess").json()["code"] == "bad_setting"
+    scale = http.get("/api/ratings").json()
+    assert scale["bots"]["normal"]["rating"] == ratings.shown(ratings.BOT_RATINGS["normal"])
+    assert scale["start"] == 1000 and scale["provisional_matches"] == ratings.PROVISIONAL
+
+
+def test_deleting_an_identity_leaves_no_personal_datum(world: World, tmp_path: Path) -> None:
+    a, b = world.person("Ana"), world.person("Ben")
+    run(world.players.set_password(a, "a fine password"))
+    run(world.players.transfer(a))
+    run(world.players.store.add_friend(a["id"], b["id"]))
+    run(world.players.store.block(b["id"], a["id"]))
+    table = world.table({2: a, 1: b}, rated=True)
+    play_out(table)
+    run(world.players.delete(a))
+    db = sqlite3.connect(tmp_path / "players.sqlite3")
+    names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    player_tables = {"players", "player_secrets", "transfers", "ratings", "rating_history", "matches",
+                     "match_players", "player_stats", "friends", "blocks"}  # fmt: skip
+    assert player_tables <= set(names)
+    for name in player_tables:
+        for row in db.execute(f"SELECT * FROM {name}"):
+            assert a["id"] not in repr(row) and "Ana" not in repr(row), (name, row)
+    (kept,) = run(world.players.store.recent(b["id"], 5))
+    seats = [seat for side in kept["sides"] for seat in side]
+    assert {"seat": "S", "name": "Player", "player": None, "bot": None} in seats
+    assert run(world.players.store.player(a["id"])) is None
+    db.close()
+    assert handle(b) == f"Ben#{b['tag']}"
