@@ -17,7 +17,7 @@ from belote.cards import parse_card
 from belote.game import Refusal
 from belote.server import messages
 from belote.server.app import create_app
-from belote.server.messages import CLIENT_MESSAGES, Join, LeaveQueue, Queue, parse
+from belote.server.messages import CLIENT_MESSAGES, Hello, Join, LeaveQueue, Queue, parse
 from belote.server.room import (
     Act,
     Back,
@@ -40,8 +40,9 @@ from netplay import receive
 #: Values the server gives (a token, a seed, the time) are checked apart.
 EXAMPLES: dict[str, tuple[dict[str, Any], Any]] = {
     "join": ({"table": "t1", "token": "s", "since": 4}, Join("t1", "s", None, 4, None)),
-    "queue": ({"name": " Léa  B ", "variant": "coinche"}, Queue("Léa B", "coinche", "partners")),
+    "queue": ({"name": " Léa  B ", "variant": "coinche"}, Queue("Léa B", "coinche", "partners", None)),
     "leave_queue": ({}, LeaveQueue()),
+    "hello": ({"player": "p" * 22}, Hello("p" * 22)),
     "seat": ({"seat": "W"}, Move(2, 3)),
     "settings": ({"settings": {"target": 1000}}, Configure(2, {"target": 1000})),
     "start": ({}, Start(2)),

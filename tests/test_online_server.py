@@ -317,10 +317,15 @@ def test_waiting_players_hear_the_counts_and_the_time_left_at_a_modest_rate(
 
         return send
 
-    def queue(variant: str, waiting: int, counts: dict[str, int], left_ms: int, seating: str = "partners") -> Any:
+    def queue(
+        variant: str, waiting: int, counts: dict[str, int], left_ms: int, seating: str = "partners", expected: int = 0
+    ) -> Any:
+        # Nobody was seated yet: a player expects the bots' time less what they waited (``expected``:
+        # the longest waiting's time left, unless given).
         players = VARIANTS[variant].players
         return {"type": "queue", "variant": variant, "players": players, "waiting": waiting, "wait": 20.0,
-                "left_ms": left_ms, "waiting_by_game": counts, "seating": seating}  # fmt: skip
+                "left_ms": left_ms, "expected_ms": expected or left_ms, "waiting_by_game": counts,
+                "seating": seating}  # fmt: skip
 
     async def scenario() -> None:
         store = SQLiteStore(tmp_path / "queue.sqlite3")
@@ -362,7 +367,7 @@ def test_waiting_players_hear_the_counts_and_the_time_left_at_a_modest_rate(
         queue("coinche", 1, by_game(classic=1, coinche=1), 14600, "any"),
     ]
     assert heard["C"] == [
-        queue("coinche", 2, by_game(classic=1, coinche=2), 14500),
+        queue("coinche", 2, by_game(classic=1, coinche=2), 14500, expected=20000),  # Cy has just come
         queue("coinche", 1, by_game(classic=1, coinche=1), 19000),
         queue("coinche", 1, by_game(coinche=1), 6100),
     ]

@@ -482,8 +482,12 @@ async def queue_and_wire(base: str, url: str) -> tuple[list[Recorder], list[Any]
     await c.send({"type": "queue", "name": "Cleo", "variant": "classic", "seating": "any"})
     assert (await c.receive("queue"))["waiting_by_game"]["classic"] >= 1
     await c.send({"type": "leave_queue"})
-    await a.send({"type": "queue", "name": "Ana", "variant": "two-handed"})
-    await b.send({"type": "queue", "name": "Ben", "variant": "two-handed", "seating": "partners"})
+    ana, ben = (post(base, "/api/players", {"name": name}) for name in ("Ana", "Ben"))  # with identities
+    await a.send({"type": "hello", "player": ana["secret"]})
+    await a.send({"type": "queue", "name": "Ana", "variant": "two-handed", "player": ana["secret"]})
+    await b.send(
+        {"type": "queue", "name": "Ben", "variant": "two-handed", "seating": "partners", "player": ben["secret"]}
+    )
     seated = [await a.receive("matched"), await b.receive("matched")]
     for p, matched in zip((a, b), seated, strict=True):
         p.table, p.token = matched["table"], matched["token"]

@@ -43,10 +43,10 @@ from belote.server.limits import (
 from belote.server.logs import about
 from belote.server.manager import TableManager
 from belote.server.matchmaking import Matchmaker, waiting_by_game
-from belote.server.messages import Join, LeaveQueue, Queue
+from belote.server.messages import Hello, Join, LeaveQueue, Queue
 from belote.server.metrics import Gauge, Metrics
 from belote.server.player_store import SQLitePlayers
-from belote.server.players import Players
+from belote.server.players import Players, queued_as
 from belote.server.presence import Presence
 from belote.server.problems import routes as problem_routes
 from belote.server.review import Analyses
@@ -357,6 +357,8 @@ class Connection:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.manager: TableManager = ws.app.state.tables
+        self.presence: Presence = ws.app.state.presence
+        self.players: Players = ws.app.state.players
         self.metrics: Metrics = ws.app.state.metrics
         self.matchmaker: Matchmaker = ws.app.state.matchmaker
         self.table: Table | None = None
@@ -370,6 +372,7 @@ class Connection:
         self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
         self.reader: asyncio.Task[Any] | None = None
         self.dropped = False
+        self.player: str | None = None  # the identity of this socket's person (``hello``, or a seat's)
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message for the socket: no table ever waits for a client's network. A client whose
@@ -456,6 +459,8 @@ class Connection:
                     await self.leave_table()
                     if self.entry is not None:
                         await self.matchmaker.leave(self.entry)
+                    if self.player is not None:
+                        self.presence.leave(self.player, id(self))
             finally:
                 if counted:
                     with contextlib.suppress(Exception):
@@ -521,6 +526,8 @@ class Connection:
     async def leave_table(self) -> None:
         table, client = self.table, self.client
         self.table = self.client = None
+        if self.player is not None:
+            self.presence.at_table(self.player, id(self), None)
         if table is not None and client is not None and client in table.clients:
             table.clients.remove(client)
             if client.seat is not None:
@@ -535,13 +542,18 @@ class Connection:
         match message:
             case Join():
                 await self.join(message)
-            case Queue(name, variant, seating):
+            case Hello(secret):
+                self.online(await self.identity(secret))
+            case Queue(name, variant, seating, secret):
+                player = None if secret is None else await self.identity(secret)
                 # A place in the queue makes at most one table: counted as the address's new table.
                 await count_new(self.ws.app.state.limits, self.address, too_many_tables)
                 await self.leave_table()
                 if self.entry is not None:
                     await self.matchmaker.leave(self.entry)
-                self.entry = await self.matchmaker.join(name, self.send, variant, seating)
+                rated = None if player is None else await queued_as(self.players, player, variant)
+                name = name if player is None else player["name"]
+                self.entry = await self.matchmaker.join(name, self.send, variant, seating, rated)
             case LeaveQueue():
                 if self.entry is not None:
                     await self.matchmaker.leave(self.entry)
@@ -555,6 +567,20 @@ class Connection:
                 if any(isinstance(e, Left) for e in events):
                     await self.leave_table()
         return message
+
+    async def identity(self, secret: str | None) -> dict[str, Any]:
+        """The identity of a secret a message gives; refused ``no_identity``."""
+        player = await self.players.of_secret(secret)
+        if player is None:
+            raise player_routes.no_identity()
+        return player
+
+    def online(self, player: dict[str, Any]) -> None:
+        """This socket's person is ``player``: online for their friends, told of their invitations."""
+        if self.player is not None and self.player != player["id"]:
+            self.presence.leave(self.player, id(self))
+        self.player = player["id"]
+        self.presence.arrive(player["id"], id(self), self.send)
 
     async def may_hint(self) -> None:
         """Counts a hint of the client's address; refused ``slow_down`` past ``--hints-per-minute`` (in
@@ -615,6 +641,11 @@ class Connection:
         found.clients.append(self.client)
         if seat is not None:
             await found.presence()  # a solo table's bots go on when their person is back
+            player = found.meta.seats[seat].player
+            if player is not None:  # online at this table for their friends
+                if self.player != player:
+                    self.online({"id": player})
+                self.presence.at_table(player, id(self), {"id": found.id, "variant": found.meta.settings["variant"]})
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and found.meta.missing(seat):

@@ -137,7 +137,11 @@ class TableManager:
         return await self._create(meta), token
 
     async def create_online(
-        self, names: list[str], variant: str = DEFAULT_GAME, seatings: list[str] | None = None
+        self,
+        names: list[str],
+        variant: str = DEFAULT_GAME,
+        seatings: list[str] | None = None,
+        players: list[str | None] | None = None,
     ) -> tuple[Table, list[tuple[str, int]]]:
         """A table of ``variant`` for the players the queue matched (at most its seats, in queue
         order, each with their ``seating``, ``partners`` by default: ``online_seats``), bots in the
@@ -147,7 +151,10 @@ class TableManager:
         seed = secrets.randbelow(2**31)
         places = online_seats(seatings or ["partners"] * len(names), rules.players, rules.game.partners, seed)
         given = [(new_token(), s) for s in places]
-        seats = {s: Seat(token, name) for (token, s), name in zip(given, names, strict=True)}
+        who = players or [None] * len(names)
+        seats = {
+            s: Seat(token, name, player=player) for (token, s), name, player in zip(given, names, who, strict=True)
+        }
         fill_with_bots(seats, rules.players, settings["strength"], seed)
         # Its bots wait for its people, and it is abandoned if none comes (``Meta.arrived``).
         table = await self._create(Meta("online", seed, settings, seats, arrived=False))

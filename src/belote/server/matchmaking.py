@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,13 @@ log = logging.getLogger("belote.matchmaking")
 #: seconds (changes in between come together), and at least once in ``QUEUE_EVERY`` seconds.
 QUEUE_GAP = 1.0
 QUEUE_EVERY = 5.0
+
+#: The rating window of a table (``window``): its width at first, and what a second of wait adds.
+WINDOW = (150.0, 25.0)
+#: The rating of a person without an identity, or new to a game (``ratings.shown`` of a new rating).
+NEW_RATING = 1000
+#: The waits before a table kept by game, whose median the queue expects (``Matchmaker.expected``).
+WAITS_KEPT = 50
 
 #: What a waiting player's ``queue`` message depends on: the number waiting for each game (in the
 #: order of ``VARIANTS``) and when the longest waiting for their own game came (the bots' time).
@@ -92,6 +100,51 @@ def waiting_by_game(entries: dict[str, dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
+def window(waited: float) -> float:
+    """How far apart (in shown rating) two people may be to sit at one table once the longest
+    waiting of them has waited ``waited`` seconds: close at first, wider as the wait grows.
+
+    >>> window(0.0), window(10.0), window(60.0)
+    (150.0, 400.0, 1650.0)
+    """
+    return WINDOW[0] + WINDOW[1] * waited
+
+
+def table_for(waiting: list[tuple[str, dict[str, Any]]], seats: int, now: float) -> list[tuple[str, dict[str, Any]]]:
+    """The people of the next table, in queue order: the longest waiting, then each next one whose
+    rating lies within the window of the first (``window`` of the first's wait; without an identity,
+    a new player's rating), who is not an identity already at the table, and who blocked nobody at
+    it nor was blocked by anybody there. At most ``seats``.
+
+    >>> q = [("a", {"joined": 0.0, "rating": 1500, "player": "A"}), ("b", {"joined": 1.0, "rating": 1900}),
+    ...      ("c", {"joined": 2.0, "rating": 1550, "player": "C", "blocks": ["A"]}), ("d", {"joined": 3.0})]
+    >>> [e for e, _ in table_for(q, 4, 4.0)]
+    ['a']
+    >>> [e for e, _ in table_for(q, 4, 20.0)]
+    ['a', 'b', 'd']
+    """
+    first = waiting[0][1]
+    width = window(now - first["joined"])
+    group = [waiting[0]]
+    for entry, data in waiting[1:]:
+        if len(group) == seats:
+            break
+        if abs(data.get("rating", NEW_RATING) - first.get("rating", NEW_RATING)) > width:
+            continue
+        if any(not _may_sit_with(data, other) for _, other in group):
+            continue
+        group.append((entry, data))
+    return group
+
+
+def _may_sit_with(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two entries may sit at one table: not one identity twice, nor one that blocked the other."""
+    pa, pb = a.get("player"), b.get("player")
+    if pa is None or pb is None:
+        return True
+    return pa != pb and pb not in a.get("blocks", ()) and pa not in b.get("blocks", ())
+
+
 class Matchmaker:
     def __init__(
         self, hub: Hub, manager: TableManager, wait: float, gap: float = QUEUE_GAP, every: float = QUEUE_EVERY
@@ -102,14 +155,25 @@ class Matchmaker:
         self.gap = gap
         self.every = every
         self.local: dict[str, Waiting] = {}  # the entries of this process's connections
+        self.waits: dict[str, deque[float]] = {}  # the last waits before a table, by game (``expected``)
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         hub.bus.listen(self._on_note)
 
-    async def join(self, name: str, send: Send, variant: str = DEFAULT_GAME, seating: str = "partners") -> str:
+    async def join(
+        self,
+        name: str,
+        send: Send,
+        variant: str = DEFAULT_GAME,
+        seating: str = "partners",
+        player: dict[str, Any] | None = None,
+    ) -> str:
+        """Queue a person; ``player``: their identity as the queue keeps it (``players.queued_as``)."""
         entry = new_token()
         data: dict[str, Any] = {"name": name, "variant": variant, "seating": seating, "process": self.hub.process}
         data["joined"] = time.time()
+        if player is not None:
+            data.update(player)
         self.local[entry] = Waiting(send, variant, data, seating)  # before the queue has it: "matched" may come
         await self.hub.queue.add(entry, data)
         await self.announce(await self.match_now())  # the newcomer hears at once; the others within ``gap``
@@ -164,17 +228,22 @@ class Matchmaker:
         """Seats the tables of one game that are ready; the entries seated."""
         seats = find_variant(variant).players
         seated: list[str] = []
-        while waiting and (len(waiting) >= seats or now - waiting[0][1]["joined"] >= self.wait):
-            group, waiting = waiting[:seats], waiting[seats:]
+        while waiting:
+            group = table_for(waiting, seats, now)
+            if len(group) < seats and now - waiting[0][1]["joined"] < self.wait:
+                break
+            waiting = [w for w in waiting if w not in group]
             await self.hub.queue.remove([e for e, _ in group])
             names, seatings = [d["name"] for _, d in group], [seating_of(d) for _, d in group]
+            players = [d.get("player") for _, d in group]
             try:
-                table, given = await self.manager.create_online(names, variant, seatings)
+                table, given = await self.manager.create_online(names, variant, seatings, players)
             except StoreFull:  # the store said so once: they wait in the queue as they were, for a later round
                 for entry, data in group:
                     await self.hub.queue.add(entry, data)
                 break
             seated += [e for e, _ in group]
+            self.waits.setdefault(variant, deque(maxlen=WAITS_KEPT)).extend(now - d["joined"] for _, d in group)
             log.info("queue: a %s table for %d players", variant, len(group), extra={"table": table.id})
             for (entry, data), (token, seat) in zip(group, given, strict=True):
                 note = {"kind": "matched", "entry": entry, "table": table.id, "token": token, "seat": SEATS[seat]}
@@ -208,11 +277,20 @@ class Matchmaker:
                 "waiting": counts[waiting.variant],
                 "wait": self.wait,
                 "left_ms": round(max(0.0, self.wait - (now - shown[1])) * 1000),
+                "expected_ms": round(self.expected(waiting.variant, now - waiting.data["joined"]) * 1000),
                 "waiting_by_game": counts,
                 "seating": waiting.seating,
             }
             with contextlib.suppress(Exception):
                 await waiting.send(msg)
+
+    def expected(self, variant: str, waited: float) -> float:
+        """Seconds a player who has waited ``waited`` may still expect to wait for a table of
+        ``variant``: the median of the last waits for that game, less what they waited, within the
+        bots' time (``wait``); the bots' time when nobody was seated yet."""
+        waits = sorted(self.waits.get(variant, ()))
+        typical = waits[len(waits) // 2] if waits else self.wait
+        return max(0.0, min(typical, self.wait) - waited)
 
     async def _on_note(self, table_id: str, note: Note) -> None:
         if note.get("kind") == "store_lost":  # Redis restarted empty: the queue is gone with the rest

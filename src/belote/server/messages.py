@@ -17,7 +17,7 @@ belote.actions.IllegalAction: a spectator cannot play: this view is read-only
 >>> parse({"type": "chat", "text": "hi", "at": 1}, joined=True, seat=None).seat is None
 True
 >>> [cls.wire for cls in CLIENT_MESSAGES][:4]
-['join', 'queue', 'leave_queue', 'seat']
+['join', 'queue', 'leave_queue', 'hello']
 """
 
 from __future__ import annotations
@@ -114,6 +114,21 @@ class Queue(ClientMessage):
         _game, {"$ref": "common.json#/$defs/variant"}, required=False, missing=DEFAULT_SETTINGS["variant"]
     )
     seating: str = key(check_seating, {"enum": list(SEATINGS)}, required=False)
+    #: The person's identity (its secret, docs/players.md): matched by rating, their name theirs.
+    player: str | None = key(_text, SECRET, required=False)
+
+
+@dataclass(frozen=True)
+class Hello(ClientMessage):
+    """A page of a person with an identity: online for their friends, and told of their invitations."""
+
+    wire = "hello"
+    about = (
+        "Say who this page's person is (player: their identity's secret, docs/players.md): their friends see "
+        "them online, and invitations reach this socket (invited)."
+    )
+    seated = False
+    player: str | None = key(_text, SECRET)
 
 
 @dataclass(frozen=True)
@@ -126,7 +141,7 @@ class LeaveQueue(ClientMessage):
 
 
 #: Every client message, in the order the protocol lists them (docs/protocol.md, "Client to server").
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Queue, LeaveQueue, *PERSON_MESSAGES)
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Queue, LeaveQueue, Hello, *PERSON_MESSAGES)
 BY_WIRE: dict[str, type[ClientMessage]] = {cls.wire: cls for cls in CLIENT_MESSAGES}
 
 #: How often a client may send each message: every one of them writes to the store or is told to
@@ -147,6 +162,7 @@ RATES: dict[type[ClientMessage], MessageRate] = {
         "(--tables-per-minute)",
     ),
     LeaveQueue: MessageRate("leave_queue", 5, 20, "once for each time in the queue"),
+    Hello: MessageRate("hello", 10, 60, "a page says it once, and again after a reload or a lost connection"),
     Move: MessageRate("seat", 10, 40, "a few seats tried in the lobby"),
     Configure: MessageRate(
         "settings", 20, 40, "the host's form sends the settings at each change (a choice run through with the keys)"

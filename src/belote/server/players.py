@@ -242,6 +242,17 @@ class Players:
         }
 
 
+async def queued_as(players: Players, player: dict[str, Any], game: str) -> dict[str, Any]:
+    """What the queue keeps of a person with an identity (``matchmaking``): their id, their rating
+    in the game (a new player's when none) and the players they blocked, never seated with them."""
+    held = (await players.store.ratings(player["id"])).get(game)
+    return {
+        "player": player["id"],
+        "rating": ratings.shown(_rating(held)),
+        "blocks": await players.store.blocked(player["id"]),
+    }
+
+
 def counts(meta: Meta) -> bool:
     """Whether a table's match may move ratings: made by the queue, or private and marked rated."""
     return meta.kind == "online" or (meta.kind == "private" and bool(meta.settings.get("rated")))
