@@ -128,6 +128,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "login_failed": (),
     "self": (),
     "blocked": (),
+    "not_friends": (),
     # The server: chat.
     "read_only": (),
     "bad_chat": ("max",),

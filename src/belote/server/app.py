@@ -460,7 +460,7 @@ class Connection:
                     if self.entry is not None:
                         await self.matchmaker.leave(self.entry)
                     if self.player is not None:
-                        self.presence.leave(self.player, id(self))
+                        await self.presence.leave(self.player, id(self))
             finally:
                 if counted:
                     with contextlib.suppress(Exception):
@@ -527,7 +527,7 @@ class Connection:
         table, client = self.table, self.client
         self.table = self.client = None
         if self.player is not None:
-            self.presence.at_table(self.player, id(self), None)
+            await self.presence.at_table(self.player, id(self), None)
         if table is not None and client is not None and client in table.clients:
             table.clients.remove(client)
             if client.seat is not None:
@@ -543,7 +543,7 @@ class Connection:
             case Join():
                 await self.join(message)
             case Hello(secret):
-                self.online(await self.identity(secret))
+                await self.online(await self.identity(secret))
             case Queue(name, variant, seating, secret):
                 player = None if secret is None else await self.identity(secret)
                 # A place in the queue makes at most one table: counted as the address's new table.
@@ -575,12 +575,12 @@ class Connection:
             raise player_routes.no_identity()
         return player
 
-    def online(self, player: dict[str, Any]) -> None:
+    async def online(self, player: dict[str, Any]) -> None:
         """This socket's person is ``player``: online for their friends, told of their invitations."""
         if self.player is not None and self.player != player["id"]:
-            self.presence.leave(self.player, id(self))
+            await self.presence.leave(self.player, id(self))
         self.player = player["id"]
-        self.presence.arrive(player["id"], id(self), self.send)
+        await self.presence.arrive(player["id"], id(self), self.send)
 
     async def may_hint(self) -> None:
         """Counts a hint of the client's address; refused ``slow_down`` past ``--hints-per-minute`` (in
@@ -644,8 +644,9 @@ class Connection:
             player = found.meta.seats[seat].player
             if player is not None:  # online at this table for their friends
                 if self.player != player:
-                    self.online({"id": player})
-                self.presence.at_table(player, id(self), {"id": found.id, "variant": found.meta.settings["variant"]})
+                    await self.online({"id": player})
+                where = {"id": found.id, "variant": found.meta.settings["variant"]}
+                await self.presence.at_table(player, id(self), where)
         for line in await self.manager.hub.store.recent_chat(found.id):
             await self.send({**line, "old": True})
         if seat is not None and found.meta.missing(seat):
@@ -752,11 +753,13 @@ def create_app(
         log.info("the page's files: build %s", app.state.assets.build().hash)  # read and compressed now
         manager.run_leases()
         matchmaker.start()
+        app.state.presence.start(hub.bus, hub.shared)
         gc_before = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLD)
         yield
         gc.set_threshold(*gc_before)
         await matchmaker.close()
+        await app.state.presence.close()
         await manager.close()
         await limits.close()
         await thinker.close()

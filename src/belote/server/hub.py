@@ -80,6 +80,14 @@ class TableStore(Protocol):
 
     async def recent_chat(self, table_id: str) -> list[dict[str, Any]]: ...
 
+    async def list_open(self, table_id: str, listed: bool) -> None:
+        """List the table among the open tables (a private table's lobby open to all), or not."""
+        ...
+
+    async def open_ids(self) -> list[str]:
+        """The tables listed open, the latest listed first."""
+        ...
+
 
 class Bus(Protocol):
     """The notes between processes: to every process holding a table, or to one process."""
@@ -152,6 +160,9 @@ class LocalTables:
 
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
+        # One process: the open lobbies are those it holds (a restart forgets them; their hosts'
+        # pages open them again, and a change of the lobby lists it again).
+        self.open: dict[str, None] = {}
 
     async def load(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
         return self.store.load_table(table_id)
@@ -187,6 +198,15 @@ class LocalTables:
 
     async def recent_chat(self, table_id: str) -> list[dict[str, Any]]:
         return self.store.recent_chat(table_id)
+
+    async def list_open(self, table_id: str, listed: bool) -> None:
+        if listed:
+            self.open[table_id] = None
+        else:
+            self.open.pop(table_id, None)
+
+    async def open_ids(self) -> list[str]:
+        return list(reversed(self.open))
 
 
 class LocalBus:

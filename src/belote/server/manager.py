@@ -102,6 +102,8 @@ class TableManager:
         table = self._table(table_id, meta)
         meta.version = 1
         await self.hub.store.commit(table_id, meta.to_json(), True, 0, [], False)
+        if table.listed:  # a private lobby open to all
+            await self.hub.store.list_open(table_id, True)
         self.tables[table_id] = table
         log.info("%s table opened", meta.kind, extra={"table": table_id})
         if await self.hub.leases.hold(table_id):
@@ -176,6 +178,29 @@ class TableManager:
             "free": [s for s in seats if s not in taken] if meta.status == "lobby" else [],
             "people": taken,
         }
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The private lobbies open to all (``settings.open``), the latest first: each one's id and
+        invitation (open: anybody may sit), game, rated or not, host, people and free seats."""
+        found = []
+        for table_id in await self.hub.store.open_ids():
+            table = await self.get(table_id)
+            if table is None or not table.listed or table.meta.invite is None:
+                continue
+            about = await self.invitation(table_id, table.meta.invite)
+            if about is None or not about["free"]:
+                continue
+            host = table.meta.seats.get(table.meta.host) if table.meta.host is not None else None
+            found.append(
+                {
+                    "table": table_id,
+                    "invite": table.meta.invite,
+                    "rated": bool(table.meta.settings.get("rated")),
+                    "host": None if host is None else host.name,
+                    **about,
+                }
+            )
+        return found
 
     async def sit(
         self, table_id: str, invite: Any, name: str, seat: Any, player: str | None = None

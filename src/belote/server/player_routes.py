@@ -20,6 +20,9 @@ it, or with a wrong one, it answers 401 ``no_identity``. Every refusal answers `
 ``DELETE /api/me/friends/{id}``     remove one
 ``POST   /api/me/blocks``           ``{"player": id or handle}``: block (never matched, chat hidden)
 ``DELETE /api/me/blocks/{id}``      unblock
+``POST   /api/me/invite``           ``{"player", "table", "invite"}``: invite a friend to a table (pushed
+                                   to their open pages as ``invited``, and kept ten minutes)
+``GET    /api/open-tables``         the private lobbies open to all, with their invitations
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from belote.actions import Refusal
-from belote.server import ratings
+from belote.server import assets, ratings
 from belote.server.limits import Rate, address, count_new, counted, slow_down, too_many_created
 from belote.server.players import PASSWORD, Players, handle, public
 from belote.server.wire import BadRequest, parse_json, read_body, refused
@@ -320,7 +323,44 @@ async def unblock(request: Request) -> Response:
     return JSONResponse({"removed": True})
 
 
+async def invite(request: Request) -> Response:
+    """Invite a friend (both added each other) to a private table one sits at, by its invitation."""
+    player = await me(request)
+    data = await _body(request)
+    other = await _other(request, data.get("player"))
+    players = _players(request)
+    if other["id"] not in (await players.store.friends(player["id"]))["friends"]:
+        raise Refusal("you invite your friends: both of you add the other first", "not_friends")
+    manager = request.app.state.tables
+    table_id, code = data.get("table"), data.get("invite")
+    about = await manager.invitation(table_id, code) if isinstance(table_id, str) else None
+    if about is None:
+        return refused(request, Refusal("no such table, or the invitation is wrong", "no_such_table"), 404)
+    invitation = {"from": public(player), "table": table_id, "invite": code, "variant": about["variant"]}
+    await request.app.state.presence.invite(other["id"], invitation)
+    return JSONResponse({"invited": public(other)})
+
+
+async def open_tables(request: Request) -> Response:
+    """The private lobbies open to all, each joined with its invitation."""
+    return JSONResponse({"tables": await request.app.state.tables.open_tables()})
+
+
+async def profile_page(request: Request) -> Response:
+    """``/players/{id}``: a player's profile (the page asks ``GET /api/players/{id}``)."""
+    return assets.page(request, "profile.html")
+
+
+async def leaderboard_page(request: Request) -> Response:
+    """``/leaderboard``: the best players of each game, all time and this week."""
+    return assets.page(request, "leaderboard.html")
+
+
 routes = [
+    Route("/players/{player}", profile_page, methods=["GET"]),
+    Route("/leaderboard", leaderboard_page, methods=["GET"]),
+    Route("/api/open-tables", routed(open_tables), methods=["GET"]),
+    Route("/api/me/invite", routed(invite), methods=["POST"]),
     Route("/api/players", routed(create), methods=["POST"]),
     Route("/api/players", routed(find), methods=["GET"]),
     Route("/api/players/claim", routed(claim), methods=["POST"]),

@@ -2,21 +2,36 @@
 
 A person is online while a socket of theirs is open with their identity (``hello``, or a table
 joined from a seat of theirs); where they are is the table that socket has joined. An invitation
-from a friend waits ``INVITATION_SECONDS`` for its guest, shown on every page of theirs at once
-(pushed to their open sockets) and to a page that opens later.
+from a friend waits ``INVITATION_SECONDS`` for its guest, pushed at once to every open socket of
+theirs (``invited``) and shown to a page that opens later (``GET /api/me``).
 
-This process's presence: what several processes share goes through the hub's notes (a note to
-every process, each telling its own sockets).
+Each process knows its own sockets and tells the others through the hub's notes, on the channel
+``CHANNEL`` (not a table's id): who came online or left, and at which table (said again every
+``REFRESH`` seconds, so what a process that died said is forgotten after ``STALE``); and each
+invitation, which every process keeps for the guest and pushes to the guest's sockets it holds.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from belote.server import tasks
+from belote.server.hub import Bus, Note
+
+log = logging.getLogger("belote.presence")
+
 INVITATION_SECONDS = 600
+CHANNEL = "~players"
+REFRESH = 30.0
+STALE = 3 * REFRESH
+#: Invitations kept per guest (the last ones).
+KEPT = 10
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -27,36 +42,76 @@ class Socket:
     table: dict[str, Any] | None = None  # {"id", "variant"} of the table the socket joined
 
 
-@dataclass
 class Presence:
-    """The sockets of each identity in this process, and their invitations."""
+    """The sockets of each identity in this process, what the others said of theirs, and invitations."""
 
-    clock: Callable[[], float] = time.time
-    sockets: dict[str, dict[int, Socket]] = field(default_factory=dict)
-    invited: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.bus: Bus | None = None
+        self.shared = False
+        self.sockets: dict[str, dict[int, Socket]] = {}
+        self.remote: dict[str, dict[str, tuple[float, dict[str, Any] | None]]] = {}
+        self.invited: dict[str, list[dict[str, Any]]] = {}
+        self._task: asyncio.Task[None] | None = None
 
-    def arrive(self, player: str, key: int, send: Send) -> None:
+    def start(self, bus: Bus, shared: bool) -> None:
+        """Hear and tell the other processes (a hub's bus; ``shared``: whether there are others), and
+        say again who is here now and then."""
+        self.bus, self.shared = bus, shared
+        bus.listen(self._on_note)
+        self._task = asyncio.get_running_loop().create_task(self._refresh(), name="presence")
+
+    async def close(self) -> None:
+        await tasks.stop(self._task)
+
+    # ----------------------------------------------------------------- this process's sockets
+    async def arrive(self, player: str, key: int, send: Send) -> None:
         self.sockets.setdefault(player, {})[key] = Socket(send)
+        await self._tell(player)
 
-    def at_table(self, player: str, key: int, table: dict[str, Any] | None) -> None:
+    async def at_table(self, player: str, key: int, table: dict[str, Any] | None) -> None:
         socket = self.sockets.get(player, {}).get(key)
-        if socket is not None:
+        if socket is not None and socket.table != table:
             socket.table = table
+            await self._tell(player)
 
-    def leave(self, player: str, key: int) -> None:
+    async def leave(self, player: str, key: int) -> None:
         held = self.sockets.get(player)
-        if held is not None:
-            held.pop(key, None)
+        if held is not None and held.pop(key, None) is not None:
             if not held:
                 del self.sockets[player]
+            await self._tell(player)
 
-    async def where(self, player: str) -> dict[str, Any]:
-        """``{"online": bool, "table": {"id", "variant"} or None}``."""
+    def _here(self, player: str) -> tuple[bool, dict[str, Any] | None]:
         held = self.sockets.get(player)
         if not held:
-            return {"online": False, "table": None}
-        table = next((s.table for s in held.values() if s.table is not None), None)
-        return {"online": True, "table": table}
+            return False, None
+        return True, next((s.table for s in held.values() if s.table is not None), None)
+
+    async def _tell(self, player: str) -> None:
+        if self.bus is None or not self.shared:
+            return
+        online, table = self._here(player)
+        note = {"kind": "online", "player": player, "from": self.bus.process, "online": online, "table": table}
+        with contextlib.suppress(Exception):  # Redis away: said again at the next refresh
+            await self.bus.publish(CHANNEL, note)
+
+    async def _refresh(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH)
+            for player in list(self.sockets):
+                await self._tell(player)
+
+    # ----------------------------------------------------------------- what people read
+    async def where(self, player: str) -> dict[str, Any]:
+        """``{"online": bool, "table": {"id", "variant"} or None}``, in any process."""
+        online, table = self._here(player)
+        now = self.clock()
+        for at, there in self.remote.get(player, {}).values():
+            if now - at <= STALE:
+                online = True
+                table = table or there
+        return {"online": online, "table": table}
 
     def invitations(self, player: str) -> list[dict[str, Any]]:
         now = self.clock()
@@ -67,16 +122,35 @@ class Presence:
             self.invited.pop(player, None)
         return kept
 
-    async def invite(self, guest: str, invitation: dict[str, Any]) -> int:
-        """Keep an invitation for ``guest`` and push it to their sockets; how many sockets heard it."""
+    async def invite(self, guest: str, invitation: dict[str, Any]) -> None:
+        """Keep an invitation for ``guest`` in every process and push it to their sockets."""
         invitation = {**invitation, "expires": self.clock() + INVITATION_SECONDS}
+        if self.bus is not None:
+            await self.bus.publish(CHANNEL, {"kind": "invited", "guest": guest, "invitation": invitation})
+        else:
+            await self._invited(guest, invitation)
+
+    async def _invited(self, guest: str, invitation: dict[str, Any]) -> None:
         held = [i for i in self.invitations(guest) if i.get("table") != invitation.get("table")]
-        self.invited[guest] = [*held, invitation][-10:]
-        told = 0
+        self.invited[guest] = [*held, invitation][-KEPT:]
         for socket in list(self.sockets.get(guest, {}).values()):
-            try:
+            with contextlib.suppress(Exception):  # a socket closing: its page reads it when it opens again
                 await socket.send({"type": "invited", **invitation})
-                told += 1
-            except Exception:  # a socket closing: its page reads the invitation when it opens again
-                continue
-        return told
+
+    async def _on_note(self, table_id: str, note: Note) -> None:
+        if table_id != CHANNEL:
+            return
+        kind = note.get("kind")
+        if kind == "invited" and isinstance(note.get("guest"), str) and isinstance(note.get("invitation"), dict):
+            await self._invited(note["guest"], note["invitation"])
+        elif kind == "online" and self.bus is not None and note.get("from") != self.bus.process:
+            player, process = note.get("player"), note.get("from")
+            if not isinstance(player, str) or not isinstance(process, str):
+                return
+            seen = self.remote.setdefault(player, {})
+            if note.get("online"):
+                seen[process] = (self.clock(), note.get("table"))
+            else:
+                seen.pop(process, None)
+                if not seen:
+                    del self.remote[player]

@@ -6,6 +6,7 @@ Keys (all under one prefix, ``belote:`` by default):
   its last chat lines (the three kept a week after the match ends), ``t:{id}:lock`` the lock a
   change is made under, ``t:{id}:lease`` the process driving it (bots, turn timer), which expires
   a few seconds after that process dies;
+- ``open`` the private lobbies open to all (a sorted set of when each was listed);
 - ``active`` the set of tables whose match goes on; ``used`` when each table was last used (a sorted
   set of unix seconds: an action, a change, a socket open on it at a sweep), which ``expire`` reads;
 - ``queue`` the matchmaking queue (entry -> JSON: name, variant, seating, process, joined),
@@ -48,6 +49,9 @@ LEASE_MS = 3000
 ALIVE_MS = 10000
 LOCK_SECONDS = 5.0
 FINISHED_SECONDS = 7 * 24 * 3600
+#: The open tables listed (the latest first), and how long a lobby stays listed without a change.
+OPEN_LISTED = 100
+OPEN_SECONDS = 24 * 3600
 #: How long a probe note may take to come back through a new subscription before another is sent.
 PROBE_SECONDS = 0.5
 
@@ -198,6 +202,17 @@ class RedisTables:
 
     async def active_ids(self) -> list[str]:
         return sorted(str(i) for i in await self.r.smembers(self._k("active")))
+
+    async def list_open(self, table_id: str, listed: bool) -> None:
+        if listed:
+            await self.r.zadd(self._k("open"), {table_id: self.clock()})
+        else:
+            await self.r.zrem(self._k("open"), table_id)
+
+    async def open_ids(self) -> list[str]:
+        # A lobby left open a day ago is nobody's any more: forgotten.
+        await self.r.zremrangebyscore(self._k("open"), "-inf", self.clock() - OPEN_SECONDS)
+        return [str(i) for i in await self.r.zrevrange(self._k("open"), 0, OPEN_LISTED - 1)]
 
     async def touch(self, table_ids: list[str]) -> None:
         if table_ids:

@@ -164,6 +164,8 @@ class Table:
         self.used = clock()  # when somebody last asked for the table or it changed (unix seconds)
         #: Told when a change ends the match (the players' results: ``TableManager._finished``).
         self.finished: Callable[[Table], Awaitable[None]] | None = None
+        #: Whether this process listed the table among the open ones (``TableStore.list_open``).
+        self.listed = meta.kind == "private" and meta.status == "lobby" and bool(meta.settings.get("open"))
 
     # ----------------------------------------------------------------- the room
     @property
@@ -246,6 +248,12 @@ class Table:
         await self.hub.bus.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
         self.wake()
+        if write.meta:
+            meta = self.meta
+            listed = meta.kind == "private" and meta.status == "lobby" and bool(meta.settings.get("open"))
+            if listed or self.listed:
+                await self.hub.store.list_open(self.id, listed)
+                self.listed = listed
         match = self.match
         if write.actions and match is not None and match.over and self.finished is not None:
             await self.finished(self)  # the process whose change ended the match, once
