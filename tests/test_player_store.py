@@ -537,6 +537,20 @@ def anonymous(match: dict[str, Any], *gone: str) -> dict[str, Any]:
     return out
 
 
+def test_an_analysed_deal_adds_to_the_statistics_once(play: Play) -> None:
+    async def scenario(s: PlayerStore) -> None:
+        await s.add_player(ALICE, "Alice", "alice", "secret-a", 100.0)
+        cost = {"analysed_cards": 8, "dd_cost_tenths": 35}
+        assert await s.add_analysis(ALICE, "classic", "deal-1:S", cost)
+        assert not await s.add_analysis(ALICE, "classic", "deal-1:S", cost)  # the same deal again
+        assert await s.add_analysis(ALICE, "classic", "deal-2:S", {"analysed_cards": 7, "dd_cost_tenths": 0})
+        assert await s.stats(ALICE) == {"classic": {"analysed_cards": 15, "dd_cost_tenths": 35}}
+        assert not await s.add_analysis("nobody", "classic", "deal-1:S", cost)
+        assert await s.stats("nobody") == {}
+
+    play(scenario)
+
+
 def test_a_deleted_player_leaves_nothing_that_names_them(play: Play) -> None:
     async def scenario(s: PlayerStore) -> None:
         for p, name in ((ALICE, "Alice"), (BOB, "Bob"), (CARA, "Cara"), (DAN, "Dan"), (EVE, "Eve")):
@@ -560,6 +574,7 @@ def test_a_deleted_player_leaves_nothing_that_names_them(play: Play) -> None:
             s, "t4:0", MONDAY + 40, [[ALICE], [CARA]], {ALICE: (1000, 1030), CARA: (1000, 970)}, game="coinche"
         )
         await s.add_stats(ALICE, "two", {"deals": 1})
+        assert await s.add_analysis(ALICE, "classic", "deal-1:S", {"analysed_cards": 8, "dd_cost_tenths": 35})
         await s.add_friend(ALICE, BOB)
         await s.add_friend(BOB, ALICE)
         await s.add_friend(CARA, ALICE)

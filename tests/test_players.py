@@ -17,13 +17,14 @@ from starlette.testclient import TestClient
 from belote.server import ratings
 from belote.server.hub import local_hub
 from belote.server.manager import TableManager
+from belote.server.matchmaking import Matchmaker
 from belote.server.player_stats import match_counters
 from belote.server.player_store import SQLitePlayers
 from belote.server.players import Players, handle
 from belote.server.room import Act, Resume, Start, check_settings
 from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig, Table
-from netplay import run
+from netplay import receive, run, until
 
 MODEL = PlackettLuce()
 
@@ -337,7 +338,7 @@ def test_deleting_an_identity_leaves_no_personal_datum(world: World, tmp_path: P
     db = sqlite3.connect(tmp_path / "players.sqlite3")
     names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     player_tables = {"players", "player_secrets", "transfers", "ratings", "rating_history", "matches",
-                     "match_players", "player_stats", "friends", "blocks"}  # fmt: skip
+                     "match_players", "player_stats", "player_analysed", "friends", "blocks"}  # fmt: skip
     assert player_tables <= set(names)
     for name in player_tables:
         for row in db.execute(f"SELECT * FROM {name}"):
@@ -348,3 +349,134 @@ def test_deleting_an_identity_leaves_no_personal_datum(world: World, tmp_path: P
     assert run(world.players.store.player(a["id"])) is None
     db.close()
     assert handle(b) == f"Ben#{b['tag']}"
+
+
+# ----------------------------------------------------------------- the queue, invitations, open tables
+def test_a_match_the_queue_made_between_two_identities_is_rated(world: World) -> None:
+    a, b = world.person("Ana"), world.person("Ben")
+    table, _ = run(world.manager.create_online(["Ana", "Ben"], "two-handed", ["any", "any"], [a["id"], b["id"]]))
+    play_out(table)
+    for p in (a, b):
+        held = run(world.players.store.ratings(p["id"]))["two-handed"]
+        assert held["matches"] == 1 and held["rating"] != 1000
+
+
+def test_the_queue_seats_an_identity_with_its_name_and_id(http: TestClient) -> None:
+    ana, ana_secret = new_player(http, "Ana")
+    ben, ben_secret = new_player(http, "Ben")
+    with http.websocket_connect("/ws") as a, http.websocket_connect("/ws") as b:
+        a.send_json({"type": "queue", "name": "typed", "variant": "two-handed", "player": ana_secret})
+        assert receive(a, "queue")["expected_ms"] >= 0
+        b.send_json({"type": "queue", "name": "typed", "variant": "two-handed", "player": ben_secret})
+        matched = receive(a, "matched")
+        receive(b, "matched")
+    table = http.app.state.tables.tables[matched["table"]]  # type: ignore[attr-defined]
+    seated = {seat.player: seat.name for seat in table.meta.seats.values()}
+    assert seated == {ana["id"]: "Ana", ben["id"]: "Ben"}
+    with http.websocket_connect("/ws") as c:
+        c.send_json({"type": "queue", "name": "Cy", "player": "not-a-secret-of-anybody"})
+        assert receive(c, "error")["code"] == "no_identity"
+
+
+def test_two_people_one_of_whom_blocked_the_other_are_never_seated_together(tmp_path: Path) -> None:
+    async def scenario() -> list[list[str | None]]:
+        store = SQLiteStore(tmp_path / "q.sqlite3")
+        manager = TableManager(local_hub(store), ServerConfig(pace=0.0, turn_timer=600))
+        mm = Matchmaker(manager.hub, manager, wait=0.0)
+
+        async def nothing(msg: Any) -> None:
+            return None
+
+        await mm.join("Ana", nothing, "two-handed", "any", {"player": "A", "rating": 1000, "blocks": ["B"]})
+        await mm.join("Ben", nothing, "two-handed", "any", {"player": "B", "rating": 1000, "blocks": []})
+        seated = [[seat.player for seat in t.meta.seats.values()] for t in manager.tables.values()]
+        await manager.close()
+        store.close()
+        return seated
+
+    tables = run(scenario())
+    assert sorted(sorted(p or "" for p in t) for t in tables) == [["", "A"], ["", "B"]]  # each with a bot
+
+
+def test_an_invitation_reaches_the_friends_open_pages_at_once(http: TestClient) -> None:
+    lea, ls = new_player(http, "Léa")
+    tom, ts = new_player(http, "Tom")
+    made = http.post("/api/tables", json={"settings": {}}, headers=bearer(ls)).json()
+    body = {"player": tom["id"], "table": made["table"], "invite": made["invite"]}
+    refused = http.post("/api/me/invite", json=body, headers=bearer(ls))
+    assert (refused.status_code, refused.json()["code"]) == (400, "not_friends")
+    http.post("/api/me/friends", json={"player": tom["id"]}, headers=bearer(ls))
+    http.post("/api/me/friends", json={"player": lea["id"]}, headers=bearer(ts))
+    with http.websocket_connect("/ws") as page:
+        page.send_json({"type": "hello", "player": ts})
+        (friend,) = http.get("/api/me", headers=bearer(ls)).json()["friends"]
+        assert friend["online"] is True and friend["table"] is None
+        assert http.post("/api/me/invite", json=body, headers=bearer(ls)).status_code == 200
+        invited = receive(page, "invited")
+    assert invited["from"]["handle"] == lea["handle"] and invited["table"] == made["table"]
+    assert invited["invite"] == made["invite"] and invited["variant"] == "classic"
+    (kept,) = http.get("/api/me", headers=bearer(ts)).json()["invitations"]  # for a page that opens later
+    assert kept["table"] == made["table"]
+    sat = http.post(f"/api/tables/{made['table']}/sit", json={"invite": kept["invite"]}, headers=bearer(ts))
+    assert sat.status_code == 200
+    wrong = {**body, "invite": "not-the-code"}
+    assert http.post("/api/me/invite", json=wrong, headers=bearer(ls)).json()["code"] == "no_such_table"
+
+
+def test_a_friend_at_a_table_is_shown_at_it(http: TestClient) -> None:
+    lea, ls = new_player(http, "Léa")
+    tom, ts = new_player(http, "Tom")
+    http.post("/api/me/friends", json={"player": tom["id"]}, headers=bearer(ls))
+    http.post("/api/me/friends", json={"player": lea["id"]}, headers=bearer(ts))
+    solo = http.post("/api/solo", json={"variant": "coinche"}, headers=bearer(ts)).json()
+    with http.websocket_connect("/ws") as page:
+        page.send_json({"type": "join", "table": solo["table"], "token": solo["token"]})
+        receive(page)
+        (friend,) = http.get("/api/me", headers=bearer(ls)).json()["friends"]
+        assert friend["online"] is True and friend["table"] == {"id": solo["table"], "variant": "coinche"}
+    (friend,) = http.get("/api/me", headers=bearer(ls)).json()["friends"]
+    assert friend["online"] is False
+
+
+def test_an_open_lobby_is_listed_until_its_game_starts(http: TestClient) -> None:
+    closed = http.post("/api/tables", json={"name": "Zoé", "settings": {}}).json()
+    opened = http.post("/api/tables", json={"name": "Léa", "settings": {"open": True, "rated": True}}).json()
+    (listed,) = http.get("/api/open-tables").json()["tables"]
+    assert listed["table"] == opened["table"] and listed["invite"] == opened["invite"]
+    assert listed["host"] == "Léa" and listed["rated"] is True and listed["free"] == ["N", "E", "W"]
+    assert closed["table"] != listed["table"]
+    sat = http.post(f"/api/tables/{listed['table']}/sit", json={"invite": listed["invite"], "name": "Tom"})
+    assert sat.status_code == 200
+    assert http.get("/api/open-tables").json()["tables"][0]["free"] == ["E", "W"]
+    with http.websocket_connect("/ws") as host:
+        host.send_json({"type": "join", "table": opened["table"], "token": opened["token"]})
+        receive(host)
+        host.send_json({"type": "start"})
+        until(host, lambda m: m["view"] is not None)
+    assert http.get("/api/open-tables").json()["tables"] == []
+
+
+@pytest.mark.app_config(pace=0.0, think_workers=0)
+def test_a_reviewed_deal_adds_its_double_dummy_cost_to_the_players_statistics(client: TestClient) -> None:
+    from belote.bots.heuristic import HeuristicBot
+    from belote.game import Deal
+    from belote.record import to_record
+    from belote.rules import Rules
+
+    for seed in range(20):  # a deal that was taken (one everybody passed has no card to analyse)
+        deal = Deal.from_seed(seed, Rules(variant="three-handed"))
+        bot = HeuristicBot()
+        while deal.phase != "done":
+            deal.apply(bot.act(deal.view(deal.to_move)))
+        if deal.plays:
+            break
+    record = to_record(deal)
+    player, secret = new_player(client, "Léa")
+    answer = client.post("/api/analyse?seat=S", json=record, headers=bearer(secret)).json()
+    mine = answer["players"]["S"]
+    again = client.post("/api/analyse?seat=S", json=record, headers=bearer(secret))  # the same deal: once
+    assert again.status_code == 200
+    stats = client.get(f"/api/players/{player['id']}").json()["stats"]["three-handed"]
+    assert stats["analysed_cards"] == mine["solved"] and stats["dd_cost_tenths"] == round(10 * mine["cost"])
+    assert stats["dd_cost_per_card"] == round(mine["cost"] / mine["solved"], 2)
+    client.post("/api/analyse?seat=S", json=record)  # no identity: nothing counted, the answer the same

@@ -8,8 +8,9 @@ the contract made: the takers scored it, capot of theirs included); ``taker_poin
 points in the deals the player took); ``defended`` and ``defender_points`` (the deals the other side
 took: how many, and the player's side's points in them); ``coinches`` and ``coinches_won`` (Coinche:
 contracts of the other side that the player's side coinched, and of those the ones that fell);
-``capots`` (deals whose every trick the player's side took); ``analysed_cards`` and ``dd_cost``
-(cards of the player's that the review analysed, and their double-dummy cost summed, in points).
+``capots`` (deals whose every trick the player's side took); ``analysed_cards`` and
+``dd_cost_tenths`` (cards of the player's that the review analysed, each deal once, and their
+double-dummy cost summed, in tenths of a point: the counters are whole numbers).
 
 >>> from belote.server.room import check_settings
 >>> from belote.server.replica import new_match
@@ -43,7 +44,7 @@ COUNTERS = (
     "coinches_won",
     "capots",
     "analysed_cards",
-    "dd_cost",
+    "dd_cost_tenths",
 )
 
 
@@ -100,5 +101,5 @@ def summary(counters: dict[str, int]) -> dict[str, Any]:
         "points_as_taker": _ratio(c["taker_points"], c["taken"], 1),
         "points_as_defender": _ratio(c["defender_points"], c["defended"], 1),
         "coinche_win_rate": _ratio(c["coinches_won"], c["coinches"]),
-        "dd_cost_per_card": _ratio(c["dd_cost"], c["analysed_cards"], 2),
+        "dd_cost_per_card": _ratio(c["dd_cost_tenths"], 10 * c["analysed_cards"], 2),
     }

@@ -100,6 +100,11 @@ class PlayerStore(Protocol):
 
     async def add_stats(self, player_id: str, game: str, counters: dict[str, int]) -> None: ...
 
+    async def add_analysis(self, player_id: str, game: str, deal: str, counters: dict[str, int]) -> bool:
+        """Add the counters of an analysed deal (``deal``: its key) to the player's, once a deal:
+        False, adding nothing, when that deal was added before (or the player is gone)."""
+        ...
+
     async def leaderboard(self, game: str, since: float | None, limit: int) -> list[dict[str, Any]]:
         """The best of ``game``: all time (``since`` None) by rating; since a time, by the rating won
         since then. Rows ``{"player", "name", "tag", "rating", "matches", "gained"?}``, best first."""
@@ -178,6 +183,11 @@ CREATE TABLE IF NOT EXISTS player_stats (
     game TEXT NOT NULL,
     data TEXT NOT NULL,
     PRIMARY KEY (player, game)
+);
+CREATE TABLE IF NOT EXISTS player_analysed (
+    player TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    deal TEXT NOT NULL,
+    PRIMARY KEY (player, deal)
 );
 CREATE TABLE IF NOT EXISTS friends (
     player TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
@@ -372,6 +382,17 @@ class SQLitePlayers:
         with self.store.transaction() as db:
             if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone():
                 self._add_stats(db, player_id, game, counters)
+
+    async def add_analysis(self, player_id: str, game: str, deal: str, counters: dict[str, int]) -> bool:
+        with self.store.transaction() as db:
+            if not db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone():
+                return False
+            added = db.execute(
+                "INSERT OR IGNORE INTO player_analysed (player, deal) VALUES (?, ?)", (player_id, deal)
+            ).rowcount
+            if added:
+                self._add_stats(db, player_id, game, counters)
+        return bool(added)
 
     async def recent(self, player_id: str, limit: int) -> list[dict[str, Any]]:
         rows = self._all(

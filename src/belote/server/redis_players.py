@@ -16,7 +16,7 @@ Keys (under the link's prefix, ``belote:`` by default; ``{id}`` a player's id, w
   when the last of them is deleted, the match goes), ``p:{id}:matches`` the player's matches (a sorted
   set of match ids by time);
 - ``p:{id}:stats`` the games the player has statistics in (a set), ``p:{id}:stats:{game}`` the counters
-  (a hash);
+  (a hash), ``p:{id}:analysed`` the deals whose analysis was added to them (a set of their keys);
 - ``board:{game}`` the all-time leaderboard: players by rating (a sorted set; ties are read back by
   id, ascending, as SQL orders them);
 - ``week:{game}:{monday}`` the rating each player won in a game in the week that begins at ``monday``
@@ -187,6 +187,18 @@ end
 return 1
 """
 
+# KEYS: the player, the player's analysed deals, the player's games, the counters of the game; ARGV: the
+# deal's key, the game, then counter names and values. 0: the player is gone or the deal was added before.
+_ADD_ANALYSIS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('SADD', KEYS[3], ARGV[2])
+for i = 3, #ARGV, 2 do
+  redis.call('HINCRBY', KEYS[4], ARGV[i], ARGV[i + 1])
+end
+return 1
+"""
+
 # KEYS: the player, the other, the player's friends, the other's fans; ARGV: id, other. -1: either is missing.
 _ADD_FRIEND = """
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
@@ -260,6 +272,7 @@ class RedisPlayers:
         self._take_transfer = self.r.register_script(_TAKE_TRANSFER)
         self._finish = self.r.register_script(_FINISH)
         self._add_stats = self.r.register_script(_ADD_STATS)
+        self._add_analysis = self.r.register_script(_ADD_ANALYSIS)
         self._add_friend = self.r.register_script(_ADD_FRIEND)
         self._block = self.r.register_script(_BLOCK)
 
@@ -417,7 +430,7 @@ class RedisPlayers:
                             pipe.srem(seated_key, player_id)
                         else:  # nobody else keeps it
                             pipe.delete(match_key, seated_key)
-                    pipe.delete(key, *own.values())
+                    pipe.delete(key, *own.values(), self._p(player_id, "analysed"))
                     await pipe.execute()
                     return
                 except WatchError:
@@ -500,6 +513,18 @@ class RedisPlayers:
         for name, value in counters.items():
             args += [name, int(value)]
         await self._add_stats(keys=keys, args=args)
+
+    async def add_analysis(self, player_id: str, game: str, deal: str, counters: dict[str, int]) -> bool:
+        keys = [
+            self._p(player_id),
+            self._p(player_id, "analysed"),
+            self._p(player_id, "stats"),
+            self._p(player_id, "stats", game),
+        ]
+        args: list[str | int] = [deal, game]
+        for name, value in counters.items():
+            args += [name, int(value)]
+        return bool(await self._add_analysis(keys=keys, args=args))
 
     # ----------------------------------------------------------------- leaderboards
     async def _candidates(self, key: str, window: int) -> tuple[list[tuple[str, float]], bool]:

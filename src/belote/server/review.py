@@ -29,6 +29,7 @@ deal in progress.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections import OrderedDict
@@ -116,6 +117,7 @@ async def analyse_route(request: Request) -> Response:
         return refused(request, e)
     found = analyses.cached(key)
     if found is not None:
+        await _count_for_player(request, key, json.loads(found))
         return Response(found, media_type="application/json")
     who = request.client.host if request.client is not None else ""
     if analyses.running.get(who):
@@ -140,7 +142,28 @@ async def analyse_route(request: Request) -> Response:
             del analyses.running[who]
     answer = json.dumps(result, ensure_ascii=False).encode("utf-8")
     analyses.keep(key, answer)
+    await _count_for_player(request, key, result)
     return Response(answer, media_type="application/json")
+
+
+async def _count_for_player(request: Request, key: str, result: dict[str, Any]) -> None:
+    """A person with an identity who reviews a deal of theirs (``?seat=S`` and ``Authorization:
+    Bearer <player secret>``, docs/players.md): the double-dummy cost of that seat's cards joins
+    their statistics, once a deal. Anything else counts nothing and changes no answer."""
+    seat = request.query_params.get("seat")
+    if "authorization" not in request.headers or seat not in result.get("players", {}):
+        return
+    try:
+        from belote.server.player_routes import me
+
+        player = await me(request)
+    except Refusal:
+        return
+    mine = result["players"][seat]
+    counters = {"analysed_cards": int(mine["solved"]), "dd_cost_tenths": round(10 * float(mine["cost"]))}
+    game = str(result.get("game") or "classic")
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    await request.app.state.players.store.add_analysis(player["id"], game, f"{digest}:{seat}", counters)
 
 
 async def review_page(request: Request) -> Response:
