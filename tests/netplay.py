@@ -134,11 +134,21 @@ def serve_in_thread(app: Any) -> Iterator[str]:
         sock.close()
 
 
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
+def post(base: str, path: str, body: dict[str, Any], secret: str | None = None) -> dict[str, Any]:
+    """POST ``body`` as JSON (with a player's identity, ``Authorization: Bearer <secret>``, when given)."""
+    headers = {"Content-Type": "application/json"}
+    if secret is not None:
+        headers["Authorization"] = f"Bearer {secret}"
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
     with urllib.request.urlopen(req, timeout=10) as r:
+        data: dict[str, Any] = json.loads(r.read())
+        return data
+
+
+def get(base: str, path: str, secret: str | None = None) -> dict[str, Any]:
+    """GET a JSON answer (with a player's identity when given)."""
+    headers = {} if secret is None else {"Authorization": f"Bearer {secret}"}
+    with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=10) as r:
         data: dict[str, Any] = json.loads(r.read())
         return data
 

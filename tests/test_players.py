@@ -480,3 +480,16 @@ def test_a_reviewed_deal_adds_its_double_dummy_cost_to_the_players_statistics(cl
     assert stats["analysed_cards"] == mine["solved"] and stats["dd_cost_tenths"] == round(10 * mine["cost"])
     assert stats["dd_cost_per_card"] == round(mine["cost"] / mine["solved"], 2)
     client.post("/api/analyse?seat=S", json=record)  # no identity: nothing counted, the answer the same
+
+
+def test_a_reported_player_is_blocked_for_the_reporter_and_logged(
+    http: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    lea, ls = new_player(http, "Léa")
+    tom, _ = new_player(http, "Tom")
+    r = http.post("/api/me/reports", json={"player": tom["handle"], "reason": "rude\nin chat\x00"}, headers=bearer(ls))
+    assert r.status_code == 200
+    assert [b["id"] for b in http.get("/api/me", headers=bearer(ls)).json()["blocked"]] == [tom["id"]]
+    (line,) = [rec.getMessage() for rec in caplog.records if "reported" in rec.getMessage()]
+    assert line == f"player {tom['id']} reported by {lea['id']}: rude in chat"
+    assert "belote_player_reports_total 1" in http.get("/metrics").text

@@ -130,6 +130,10 @@ class Metrics:
             "Requests that ended without an answer because of their client, by why: left_mid_body (the "
             "client closed its connection in the middle of the body), not_http (answered 400).",
         )
+        self.reports = Counter(
+            "belote_player_reports_total",
+            "Players reported by others (POST /api/me/reports): each is in the log with both ids and the reason.",
+        )
         #: More gauges, read at each scrape: the connections of the server (server/connections.py).
         self.sources: list[Callable[[], Iterable[Gauge]]] = []
 
@@ -145,5 +149,6 @@ class Metrics:
             self.action_seconds,
             self.bot_seconds,
             self.broken_requests,
+            self.reports,
         ]
         return "\n".join(line for s in series for line in s.lines()) + "\n"

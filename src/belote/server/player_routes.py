@@ -20,6 +20,7 @@ it, or with a wrong one, it answers 401 ``no_identity``. Every refusal answers `
 ``DELETE /api/me/friends/{id}``     remove one
 ``POST   /api/me/blocks``           ``{"player": id or handle}``: block (never matched, chat hidden)
 ``DELETE /api/me/blocks/{id}``      unblock
+``POST   /api/me/reports``          ``{"player", "reason"?}``: report to the operators (and block)
 ``POST   /api/me/invite``           ``{"player", "table", "invite"}``: invite a friend to a table (pushed
                                    to their open pages as ``invited``, and kept ten minutes)
 ``GET    /api/open-tables``         the private lobbies open to all, with their invitations
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import logging
 from typing import Any
 
 import segno
@@ -42,6 +44,8 @@ from belote.server.limits import Rate, address, count_new, counted, slow_down, t
 from belote.server.players import PASSWORD, Players, handle, public
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 from belote.variants import VARIANTS
+
+log = logging.getLogger("belote.players")
 
 #: Tries of a transfer code or a password from one address: a code has about 48 bits, and a
 #: password's hash costs the server a tenth of a second.
@@ -316,6 +320,29 @@ async def block(request: Request) -> Response:
     return JSONResponse({"player": public(other)})
 
 
+#: The longest reason a report keeps (it goes to the log as one line).
+REPORT_REASON = 200
+
+
+async def report(request: Request) -> Response:
+    """Report a player to the operators (``{"player", "reason"?}``): they are blocked for the one who
+    reports them (their chat hidden, never seated together), and the report goes to the log, one line
+    with both ids and the reason, counted in ``/metrics`` (``belote_player_reports_total``)."""
+    player = await me(request)
+    data = await _body(request)
+    other = await _other(request, data.get("player"))
+    if other["id"] == player["id"]:
+        raise Refusal("you cannot report yourself", "self")
+    reason = data.get("reason")
+    words = ""
+    if isinstance(reason, str):
+        words = " ".join("".join(c if c.isprintable() else " " for c in reason).split())[:REPORT_REASON]
+    await _players(request).store.block(player["id"], other["id"])
+    request.app.state.metrics.reports.inc()
+    log.warning("player %s reported by %s: %s", other["id"], player["id"], words or "(no reason given)")
+    return JSONResponse({"player": public(other)})
+
+
 async def unblock(request: Request) -> Response:
     player = await me(request)
     await _body(request)
@@ -376,5 +403,6 @@ routes = [
     Route("/api/me/friends", routed(befriend), methods=["POST"]),
     Route("/api/me/friends/{player}", routed(unfriend), methods=["DELETE"]),
     Route("/api/me/blocks", routed(block), methods=["POST"]),
+    Route("/api/me/reports", routed(report), methods=["POST"]),
     Route("/api/me/blocks/{player}", routed(unblock), methods=["DELETE"]),
 ]

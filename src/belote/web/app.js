@@ -31,6 +31,9 @@ import { drawTable, spectating, tableSettings, trickCardHtml, TURNED_UP_MS } fro
 import { wordsFor } from "./words.js";
 import { presenceNews } from "./state.js";
 import { tickGone } from "./view.js";
+import * as identity from "./identity.js";
+import * as panels from "./panels.js";
+import { fromBlocked, handleHtml, identityLink, profileUrl } from "./people.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
 const NAME_KEY = "belote.name";
@@ -125,6 +128,9 @@ const el = {
   reactions: $('[data-testid="reactions"]'),
   chatToggle: $('[data-testid="chat-toggle"]'),
   chatUnread: $('[data-testid="chat-unread"]'),
+  barMe: $('[data-testid="bar-me"]'),
+  identityDialog: $('[data-testid="identity-dialog"]'),
+  friendsDialog: $('[data-testid="friends-dialog"]'),
 };
 
 // ---------------------------------------------------------------------- state
@@ -133,7 +139,7 @@ let T = emptyTable(GAMES[0]);
 
 /** What this page keeps for itself (page.js): changed only through its named transitions. */
 const U = new Page(loadSettings(), GAMES[0].name, readPrefs(localStorage.getItem(PREFS_KEY)));
-const chat = new Chat(el.chatLines);
+const chat = new Chat(el.chatLines, (line) => fromBlocked(line, T.players, identity.blockedIds()));
 const motion = new Motion({ felt: el.felt, trick: el.trick, hand: el.hand });
 
 const conn = new Connection({
@@ -150,6 +156,10 @@ const conn = new Connection({
     render();
   },
 });
+
+/** The page's own socket for its identity while it has no table (the table's socket says hello itself). */
+const presence = new identity.Presence((msg) => identity.absorb([msg]));
+let helloSaid = null; // the table socket that said hello
 
 // What the tests read: the last state the page received and what it shows.
 window.__belote = {
@@ -176,6 +186,7 @@ window.__belote = {
   get deals() { return T.deals; },
   get prefs() { return U.prefs; },
   get nextDeal() { return U.nextDeal; },
+  get player() { return identity.player(); },
 };
 
 // ---------------------------------------------------------------------- what this browser keeps
@@ -242,12 +253,18 @@ function applyLang(lang, root = document) {
   chat.render(t);
   redrawLog();
   el.rulesLink.href = `/rules?lang=${getLang()}`;
+  panels.retranslate();
+  drawIdentityCorner();
 }
 
 // ---------------------------------------------------------------------- messages
 /** The first message on a new socket: join the table (with the seat token or the watch code), or queue. */
 function hello() {
-  if (!U.table) return U.queueName ? { type: "queue", name: U.queueName, variant: U.queueVariant, seating: U.queueSeating } : null;
+  if (!U.table) {
+    if (!U.queueName) return null;
+    const player = identity.secret();
+    return { type: "queue", name: U.queueName, variant: U.queueVariant, seating: U.queueSeating, ...(player ? { player } : {}) };
+  }
   if (U.token) return { type: "join", table: U.table, token: U.token, since: T.last };
   // A spectator's lines in the chat carry the name this browser plays under, if it has one.
   const name = storedName().trim();
@@ -264,6 +281,7 @@ function onMessage(msg) {
     case "state":
       conn.answered();
       onState(msg);
+      sayHello();
       break;
     case "error":
       onError(msg);
@@ -271,6 +289,10 @@ function onMessage(msg) {
     case "queue":
       conn.answered();
       onQueue(msg);
+      sayHello();
+      break;
+    case "invited":
+      identity.absorb([msg]);
       break;
     case "matched":
       onMatched(msg);
@@ -290,6 +312,20 @@ function onMessage(msg) {
   }
 }
 
+/**
+ * Once on each table socket, with an identity: hello, so that friends see the player online and
+ * invitations reach this page. A seat of the identity's own already says who sits there (its join).
+ */
+function sayHello() {
+  const secret = identity.secret();
+  if (!secret || !conn.connected || helloSaid === conn.ws) return;
+  const mine = identity.player();
+  const seat = T.seat && T.players ? T.players[T.seat] : null;
+  helloSaid = conn.ws;
+  if (seat && mine && seat.player === mine.id) return;
+  conn.send({ type: "hello", player: secret });
+}
+
 /** A refusal in the reader's language, from its code (refusals.js), else the server's words. */
 function refusal(msg) {
   return refusalText({ code: msg.code, args: msg.args || {}, message: msg.message || msg.error || "" }, getLang());
@@ -301,6 +337,12 @@ const PASSING = new Set(["server_error", "slow_down", "flooding", "store_unreach
 function onError(msg) {
   U.answered();
   hintRefused();
+  if (msg.code === "no_identity") {
+    // The identity was deleted on another device: the page goes on without it.
+    identity.forget();
+    if (!U.table && U.queueName) conn.tryAgain(); // queued again, without it
+    return;
+  }
   if (!U.table && U.queueName) {
     // The queue refused us (a bad name): back to the home screen, with the reason.
     leaveQueue(false);
@@ -538,7 +580,7 @@ function renderQueue() {
 function onChat(line) {
   if (!chat.add(line)) return;
   chat.render(t);
-  if (line.old) return;
+  if (line.old || fromBlocked(line, T.players, identity.blockedIds())) return;
   if (line.seat && T.view) {
     const html = line.reaction ? reactionHtml(line.reaction, t) : esc(line.text);
     bubble(line.seat, html, line.reaction ? "react" : "chat", CHAT_BUBBLE_MS);
@@ -692,15 +734,25 @@ function leaveTable() {
   render();
 }
 
+/** A request that creates or sits at a table, with the identity's header when there is one. */
 async function postJson(url, body) {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  let data = {};
-  try {
-    data = await res.json();
-  } catch {
-    /* an answer without a body */
+  const send = async () => {
+    const headers = { "content-type": "application/json", ...identity.authHeaders() };
+    const res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    let data = {};
+    try {
+      data = await res.json();
+    } catch {
+      /* an answer without a body */
+    }
+    return { ok: res.ok, status: res.status, data };
+  };
+  const first = await send();
+  if (first.status === 401 && first.data.code === "no_identity" && identity.secret()) {
+    identity.forget(); // deleted on another device: the table takes the person without it
+    return send();
   }
-  return { ok: res.ok, status: res.status, data };
+  return first;
 }
 
 async function startSolo(settings) {
@@ -778,6 +830,7 @@ function openLink(link) {
 function openSit(link) {
   const f = el.sitForm.elements;
   f.name.value = storedName();
+  nameAsIdentity(el.sitForm);
   f.seat.value = "";
   el.sitError.textContent = "";
   el.sitWatch.hidden = true;
@@ -846,7 +899,10 @@ function openHome(mode = "bots", error = "") {
   el.onlineForm.elements.seating.value = storedSeating();
   el.langPick.value = U.settings.lang;
   fillPrefs();
-  for (const form of [el.onlineForm, el.createForm]) form.elements.name.value = storedName();
+  for (const form of [el.onlineForm, el.createForm]) {
+    form.elements.name.value = storedName();
+    nameAsIdentity(form);
+  }
   el.homeError.textContent = error || "";
   showMode(mode);
   if (!el.dialog.open) el.dialog.showModal();
@@ -856,6 +912,29 @@ function showMode(mode) {
   for (const tab of el.dialog.querySelectorAll("[data-mode]")) tab.setAttribute("aria-selected", String(tab.dataset.mode === mode));
   for (const pane of el.dialog.querySelectorAll("[data-pane]")) pane.hidden = pane.dataset.pane !== mode;
   el.dialog.dataset.mode = mode;
+  if (mode === "online") panels.loadOpenTables();
+}
+
+/**
+ * With an identity, a form's name is the identity's (the server seats it under that name): the
+ * field is filled and put away, and the form says under which name one plays.
+ */
+function nameAsIdentity(form) {
+  const p = identity.player();
+  const field = form.elements.name;
+  const label = field.closest("label");
+  let line = form.querySelector(".playing-as");
+  if (!line) {
+    line = document.createElement("p");
+    line.className = "note playing-as";
+    line.dataset.testid = "playing-as";
+    label.after(line);
+  }
+  label.hidden = Boolean(p);
+  line.hidden = !p;
+  if (!p) return;
+  field.value = p.name;
+  line.innerHTML = t("playingAs", { handle: handleHtml(p, esc) });
 }
 
 /** A name as the server takes it: 1 to 24 characters once trimmed; null when it is not one. */
@@ -962,11 +1041,39 @@ function renderHistory() {
 // ---------------------------------------------------------------------- drawing
 function render() {
   U.placed(el.sitDialog.open);
+  presence.want(!U.table && !U.queueName);
+  const host = hosting();
+  const key = host ? `${host.table}|${host.invite}` : "";
+  if (key !== hostingKey) {
+    hostingKey = key;
+    panels.hostingChanged();
+  }
   drawTable(el, T, U);
   drawHint(el, T, U);
   renderHistory();
   attend(myTurn(T, "bidding", U.connected) || myTurn(T, "play", U.connected)); // a hidden tab says so
   tick();
+}
+
+let hostingKey = "";
+
+/** The private lobby this page hosts, with its invitation: {table, invite}, or null. */
+function hosting() {
+  const invite = T.msg && T.msg.invite;
+  if (!U.table || T.status !== "lobby" || !T.seat || T.host !== T.seat || !invite) return null;
+  return { table: U.table, invite };
+}
+
+/** The identity in the header (wide screens) and in the forms that ask a name. */
+function drawIdentityCorner() {
+  const p = identity.player();
+  el.barMe.hidden = !p;
+  if (p) {
+    el.barMe.href = profileUrl(p.id);
+    el.barMe.innerHTML = handleHtml(p, esc);
+    el.barMe.setAttribute("aria-label", t("yourProfileOf", { handle: p.handle }));
+  }
+  for (const form of [el.onlineForm, el.createForm, el.sitForm]) nameAsIdentity(form);
 }
 
 /** The clocks: the turn timer of the seat to move, and the queue's wait before bots fill the table. */
@@ -1173,7 +1280,7 @@ el.chatToggle.addEventListener("click", () => toggleChat());
 $('[data-testid="chat-close"]').addEventListener("click", () => toggleChat(false));
 
 function anyDialogOpen() {
-  return el.dialog.open || el.sitDialog.open || el.confirm.open || el.history.open;
+  return el.dialog.open || el.sitDialog.open || el.confirm.open || el.history.open || el.identityDialog.open || el.friendsDialog.open;
 }
 
 document.addEventListener("keydown", (ev) => {
@@ -1220,9 +1327,67 @@ setInterval(() => {
 }, 250);
 
 // ---------------------------------------------------------------------- start
+/** An invitation's Join: the seat taken with the identity, then the table, as an invitation link opens it. */
+async function joinInvitation(inv) {
+  if (!(await mayLeave())) return t("stayed");
+  const link = { table: inv.table, invite: inv.invite, watch: null };
+  if (el.dialog.open) el.dialog.close();
+  for (const d of [el.identityDialog, el.friendsDialog]) if (d.open) d.close();
+  const token = localStorage.getItem(tokenKey(link.table));
+  if (token) {
+    enterTable({ table: link.table, token });
+    return "";
+  }
+  const p = identity.player();
+  openSit(link);
+  if (p) sit(link, p.name, null);
+  return "";
+}
+
+/** An open table's Join (Play online): a seat with its invitation, under the name of the home screen. */
+async function joinOpen(x) {
+  const name = checkName(el.onlineForm.elements.name.value);
+  if (!name) {
+    el.homeError.textContent = t("badName");
+    el.onlineForm.elements.name.focus();
+    return;
+  }
+  localStorage.setItem(NAME_KEY, name);
+  el.dialog.close();
+  if (!(await mayLeave())) return;
+  const link = { table: x.table, invite: x.invite, watch: null };
+  openSit(link);
+  sit(link, name, null);
+}
+
+panels.setupPanels({
+  ask,
+  hosting,
+  refusal: (data) => refusal({ code: data.code, args: data.args, message: data.error || data.message || "" }),
+  joinOpen,
+});
+identity.onIdentity(() => {
+  drawIdentityCorner();
+  chat.render(t); // a block hides (an unblock shows) a player's lines
+  render();
+});
+
+/** What the page opened with for its identity: a transfer code, a friend to add, a panel to open. */
+function openIdentityLinks() {
+  const { transfer, friend } = identityLink(location.search);
+  if (transfer || friend) history.replaceState(null, "", "/");
+  if (transfer) panels.claimLink(transfer);
+  else if (friend) panels.friendLinkOpened(friend);
+  else if (location.hash === "#identity") panels.openIdentity();
+  else if (location.hash === "#friends") panels.openFriends();
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+
 function boot() {
   applyLang(U.settings.lang);
   renderMute();
+  identity.showInvitations(joinInvitation);
+  identity.refresh();
   const link = readLink();
   const saved = loadTable();
   if (link && (link.watch || link.invite)) {
@@ -1234,6 +1399,7 @@ function boot() {
     openHome("bots");
   }
   render();
+  openIdentityLinks();
 }
 
 boot();

@@ -40,8 +40,10 @@ export function whoSaid(line, words) {
 }
 
 export class Chat {
-  constructor(list) {
+  /** `hidden(line)`: whether a line is kept but not shown (a blocked player's). */
+  constructor(list, hidden = () => false) {
     this.list = list;
+    this.hidden = hidden;
     this.lines = [];
     this.seen = new Set(); // a join sends the last lines again: each is shown once
   }
@@ -65,7 +67,7 @@ export class Chat {
   /** Draws every line again (the words of reactions follow the page's language). */
   render(words) {
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
-    this.list.replaceChildren(...this.lines.map((line) => lineNode(line, words)));
+    this.list.replaceChildren(...this.lines.filter((line) => !this.hidden(line)).map((line) => lineNode(line, words)));
     this.list.dataset.empty = words("chatEmpty");
     if (atBottom || this.lines.length < 4) this.list.scrollTop = this.list.scrollHeight;
   }
