@@ -14,6 +14,7 @@ import pytest
 from openskill.models import PlackettLuce
 from starlette.testclient import TestClient
 
+import schemacheck
 from belote.server import ratings
 from belote.server.hub import local_hub
 from belote.server.manager import TableManager
@@ -413,6 +414,7 @@ def test_an_invitation_reaches_the_friends_open_pages_at_once(http: TestClient) 
         assert friend["online"] is True and friend["table"] is None
         assert http.post("/api/me/invite", json=body, headers=bearer(ls)).status_code == 200
         invited = receive(page, "invited")
+    assert schemacheck.validator("server-message").is_valid(invited), invited
     assert invited["from"]["handle"] == lea["handle"] and invited["table"] == made["table"]
     assert invited["invite"] == made["invite"] and invited["variant"] == "classic"
     (kept,) = http.get("/api/me", headers=bearer(ts)).json()["invitations"]  # for a page that opens later
@@ -421,6 +423,9 @@ def test_an_invitation_reaches_the_friends_open_pages_at_once(http: TestClient) 
     assert sat.status_code == 200
     wrong = {**body, "invite": "not-the-code"}
     assert http.post("/api/me/invite", json=wrong, headers=bearer(ls)).json()["code"] == "no_such_table"
+    elsewhere = http.post("/api/tables", json={"name": "Zoé", "settings": {}}).json()  # not Léa's table
+    theirs = {**body, "table": elsewhere["table"], "invite": elsewhere["invite"]}
+    assert http.post("/api/me/invite", json=theirs, headers=bearer(ls)).json()["code"] == "no_such_table"
 
 
 def test_a_friend_at_a_table_is_shown_at_it(http: TestClient) -> None:

@@ -484,6 +484,13 @@ async def queue_and_wire(base: str, url: str) -> tuple[list[Recorder], list[Any]
     await c.send({"type": "leave_queue"})
     ana, ben = (post(base, "/api/players", {"name": name}) for name in ("Ana", "Ben"))  # with identities
     await a.send({"type": "hello", "player": ana["secret"]})
+    await b.send({"type": "hello", "player": ben["secret"]})
+    post(base, "/api/me/friends", {"player": ben["player"]["id"]}, ana["secret"])
+    post(base, "/api/me/friends", {"player": ana["player"]["id"]}, ben["secret"])
+    lobby = post(base, "/api/tables", {"settings": {}}, ana["secret"])
+    invitation = {"player": ben["player"]["id"], "table": lobby["table"], "invite": lobby["invite"]}
+    post(base, "/api/me/invite", invitation, ana["secret"])
+    assert (await b.receive("invited"))["from"]["id"] == ana["player"]["id"]
     await a.send({"type": "queue", "name": "Ana", "variant": "two-handed", "player": ana["secret"]})
     await b.send(
         {"type": "queue", "name": "Ben", "variant": "two-handed", "seating": "partners", "player": ben["secret"]}

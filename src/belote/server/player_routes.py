@@ -361,8 +361,12 @@ async def invite(request: Request) -> Response:
     manager = request.app.state.tables
     table_id, code = data.get("table"), data.get("invite")
     about = await manager.invitation(table_id, code) if isinstance(table_id, str) else None
-    if about is None:
+    table = manager.tables.get(table_id) if about is not None else None
+    if table is None or not any(seat.player == player["id"] for seat in table.meta.seats.values()):
+        # Only a table one sits at (with one's identity), and the same answer for any other.
         return refused(request, Refusal("no such table, or the invitation is wrong", "no_such_table"), 404)
+    if about["status"] != "lobby":
+        raise Refusal("the game has started: every seat is taken", "game_started", request="invite")
     invitation = {"from": public(player), "table": table_id, "invite": code, "variant": about["variant"]}
     await request.app.state.presence.invite(other["id"], invitation)
     return JSONResponse({"invited": public(other)})
