@@ -421,6 +421,7 @@ def test_an_invitation_reaches_the_friends_open_pages_at_once(http: TestClient) 
     assert kept["table"] == made["table"]
     sat = http.post(f"/api/tables/{made['table']}/sit", json={"invite": kept["invite"]}, headers=bearer(ts))
     assert sat.status_code == 200
+    assert http.get("/api/me", headers=bearer(ts)).json()["invitations"] == []  # answered: no longer shown
     wrong = {**body, "invite": "not-the-code"}
     assert http.post("/api/me/invite", json=wrong, headers=bearer(ls)).json()["code"] == "no_such_table"
     elsewhere = http.post("/api/tables", json={"name": "Zoé", "settings": {}}).json()  # not Léa's table
@@ -437,6 +438,7 @@ def test_a_friend_at_a_table_is_shown_at_it(http: TestClient) -> None:
     with http.websocket_connect("/ws") as page:
         page.send_json({"type": "join", "table": solo["table"], "token": solo["token"]})
         receive(page)
+        page.send_json({"type": "hello", "player": ts})  # said again by the same socket: still at the table
         (friend,) = http.get("/api/me", headers=bearer(ls)).json()["friends"]
         assert friend["online"] is True and friend["table"] == {"id": solo["table"], "variant": "coinche"}
     (friend,) = http.get("/api/me", headers=bearer(ls)).json()["friends"]

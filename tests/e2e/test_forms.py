@@ -98,7 +98,8 @@ def test_the_table_and_the_score_sheet_show_each_game_s_options_alike(
         page.get_by_test_id("mode-create").click()
         page.get_by_test_id(f"create-variant-{name}").click()
         table = shown(page, '[data-testid="create-form"]', "create")
-        at_table = [n for n in game["options"] if n not in table_only | moot] + ["strength", "speed", "turn_timer"]
+        table_settings = ["strength", "speed", "turn_timer", "rated", "open"]
+        at_table = [n for n in game["options"] if n not in table_only | moot] + table_settings
         assert table == expected(spec, at_table), name
         assert page.locator('[data-testid="create-form"]').evaluate(UNTRANSLATED_JS) == []
 

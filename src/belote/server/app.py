@@ -324,6 +324,8 @@ async def sit(request: Request) -> Response:
     if seated is None:
         return refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated
+    if pid is not None:  # an invitation to this table is answered
+        await request.app.state.presence.seated(pid, table.id)
     return JSONResponse({"table": table.id, "token": token, "seat": SEATS[taken]})
 
 

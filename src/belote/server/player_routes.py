@@ -362,7 +362,8 @@ async def invite(request: Request) -> Response:
     table_id, code = data.get("table"), data.get("invite")
     about = await manager.invitation(table_id, code) if isinstance(table_id, str) else None
     table = manager.tables.get(table_id) if about is not None else None
-    if table is None or not any(seat.player == player["id"] for seat in table.meta.seats.values()):
+    seated = table is not None and any(seat.player == player["id"] for seat in table.meta.seats.values())
+    if about is None or not seated:
         # Only a table one sits at (with one's identity), and the same answer for any other.
         return refused(request, Refusal("no such table, or the invitation is wrong", "no_such_table"), 404)
     if about["status"] != "lobby":

@@ -66,8 +66,11 @@ class Presence:
 
     # ----------------------------------------------------------------- this process's sockets
     async def arrive(self, player: str, key: int, send: Send) -> None:
-        self.sockets.setdefault(player, {})[key] = Socket(send)
-        await self._tell(player)
+        """A socket of ``player``'s (said again by the same socket: where it is stays as it was)."""
+        held = self.sockets.setdefault(player, {})
+        if key not in held:
+            held[key] = Socket(send)
+            await self._tell(player)
 
     async def at_table(self, player: str, key: int, table: dict[str, Any] | None) -> None:
         socket = self.sockets.get(player, {}).get(key)
@@ -130,6 +133,20 @@ class Presence:
         else:
             await self._invited(guest, invitation)
 
+    async def seated(self, guest: str, table: str) -> None:
+        """``guest`` sat at ``table``: its invitation is no longer shown, in any process."""
+        if self.bus is not None:
+            await self.bus.publish(CHANNEL, {"kind": "seated", "guest": guest, "table": table})
+        else:
+            self._seated(guest, table)
+
+    def _seated(self, guest: str, table: str) -> None:
+        kept = [i for i in self.invitations(guest) if i.get("table") != table]
+        if kept:
+            self.invited[guest] = kept
+        else:
+            self.invited.pop(guest, None)
+
     async def _invited(self, guest: str, invitation: dict[str, Any]) -> None:
         held = [i for i in self.invitations(guest) if i.get("table") != invitation.get("table")]
         self.invited[guest] = [*held, invitation][-KEPT:]
@@ -143,6 +160,8 @@ class Presence:
         kind = note.get("kind")
         if kind == "invited" and isinstance(note.get("guest"), str) and isinstance(note.get("invitation"), dict):
             await self._invited(note["guest"], note["invitation"])
+        elif kind == "seated" and isinstance(note.get("guest"), str) and isinstance(note.get("table"), str):
+            self._seated(note["guest"], note["table"])
         elif kind == "online" and self.bus is not None and note.get("from") != self.bus.process:
             player, process = note.get("player"), note.get("from")
             if not isinstance(player, str) or not isinstance(process, str):

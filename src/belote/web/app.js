@@ -1057,10 +1057,16 @@ function render() {
 
 let hostingKey = "";
 
-/** The private lobby this page hosts, with its invitation: {table, invite}, or null. */
+/**
+ * The private lobby this page hosts with its identity, with its invitation: {table, invite}, or null.
+ * Friends are invited only to a table where one's identity sits (a seat taken without it cannot).
+ */
 function hosting() {
   const invite = T.msg && T.msg.invite;
   if (!U.table || T.status !== "lobby" || !T.seat || T.host !== T.seat || !invite) return null;
+  const mine = identity.player();
+  const seat = T.players ? T.players[T.seat] : null;
+  if (!mine || !seat || seat.player !== mine.id) return null;
   return { table: U.table, invite };
 }
 

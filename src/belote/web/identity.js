@@ -6,7 +6,7 @@
 // Dismiss. The table page (app.js, panels.js), the profile and the leaderboard all use it.
 
 import { esc } from "./dom.js";
-import { t } from "./i18n.js";
+import { gameTitle, t } from "./i18n.js";
 import { handleHtml, invitationKey, mergeInvitations } from "./people.js";
 
 const KEY = "belote.identity"; // {secret, player: {id, name, tag, handle, password}}
@@ -323,7 +323,7 @@ export function drawInvitations() {
   box.innerHTML = waiting
     .map((inv) => {
       const key = esc(invitationKey(inv));
-      const game = t(`variant_${inv.variant}`);
+      const game = gameTitle(inv.variant);
       const who = inv.from ? handleHtml(inv.from, esc) : esc(t("someone"));
       return (
         `<div class="invitation" data-testid="invitation" data-table="${esc(inv.table)}">` +

@@ -7,7 +7,7 @@
 // only it knows: its question box, the lobby it hosts, the words of a refusal, how to join a table.
 
 import { $, esc, setHtml } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { gameTitle, getLang, t } from "./i18n.js";
 import * as id from "./identity.js";
 import { friendLink, handleHtml, looksLikeHandle, profileUrl, sortFriends } from "./people.js";
 import { copyText } from "./lobby.js";
@@ -153,6 +153,7 @@ function drawIdentity() {
   const rename = el.identity.querySelector('[data-form="rename"]').elements.name;
   if (document.activeElement !== rename) rename.value = p.name;
   el.identity.querySelector('[data-testid="password-status"]').textContent = t(p.password ? "passwordSet" : "passwordNone");
+  el.identity.querySelector('[data-form="password"]').elements.username.value = p.handle; // for password managers
   el.identity.querySelector('[data-testid="password-remove"]').hidden = !p.password;
   el.identity.querySelector('[data-testid="password-set"]').textContent = t(p.password ? "passwordChange" : "passwordSetBtn");
   drawTransfer();
@@ -164,10 +165,13 @@ function drawTransfer() {
   if (!transfer) return;
   box.querySelector('[data-testid="transfer-code"]').textContent = transfer.code.replace(/(.{5})(?=.)/g, "$1 ");
   box.querySelector('[data-testid="transfer-link"]').value = transfer.link;
-  const qr = box.querySelector('[data-testid="transfer-qr"]');
-  // The server's SVG, shown as a picture: whatever it holds, nothing in it runs in the page.
-  qr.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(transfer.qr)}`;
-  qr.alt = t("transferQr");
+  // The server's SVG, shown as a picture (an <img> of a data: address): whatever it holds, nothing
+  // in it runs, and none of it becomes part of the page's markup.
+  const img = document.createElement("img");
+  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(transfer.qr)}`;
+  img.alt = t("transferQr");
+  img.width = img.height = 180;
+  box.querySelector('[data-testid="transfer-qr"]').replaceChildren(img);
   const until = new Date(transfer.expires * 1000).toLocaleTimeString(getLang() === "fr" ? "fr-FR" : "en-GB", { hour: "2-digit", minute: "2-digit" });
   box.querySelector('[data-testid="transfer-expires"]').textContent = t("transferExpires", { time: until });
 }
@@ -296,11 +300,20 @@ async function afterSignIn() {
 }
 
 // ---------------------------------------------------------------------- Friends
+let friendsTimer = null;
 export function openFriends() {
   note.friends = "";
   drawFriends();
   if (!el.friends.open) el.friends.showModal();
   if (id.player()) id.refresh();
+  // Who is online changes while the panel is open: asked again now and then.
+  clearInterval(friendsTimer);
+  friendsTimer = setInterval(() => {
+    if (!el.friends.open) {
+      clearInterval(friendsTimer);
+      friendsTimer = null;
+    } else if (id.player()) id.refresh();
+  }, 20000);
 }
 
 function drawFriends() {
@@ -331,7 +344,7 @@ function button(act, person, words, cls = "", extra = "") {
 /** Where a friend is: online (at a table of some game) or not. */
 function whereWords(f) {
   if (!f.online) return `<span class="dot off" aria-hidden="true"></span>${esc(t("offline"))}`;
-  const at = f.table ? t("atTable", { game: t(`variant_${f.table.variant}`) }) : t("online");
+  const at = f.table ? t("atTable", { game: gameTitle(f.table.variant) }) : t("online");
   return `<span class="dot on" aria-hidden="true"></span>${esc(at)}`;
 }
 
@@ -531,7 +544,7 @@ function drawOpenTables() {
           esc(x.free.length === 1 ? t("openFreeOne") : t("openFree", { n: x.free.length })),
         ].filter(Boolean);
         const rated = x.rated ? `<span class="tag rated">${esc(t("rated"))}</span>` : "";
-        const game = t(`variant_${x.variant}`);
+        const game = gameTitle(x.variant);
         return (
           `<li class="open-table" data-testid="open-table" data-table="${esc(x.table)}">` +
           `<span class="open-what"><b>${esc(game)}</b>${rated}<span class="open-facts">${facts.join(" · ")}</span></span>` +
