@@ -311,12 +311,20 @@ async def unfriend(request: Request) -> Response:
     return JSONResponse({"removed": True})
 
 
-async def block(request: Request) -> Response:
+async def _block(request: Request, what: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Block the player the body names (``what``: the request's word for it, in the refusal of
+    oneself): the identity, the other player and the body."""
     player = await me(request)
-    other = await _other(request, (await _body(request)).get("player"))
+    data = await _body(request)
+    other = await _other(request, data.get("player"))
     if other["id"] == player["id"]:
-        raise Refusal("you cannot block yourself", "self")
+        raise Refusal(f"you cannot {what} yourself", "self")
     await _players(request).store.block(player["id"], other["id"])
+    return player, other, data
+
+
+async def block(request: Request) -> Response:
+    _, other, _ = await _block(request, "block")
     return JSONResponse({"player": public(other)})
 
 
@@ -328,16 +336,11 @@ async def report(request: Request) -> Response:
     """Report a player to the operators (``{"player", "reason"?}``): they are blocked for the one who
     reports them (their chat hidden, never seated together), and the report goes to the log, one line
     with both ids and the reason, counted in ``/metrics`` (``belote_player_reports_total``)."""
-    player = await me(request)
-    data = await _body(request)
-    other = await _other(request, data.get("player"))
-    if other["id"] == player["id"]:
-        raise Refusal("you cannot report yourself", "self")
+    player, other, data = await _block(request, "report")
     reason = data.get("reason")
     words = ""
     if isinstance(reason, str):
         words = " ".join("".join(c if c.isprintable() else " " for c in reason).split())[:REPORT_REASON]
-    await _players(request).store.block(player["id"], other["id"])
     request.app.state.metrics.reports.inc()
     log.warning("player %s reported by %s: %s", other["id"], player["id"], words or "(no reason given)")
     return JSONResponse({"player": public(other)})
