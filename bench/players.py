@@ -3,8 +3,9 @@ and 1,000,000 finished matches, in SQLite (a temporary file) or in Redis.
 
 The fill writes the rows (SQLite: ``executemany``, one transaction per batch, into the tables
 ``SQLitePlayers`` makes; its secondary indexes are dropped first and made again at the end by its own
-schema) or the keys (Redis: pipelines, exactly the keys ``RedisPlayers`` reads: its module docstring)
-directly, as ``finish_match`` would have left them. The data: players with a name of a list of 160
+schema) or the keys (Redis: pipelines of commands packed here, exactly the keys ``RedisPlayers``
+reads: its module docstring) directly, as ``finish_match`` would have left them, while a child
+process makes the matches. The data: players with a name of a list of 160
 and a unique tag; four games (classic 60% of the matches, Coinche 30%, three-handed 7%, two-handed
 3%), each match of two sides of two (three singles at three hands, two at two hands) drawn from the
 players, the active ones more often than the others (weights of a log-normal law: a few play
@@ -23,14 +24,18 @@ average of their matches is printed), after a few unmeasured ones; then ``--upda
 ``Players.finish`` of a rated classic match of four filled players (a real finished match of one
 deal, a real Meta), timed whole in the app's event loop, with its parts: the four ratings read from
 the store, ``ratings.rate`` (OpenSkill, timed alone on the same inputs) and the store's write
-(``finish_match``). Printed: p50 / p99 / max in ms against the target p99 <= 50 ms, and with
-``--runs`` the median of each figure over the runs (the fill is done once).
+(``finish_match``; in SQLite it includes the write-ahead log's checkpoints, which fall in the commit
+of every few writes). The four are drawn as the matches' players are (the active ones more often).
+Printed: the fill's time, then p50 / p99 / max in ms against the target p99 <= 50 ms and the load
+average (another program busy during a run spoils its figures), and with ``--runs`` the median of
+each figure over the runs (the fill is done once).
 
 ``--store redis`` starts a redis-server without persistence on a free port in a temporary folder;
 ``--redis URL`` uses that one instead, whose database must be empty (it is emptied again at the end).
+``--db PATH`` fills that new SQLite file and keeps it, to look at its queries afterwards.
 
     python bench/players.py [--players 100000] [--matches 1000000] [--store sqlite|redis] [--redis URL]
-                            [--requests 300] [--updates 300] [--runs 1] [--seed 1]
+                            [--requests 300] [--updates 300] [--runs 1] [--seed 1] [--db PATH]
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ import contextlib
 import hashlib
 import json
 import math
+import multiprocessing as mp
+import os
+import queue
 import random
 import re
 import shutil
@@ -55,7 +63,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 from starlette.applications import Starlette
@@ -80,6 +88,9 @@ WEEKS = 52
 BATCH = 20_000  # matches a transaction (SQLite) or a pipeline (Redis)
 TARGET_MS = 50.0  # p99 of each figure
 WARMUP = 5  # unmeasured requests of each route first
+TICKETS = 10  # draw tickets a player on average
+PIPELINE = 10_000  # Redis commands sent before their replies are read
+PIPELINE_BYTES = 4_000_000  # or as many bytes of them
 #: ``RedisLink``'s default key prefix, which ``create_app(redis_url=...)`` uses.
 PREFIX = "belote:"
 _NAMES = (
@@ -139,7 +150,7 @@ class World:
     created: list[float]
     digests: list[str]
     skill: list[float]
-    cum: list[float]  # cumulative weights: how often each plays
+    tickets: list[int]  # each player as many times as its weight: how often it plays
     games: list[Game]
     start: float  # the first Monday of the 52 weeks
     end: float  # the Monday after the current week
@@ -151,8 +162,7 @@ class World:
         return sum(self.state[k][2] for k in range(p * g, p * g + g) if k in self.state)
 
 
-@dataclass
-class Finished:
+class Finished(NamedTuple):
     """A filled match as the stores keep it."""
 
     id: str
@@ -184,29 +194,34 @@ def make_world(n: int, rng: random.Random, now: float) -> World:
         created.append(start - rng.uniform(0, 30 * 86400))
         digests.append(hashlib.sha256(new_id(rng).encode()).hexdigest())
     weights = [rng.lognormvariate(0.0, 0.8) for _ in range(n)]
-    cum, total = [], 0.0
-    for w in weights:
-        total += w
-        cum.append(total)
+    scale = TICKETS * n / sum(weights)
+    tickets = [p for p, w in enumerate(weights) for _ in range(round(w * scale))]
     games = []
     for name in GAMES:
         rules = Rules(variant=name)
         games.append(Game(name, rules.players, [rules.team(s) for s in range(rules.players)], rules.teams))
     skill = [rng.gauss(25.0, 4.0) for _ in range(n)]
-    return World(ids, names, folded, tags, created, digests, skill, cum, games, start, end, {})
+    return World(ids, names, folded, tags, created, digests, skill, tickets, games, start, end, {})
 
 
 def draw(world: World, rng: random.Random, k: int) -> list[int]:
     """``k`` different players, each as often as its weight."""
-    population = range(len(world.ids))
+    tickets, count = world.tickets, len(world.tickets)
     out: list[int] = []
     while len(out) < k:
-        for p in rng.choices(population, cum_weights=world.cum, k=k):
-            if p not in out:
-                out.append(p)
-                if len(out) == k:
-                    break
+        p = tickets[int(rng.random() * count)]
+        if p not in out:
+            out.append(p)
     return out
+
+
+def shown(mu: float, sigma: float) -> int:
+    """``ratings.shown(ratings.Rating(mu, sigma))``, without making the Rating.
+
+    >>> shown(30.0, 2.5) == ratings.shown(ratings.Rating(30.0, 2.5))
+    True
+    """
+    return round(1000 + 40 * (mu - 3 * sigma))
 
 
 def matches(world: World, n: int, rng: random.Random) -> Iterator[list[Finished]]:
@@ -216,65 +231,68 @@ def matches(world: World, n: int, rng: random.Random) -> Iterator[list[Finished]
         total += share
         shares.append(total)
     step = (world.end - world.start) / n
-    state, g_count = world.state, len(world.games)
+    state, g_count, ids, names, skill = world.state, len(world.games), world.ids, world.names, world.skill
+    start_shown = shown(ratings.MU, ratings.SIGMA)
+    dumps, exp, rnd, randint = json.dumps, math.exp, rng.random, rng.randint
     batch: list[Finished] = []
     for i in range(n):
-        gi = min(bisect.bisect(shares, rng.random() * total), g_count - 1)
+        gi = min(bisect.bisect(shares, rnd() * total), g_count - 1)
         game = world.games[gi]
+        team, n_sides = game.team, game.sides
         people = draw(world, rng, game.seats)
-        at = world.start + (i + rng.random()) * step
+        at = world.start + (i + rnd()) * step
         table = new_id(rng)
-        match_id = f"{table}:{rng.randrange(3)}"
+        match_id = f"{table}:{int(rnd() * 3)}"
         # The result: from the sides' hidden skills.
-        level = [0.0] * game.sides
+        level = [0.0] * n_sides
         for s, p in enumerate(people):
-            level[game.team[s]] += world.skill[p]
-        if game.sides == 2:
-            winner = 0 if rng.random() < 1 / (1 + math.exp((level[1] - level[0]) / 6)) else 1
-            scores = [rng.randint(240, 990), rng.randint(240, 990)]
-            scores[winner] = rng.randint(1000, 1290)
+            level[team[s]] += skill[p]
+        if n_sides == 2:
+            winner = 0 if rnd() < 1 / (1 + exp((level[1] - level[0]) / 6)) else 1
+            scores = [randint(240, 990), randint(240, 990)]
+            scores[winner] = randint(1000, 1290)
         else:
             noisy = [lv + rng.gauss(0, 5) for lv in level]
             winner = noisy.index(max(noisy))
-            scores = [rng.randint(300, 990) for _ in range(game.sides)]
-            scores[winner] = rng.randint(1000, 1200)
+            scores = [randint(300, 990) for _ in range(n_sides)]
+            scores[winner] = randint(1000, 1200)
         ranks = ratings.ranks_of(scores, winner)
-        deals = rng.randint(6, 14)
+        deals = randint(6, 14)
         # The ratings: an Elo-like step on mu, sigma shrinking towards a floor (not OpenSkill: fast).
         held = []
-        mu_side = [0.0] * game.sides
-        per_side = [0] * game.sides
+        mu_side = [0.0] * n_sides
         for s, p in enumerate(people):
             key = p * g_count + gi
             st = state.get(key)
             if st is None:
-                st = state[key] = [ratings.MU, ratings.SIGMA, 0, ratings.shown(ratings.Rating()), 0.0, 0, 0]
+                st = state[key] = [ratings.MU, ratings.SIGMA, 0, start_shown, 0.0, 0, 0]
             held.append(st)
-            mu_side[game.team[s]] += st[0]
-            per_side[game.team[s]] += 1
-        mu_side = [m / c for m, c in zip(mu_side, per_side, strict=True)]
-        sides: list[list[dict[str, Any]]] = [[] for _ in range(game.sides)]
+            mu_side[team[s]] += st[0]
+        if n_sides == 2 and game.seats == 4:
+            mu_side = [mu_side[0] / 2, mu_side[1] / 2]
+        sides: list[list[dict[str, Any]]] = [[] for _ in range(n_sides)]
         changes: dict[str, dict[str, int]] = {}
         people_out = []
-        for s, (p, st) in enumerate(zip(people, held, strict=True)):
-            t = game.team[s]
+        for s, p in enumerate(people):
+            st = held[s]
+            t = team[s]
             actual = expected = 0.0
-            for u in range(game.sides):
+            for u in range(n_sides):
                 if u != t:
                     actual += 1.0 if ranks[t] < ranks[u] else 0.5 if ranks[t] == ranks[u] else 0.0
-                    expected += 1 / (1 + math.exp((mu_side[u] - mu_side[t]) / 4))
+                    expected += 1 / (1 + exp((mu_side[u] - mu_side[t]) / 4))
             before = st[3]
             st[0] += (3.0 * st[1] / ratings.SIGMA + 0.3) * (actual - expected)
             st[1] = max(1.2, st[1] * 0.93)
             st[2] += 1
-            st[3] = ratings.shown(ratings.Rating(st[0], st[1]))
+            after = st[3] = shown(st[0], st[1])
             st[4] = at
-            st[5] += int(t == winner)
+            st[5] += t == winner
             st[6] += deals
-            pid = world.ids[p]
-            sides[t].append({"seat": SEATS[s], "name": world.names[p], "player": pid, "bot": None})
-            changes[pid] = {"before": before, "after": st[3]}
-            people_out.append((p, st[3] - before, st[3]))
+            pid = ids[p]
+            sides[t].append({"seat": SEATS[s], "name": names[p], "player": pid, "bot": None})
+            changes[pid] = {"before": before, "after": after}
+            people_out.append((p, after - before, after))
         summary = {
             "id": match_id,
             "game": game.name,
@@ -286,7 +304,7 @@ def matches(world: World, n: int, rng: random.Random) -> Iterator[list[Finished]
             "sides": sides,
             "changes": changes,
         }
-        batch.append(Finished(match_id, game.name, at, json.dumps(summary), people_out))
+        batch.append(Finished(match_id, game.name, at, dumps(summary), people_out))
         if len(batch) == BATCH:
             yield batch
             batch = []
@@ -294,12 +312,46 @@ def matches(world: World, n: int, rng: random.Random) -> Iterator[list[Finished]
         yield batch
 
 
-def counters(game: str, n: int, won: int, deals: int, rng: random.Random) -> dict[str, int]:
-    """Statistics counters of ``n`` matches (``won`` of them) of ``deals`` deals, as plausible as cheap."""
-    taken = round(deals * rng.uniform(0.18, 0.32))
-    made = round(taken * rng.uniform(0.6, 0.9))
+def _generate(world: World, n: int, seed: int, out: Any) -> None:
+    for batch in matches(world, n, random.Random(seed)):
+        out.put(batch)
+    out.put(world.state)
+
+
+def generated(world: World, n: int, seed: int) -> Iterator[list[Finished]]:
+    """``matches`` made in a child process while this one writes them (two cores: the fill takes about
+    the longer of the two, not their sum); ``world.state`` is the child's at the end."""
+    context = mp.get_context("fork")
+    out = context.Queue(maxsize=4)
+    child = context.Process(target=_generate, args=(world, n, seed, out), daemon=True)
+    child.start()
+    try:
+        while True:
+            try:
+                item = out.get(timeout=1.0)
+            except queue.Empty:
+                if not child.is_alive():
+                    raise RuntimeError(f"the process making the matches ended ({child.exitcode})") from None
+                continue
+            if isinstance(item, dict):
+                world.state = item
+                return
+            yield item
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+
+
+def counters(game: str, key: int, st: list[Any]) -> dict[str, int]:
+    """Statistics counters of a player's matches of a game (``world.state[key]``), as plausible as
+    cheap; the same for a key in either store."""
+    n, won, deals = st[2], st[5], st[6]
+    u = (key * 2654435761 % 4294967296) / 4294967296  # a fraction that looks random, drawn from the key
+    taken = round(deals * (0.18 + 0.14 * u))
+    made = round(taken * (0.9 - 0.3 * u))
     defended = round((deals - taken) * (0.5 if game in ("classic", "coinche") else 0.9))
-    coinches = round(defended * rng.uniform(0.05, 0.15)) if game == "coinche" else 0
+    coinches = round(defended * (0.05 + 0.1 * u)) if game == "coinche" else 0
     c = dict.fromkeys(COUNTERS, 0)
     c |= {
         "matches": n,
@@ -308,18 +360,18 @@ def counters(game: str, n: int, won: int, deals: int, rng: random.Random) -> dic
         "deals_won": round(deals * (0.35 + 0.3 * won / n)),
         "taken": taken,
         "made": made,
-        "taker_points": made * rng.randint(90, 130) + (taken - made) * rng.randint(0, 40),
+        "taker_points": made * (90 + round(40 * u)) + (taken - made) * round(40 * u),
         "defended": defended,
-        "defender_points": defended * rng.randint(25, 60),
+        "defender_points": defended * (60 - round(35 * u)),
         "coinches": coinches,
         "coinches_won": coinches // 2,
-        "capots": round(deals * rng.uniform(0.0, 0.04)),
+        "capots": round(deals * 0.04 * u),
     }
     return c
 
 
 # --------------------------------------------------------------------------- SQLite
-def fill_sqlite(path: Path, world: World, n: int, rng: random.Random) -> dict[str, float]:
+def fill_sqlite(path: Path, world: World, n: int, seed: int) -> dict[str, float]:
     """The players' tables of a new SQLite file, filled; the seconds of each part."""
     store = SQLiteStore(path)
     SQLitePlayers(store)  # the file's tables, as the server makes them
@@ -344,7 +396,7 @@ def fill_sqlite(path: Path, world: World, n: int, rng: random.Random) -> dict[st
     took["players"] = time.perf_counter() - started
     started = time.perf_counter()
     ids = world.ids
-    for batch in matches(world, n, rng):
+    for batch in generated(world, n, seed):
         db.execute("BEGIN")
         db.executemany("INSERT INTO matches (id, data) VALUES (?, ?)", ((m.id, m.data) for m in batch))
         db.executemany(
@@ -373,7 +425,7 @@ def fill_sqlite(path: Path, world: World, n: int, rng: random.Random) -> dict[st
             (
                 ids[k // g_count],
                 world.games[k % g_count].name,
-                json.dumps(counters(world.games[k % g_count].name, st[2], st[5], st[6], rng), sort_keys=True),
+                json.dumps(counters(world.games[k % g_count].name, k, st), sort_keys=True),
             )
             for k, st in world.state.items()
         ),
@@ -428,97 +480,133 @@ def k(*parts: str | int) -> str:
     return PREFIX + ":".join(str(p) for p in parts)
 
 
-def fill_redis(url: str, world: World, n: int, rng: random.Random) -> dict[str, float]:
+class Sender:
+    """Redis commands in pipelines of ``PIPELINE`` down one connection of redis-py, every reply read
+    (an error reply raises). The commands are packed here: redis-py's packing of tens of millions of
+    arguments would be most of the fill's time."""
+
+    def __init__(self, r: redis.Redis) -> None:
+        self.pool = r.connection_pool
+        self.conn: Any = self.pool.get_connection()
+        self.out: list[bytes] = []
+        self.size = 0
+
+    def __call__(self, *args: str | int | float) -> None:
+        # str of a float is its repr, as RedisPlayers writes scores and times.
+        data = [str(arg).encode() for arg in args]
+        command = b"*%d\r\n%s" % (len(data), b"".join([b"$%d\r\n%s\r\n" % (len(d), d) for d in data]))
+        self.out.append(command)
+        self.size += len(command)
+        if len(self.out) >= PIPELINE or self.size >= PIPELINE_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.out:
+            return
+        self.conn.send_packed_command([b"".join(self.out)])
+        for _ in self.out:
+            self.conn.read_response()
+        self.out = []
+        self.size = 0
+
+    def close(self) -> None:
+        self.flush()
+        self.pool.release(self.conn)
+
+
+def flat(pairs: Any) -> list[Any]:
+    return [x for pair in pairs for x in pair]
+
+
+def fill_redis(url: str, world: World, n: int, seed: int) -> dict[str, float]:
     """The keys ``RedisPlayers`` reads, written with pipelines; the seconds of each part."""
-    r = redis.Redis.from_url(url)
+    r = redis.Redis.from_url(url, socket_timeout=600)  # a pipeline of big commands may keep Redis busy for seconds
+    send = Sender(r)
     took: dict[str, float] = {}
     ids, g_count = world.ids, len(world.games)
-    pipe: Any = r.pipeline(transaction=False)
     started = time.perf_counter()
-    handles: dict[str, dict[str, str]] = {}
+    handles: dict[str, list[str]] = {}
     for i, pid in enumerate(ids):
         created = repr(float(world.created[i]))
-        pipe.hset(
-            k("p", pid),
-            mapping={"name": world.names[i], "folded": world.folded[i], "tag": world.tags[i], "created": created},
-        )
-        pipe.set(k("secret", world.digests[i]), pid)
-        pipe.sadd(k("p", pid, "secrets"), world.digests[i])
-        handles.setdefault(world.folded[i], {})[str(world.tags[i])] = pid
-        if i % 5000 == 4999:
-            pipe.execute()
+        key = k("p", pid)
+        send("HSET", key, "name", world.names[i], "folded", world.folded[i], "tag", world.tags[i], "created", created)
+        send("SET", k("secret", world.digests[i]), pid)
+        send("SADD", k("p", pid, "secrets"), world.digests[i])
+        handles.setdefault(world.folded[i], []).extend((str(world.tags[i]), pid))
     for fold, tags in handles.items():
-        pipe.hset(k("h", fold), mapping=tags)
-    pipe.execute()
+        send("HSET", k("h", fold), *tags)
+    send.flush()
     took["players"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    own: list[list[tuple[str, float]]] = [[] for _ in ids]  # each player's matches
-    history: dict[int, deque[tuple[str, float]]] = {}  # player-game -> the last HISTORY entries
+    game_index = {g.name: i for i, g in enumerate(world.games)}
+    own: list[list[Any]] = [[] for _ in ids]  # each player's matches: at, id, at, id...
+    history: dict[int, deque[tuple[float, str]]] = {}  # player-game -> the last HISTORY (at, entry)
     weeks: dict[tuple[str, int], dict[int, list[int]]] = {}  # (game, monday) -> player -> [won, matches]
     player_weeks: list[set[str]] = [set() for _ in ids]
-    for batch in matches(world, n, rng):
-        pipe.mset({k("match", m.id): m.data for m in batch})
+    for batch in generated(world, n, seed):
+        send("MSET", *flat((k("match", m.id), m.data) for m in batch))
         for m in batch:
-            pipe.sadd(k("seated", m.id), *(ids[p] for p, _, _ in m.people))
+            send("SADD", k("seated", m.id), *(ids[p] for p, _, _ in m.people))
             week = week_of(m.at)
-            gi = list(GAMES).index(m.game)
+            gi = game_index[m.game]
             board = weeks.setdefault((m.game, week), {})
+            entry = f"{week}:{m.game}"
             for p, gained, after in m.people:
-                own[p].append((m.id, m.at))
+                own[p] += (m.at, m.id)
                 key = p * g_count + gi
                 kept = history.get(key)
                 if kept is None:
                     kept = history[key] = deque(maxlen=HISTORY)
-                kept.append((json.dumps([after, m.id]), m.at))
+                kept.append((m.at, f'[{after}, "{m.id}"]'))  # json.dumps([rating, match id])
                 row = board.get(p)
                 if row is None:
                     board[p] = [gained, 1]
                 else:
                     row[0] += gained
                     row[1] += 1
-                player_weeks[p].add(f"{week}:{m.game}")
-        pipe.execute()
+                player_weeks[p].add(entry)
+        send.flush()
     took["matches"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    boards: dict[str, dict[str, int]] = {g.name: {} for g in world.games}
+    boards: dict[str, list[Any]] = {g.name: [] for g in world.games}
     for i, pid in enumerate(ids):
         if own[i]:
-            pipe.zadd(k("p", pid, "matches"), dict(own[i]))
-            pipe.sadd(k("p", pid, "weeks"), *player_weeks[i])
-        held, games = {}, []
+            send("ZADD", k("p", pid, "matches"), *own[i])
+            send("SADD", k("p", pid, "weeks"), *player_weeks[i])
+        held, games = [], []
         for gi, game in enumerate(world.games):
             key = i * g_count + gi
             st = world.state.get(key)
             if st is None:
                 continue
             games.append(game.name)
-            held[game.name] = json.dumps(
-                {"mu": float(st[0]), "sigma": float(st[1]), "matches": st[2], "rating": st[3], "updated": float(st[4])}
-            )
-            boards[game.name][pid] = st[3]
-            pipe.zadd(k("p", pid, "history", game.name), dict(history[key]))
-            pipe.hset(k("p", pid, "stats", game.name), mapping=counters(game.name, st[2], st[5], st[6], rng))
+            rating = {
+                "mu": float(st[0]),
+                "sigma": float(st[1]),
+                "matches": st[2],
+                "rating": st[3],
+                "updated": float(st[4]),
+            }
+            held += (game.name, json.dumps(rating))
+            boards[game.name] += (st[3], pid)
+            send("ZADD", k("p", pid, "history", game.name), *flat(history[key]))
+            send("HSET", k("p", pid, "stats", game.name), *flat(counters(game.name, key, st).items()))
         if held:
-            pipe.hset(k("p", pid, "ratings"), mapping=held)
-            pipe.sadd(k("p", pid, "stats"), *games)
-        if i % 2000 == 1999:
-            pipe.execute()
-    pipe.execute()
+            send("HSET", k("p", pid, "ratings"), *held)
+            send("SADD", k("p", pid, "stats"), *games)
     for game, board in boards.items():
-        items = list(board.items())
-        for j in range(0, len(items), 5000):
-            pipe.zadd(k("board", game), dict(items[j : j + 5000]))
-        pipe.execute()
+        for j in range(0, len(board), 10_000):
+            send("ZADD", k("board", game), *board[j : j + 10_000])
     for (game, week), rows in weeks.items():
         items = [(ids[p], row) for p, row in rows.items()]
         for j in range(0, len(items), 5000):
             chunk = items[j : j + 5000]
-            pipe.zadd(k("week", game, week), {pid: row[0] for pid, row in chunk})
-            pipe.hset(k("weekn", game, week), mapping={pid: row[1] for pid, row in chunk})
-        pipe.zadd(k("weeks", game), {str(week): week})
-        pipe.execute()
+            send("ZADD", k("week", game, week), *flat((row[0], pid) for pid, row in chunk))
+            send("HSET", k("weekn", game, week), *flat((pid, row[1]) for pid, row in chunk))
+        send("ZADD", k("weeks", game), week, week)
+    send.close()
     took["ratings"] = time.perf_counter() - started
     r.close()
     return took
@@ -568,8 +656,9 @@ def measure(
     make_app: Callable[[], Starlette], world: World, played: list[Match], args: argparse.Namespace, rng: random.Random
 ) -> dict[str, float]:
     """One run's figures (ms)."""
-    figures: dict[str, float] = {}
-    with TestClient(make_app()) as client:
+    figures: dict[str, float] = {"load_start": os.getloadavg()[0]}
+    app = make_app()
+    with TestClient(app) as client:
         asked = [rng.randrange(len(world.ids)) for _ in range(args.requests + WARMUP)]
         routes = {
             "board_all": ["/api/leaderboard/classic"] * (args.requests + WARMUP),
@@ -591,7 +680,9 @@ def measure(
                 figures[f"{name}_rows"] = len(response.json()["rows"])
         figures["profile_matches"] = statistics.mean(world.played(p) for p in asked[WARMUP:])
 
-        timed = TimedStore(client.app.state.players.store)  # type: ignore[attr-defined]
+        timed = TimedStore(app.state.players.store)  # the app's store (Redis: made as the app started)
+        portal = client.portal
+        assert portal is not None
         players = Players(timed)
         settings = check_settings({"variant": "classic", "deals": 1, "rated": True})
         totals, reads, rates, writes = [], [], [], []
@@ -613,7 +704,7 @@ def measure(
             meta = Meta(kind="online", seed=i, settings=settings, seats=seats)
             timed.read = timed.write = 0.0
             timed.held = {}
-            totals.append(client.portal.call(finish, new_id(rng), meta, match))  # type: ignore[union-attr]
+            totals.append(portal.call(finish, new_id(rng), meta, match))  # in the app's event loop
             reads.append(timed.read)
             writes.append(timed.write)
             # ratings.rate alone, on the same inputs as Players.finish gave it.
@@ -628,6 +719,7 @@ def measure(
             ratings.rate(teams, ranks, before, settings["strength"])
             rates.append(time.perf_counter() - started)
         figures |= spread("update", totals) | spread("reads", reads) | spread("rate", rates) | spread("write", writes)
+    figures["load_end"] = os.getloadavg()[0]
     return figures
 
 
@@ -679,12 +771,17 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=300, help="measured rating updates, each run")
     parser.add_argument("--runs", type=int, default=1, help="measures (not fills): prints their median")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--db", type=Path, help="SQLite: the file to fill (new), kept afterwards (default: a temporary one)"
+    )
     args = parser.parse_args()
     store = args.store or ("redis" if args.redis else "sqlite")
     if args.redis and store != "redis":
         parser.error("--redis URL is a Redis store")
     if args.players < 4 or args.matches < 1:
         parser.error("at least 4 players and one match")
+    if args.db is not None and (store != "sqlite" or args.db.exists()):
+        parser.error("--db is a new SQLite file")
     rng = random.Random(args.seed)
     played = finished_matches(min(args.updates, 50), args.seed)
     world = make_world(args.players, rng, time.time())
@@ -693,22 +790,21 @@ def main() -> None:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="belote-players-")))
         started = time.perf_counter()
         if store == "sqlite":
-            path = folder / "players.sqlite3"
-            took = fill_sqlite(path, world, args.matches, rng)
+            path = args.db or folder / "players.sqlite3"
+            took = fill_sqlite(path, world, args.matches, args.seed + 1)
             where = f"SQLite {path} ({path.stat().st_size / 1e9:.2f} GB)"
 
             def make_app() -> Starlette:
                 return create_app(db_path=path, config=config)
         else:
+            url = args.redis or stack.enter_context(redis_server(folder))[0]
+            client = stack.enter_context(redis.Redis.from_url(url, socket_timeout=600))
             if args.redis:
-                url = args.redis
-                if redis.Redis.from_url(url).dbsize():
+                if client.dbsize():
                     raise SystemExit(f"{url} is not empty: give an empty database (it is emptied at the end)")
-                stack.callback(lambda: redis.Redis.from_url(url).flushdb())
-            else:
-                url, _ = stack.enter_context(redis_server(folder))
-            took = fill_redis(url, world, args.matches, rng)
-            memory = redis.Redis.from_url(url).info("memory")["used_memory"]
+                stack.callback(client.flushdb)
+            took = fill_redis(url, world, args.matches, args.seed + 1)
+            memory = client.info("memory")["used_memory"]
             where = f"Redis {url} (used_memory {memory / 1e9:.2f} GB)"
 
             def make_app() -> Starlette:
@@ -723,7 +819,8 @@ def main() -> None:
         print(
             f"{where}: {args.players:,} players, {args.matches:,} rated matches "
             f"({', '.join(f'{g} {s:.0%}' for g, s in GAMES.items())}; {mean:.1f} a player on average) over the "
-            f"{WEEKS} weeks to {time.strftime('%Y-%m-%d', time.gmtime(world.end))}",
+            f"{WEEKS} weeks before Monday {time.strftime('%Y-%m-%d', time.gmtime(world.end))} (this week whole); "
+            f"{os.cpu_count()} cores",
             flush=True,
         )
         print(
@@ -736,10 +833,17 @@ def main() -> None:
         for i in range(args.runs):
             figures = measure(make_app, world, played, args, rng)
             runs.append(figures)
-            print(f"run {i + 1} (target p99 <= {TARGET_MS:g} ms):\n{report(figures, args)}", flush=True)
+            print(
+                f"run {i + 1} (target p99 <= {TARGET_MS:g} ms; load average {figures['load_start']:.2f} -> "
+                f"{figures['load_end']:.2f}):\n{report(figures, args)}",
+                flush=True,
+            )
         if args.runs > 1:
             median = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
-            print(f"median of {args.runs} runs (target p99 <= {TARGET_MS:g} ms):\n{report(median, args)}")
+            print(
+                f"median of {args.runs} runs (target p99 <= {TARGET_MS:g} ms; load average {median['load_start']:.2f} "
+                f"-> {median['load_end']:.2f}):\n{report(median, args)}"
+            )
 
 
 if __name__ == "__main__":
