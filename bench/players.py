@@ -81,6 +81,7 @@ from belote.server.redis_players import WEEK, week_of
 from belote.server.room import Meta, Seat, check_settings, folded_name, new_match
 from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig
+from ops import free_port
 
 #: The games and their share of the matches.
 GAMES = {"classic": 0.60, "coinche": 0.30, "three-handed": 0.07, "two-handed": 0.03}
@@ -441,13 +442,6 @@ def fill_sqlite(path: Path, world: World, n: int, seed: int) -> dict[str, float]
 
 
 # --------------------------------------------------------------------------- Redis
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def redis_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A redis-server without persistence on a free port (as tests/netplay.py's ``RedisProcess``)."""
