@@ -702,8 +702,8 @@ def measure(
             reads.append(timed.read)
             writes.append(timed.write)
             # ratings.rate alone, on the same inputs as Players.finish gave it.
-            teams = [[ratings.Player(world.ids[people[s]]) for s in (0, 2)]]
-            teams.append([ratings.Player(world.ids[people[s]]) for s in (1, 3)])
+            teams = [[world.ids[people[s]] for s in (0, 2)]]
+            teams.append([world.ids[people[s]] for s in (1, 3)])
             before = {}
             for pid, held in timed.held.items():
                 r = held.get("classic")

@@ -272,7 +272,7 @@ async def create_solo(request: Request) -> Response:
         player = await identity(request)
         await _may_open_a_table(request)
     except Refusal as e:
-        return refused(request, e, 401 if e.code == "no_identity" else 400)
+        return refused(request, e)
     if player is None:
         table, token, seat = await manager.create_solo(settings)
     else:
@@ -291,7 +291,7 @@ async def create_private(request: Request) -> Response:
         seat = person_seat(players) if data.get("seat") is None else parse_seat(data.get("seat"), players)
         await _may_open_a_table(request)
     except Refusal as e:
-        return refused(request, e, 401 if e.code == "no_identity" else 400)
+        return refused(request, e)
     table, token = await manager.create_private(name, seat, settings, None if player is None else player["id"])
     return JSONResponse(
         {"table": table.id, "token": token, "seat": SEATS[seat], "invite": table.meta.invite, "watch": table.meta.watch}
@@ -320,7 +320,7 @@ async def sit(request: Request) -> Response:
         watch = table.meta.watch if table is not None else None
         return refused(request, e, 409, watch=watch)
     except Refusal as e:
-        return refused(request, e, 401 if e.code == "no_identity" else 400)
+        return refused(request, e)
     if seated is None:
         return refused(request, IllegalAction(NO_SUCH_TABLE, "no_such_table"), 404)
     table, token, taken = seated

@@ -47,6 +47,19 @@ from belote.variants import DEFAULT_GAME
 log = logging.getLogger("belote.tables")
 
 
+def _about(meta: Meta) -> dict[str, Any]:
+    """What an invitation opens on: the game, its seats, the free ones, who sits where (names only)."""
+    seats = [SEATS[s] for s in range(meta.players)]
+    taken = {SEATS[s]: seat.name for s, seat in meta.seats.items() if seat.bot is None}
+    return {
+        "variant": meta.settings["variant"],
+        "status": meta.status,
+        "seats": seats,
+        "free": [s for s in seats if s not in taken] if meta.status == "lobby" else [],
+        "people": taken,
+    }
+
+
 def _seated(events: list[Event]) -> int:
     """The seat a ``Sit`` gave."""
     return next(e.seat for e in events if isinstance(e, Seated))
@@ -168,16 +181,7 @@ class TableManager:
         table = await self.get(table_id)
         if table is None or table.meta.invite is None or not same_secret(table.meta.invite, invite):
             return None
-        meta = table.meta
-        seats = [SEATS[s] for s in range(meta.players)]
-        taken = {SEATS[s]: seat.name for s, seat in meta.seats.items() if seat.bot is None}
-        return {
-            "variant": meta.settings["variant"],
-            "status": meta.status,
-            "seats": seats,
-            "free": [s for s in seats if s not in taken] if meta.status == "lobby" else [],
-            "people": taken,
-        }
+        return _about(table.meta)
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The private lobbies open to all (``settings.open``), the latest first: each one's id and
@@ -187,8 +191,8 @@ class TableManager:
             table = await self.get(table_id)
             if table is None or not table.listed or table.meta.invite is None:
                 continue
-            about = await self.invitation(table_id, table.meta.invite)
-            if about is None or not about["free"]:
+            about = _about(table.meta)
+            if not about["free"]:
                 continue
             host = table.meta.seats.get(table.meta.host) if table.meta.host is not None else None
             found.append(

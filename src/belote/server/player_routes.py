@@ -41,7 +41,7 @@ from starlette.routing import Route
 from belote.actions import Refusal
 from belote.server import assets, ratings
 from belote.server.limits import Rate, address, count_new, counted, slow_down, too_many_created
-from belote.server.players import PASSWORD, Players, handle, public
+from belote.server.players import PASSWORD, Players, handle, own, public, shown_ratings
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 from belote.variants import VARIANTS
 
@@ -67,12 +67,13 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-def no_identity() -> Refusal:
-    return Refusal("no identity with that secret: make one, or carry yours here", "no_identity")
+def no_identity() -> BadRequest:
+    """A request about one's identity without its secret, or with a wrong one: 401 wherever it comes."""
+    return BadRequest("no identity with that secret: make one, or carry yours here", "no_identity", 401)
 
 
-def no_such_player() -> Refusal:
-    return Refusal("no player of that name and tag", "no_such_player")
+def no_such_player() -> BadRequest:
+    return BadRequest("no player of that name and tag", "no_such_player", 404)
 
 
 async def me(request: Request) -> dict[str, Any]:
@@ -85,7 +86,7 @@ async def me(request: Request) -> dict[str, Any]:
 
 
 def answer(player: dict[str, Any], secret: str | None = None) -> JSONResponse:
-    body: dict[str, Any] = {"player": {**public(player), "password": bool(player.get("password"))}}
+    body: dict[str, Any] = {"player": own(player)}
     if secret is not None:
         body["secret"] = secret
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
@@ -111,16 +112,15 @@ async def _other(request: Request, value: Any) -> dict[str, Any]:
 
 
 def routed(handler: Any) -> Any:
-    """A route whose refusals answer as the tables' do (401 for a missing identity, 404 for an
-    unknown player, 400 otherwise)."""
+    """A route whose refusals answer as the tables' do: with the status a refusal carries (401 for a
+    missing identity or a failed sign-in, 404 for an unknown player), 400 otherwise."""
 
     async def route(request: Request) -> Response:
         try:
             response: Response = await handler(request)
             return response
         except Refusal as e:
-            status: int = {"no_identity": 401, "no_such_player": 404, "login_failed": 401}.get(e.code, 400)
-            return refused(request, e, status)
+            return refused(request, e)
 
     return route
 
@@ -146,7 +146,7 @@ async def login(request: Request) -> Response:
     await _signing_in(request)
     found = await _players(request).login(data.get("handle"), data.get("password"))
     if found is None:
-        raise Refusal("no identity has that name and password", "login_failed")
+        raise BadRequest("no identity has that name and password", "login_failed", 401)
     return answer(*found)
 
 
@@ -238,11 +238,8 @@ async def whoami(request: Request) -> Response:
         return out
 
     body = {
-        "player": {**public(player), "password": bool(player.get("password"))},
-        "ratings": {
-            g: {"rating": r["rating"], "matches": r["matches"], "provisional": ratings.provisional(r["matches"])}
-            for g, r in (await players.store.ratings(player["id"])).items()
-        },
+        "player": own(player),
+        "ratings": shown_ratings(await players.store.ratings(player["id"])),
         "friends": await faces(links["friends"], online=True),
         "asked": await faces(links["asked"]),
         "asking": await faces(links["asking"]),

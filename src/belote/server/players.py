@@ -95,6 +95,19 @@ def public(player: dict[str, Any]) -> dict[str, Any]:
     return {"id": player["id"], "name": player["name"], "tag": player["tag"], "handle": handle(player)}
 
 
+def own(player: dict[str, Any]) -> dict[str, Any]:
+    """What a player's own page knows of them: the public face, and whether a password protects it."""
+    return {**public(player), "password": bool(player.get("password"))}
+
+
+def shown_ratings(held: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A player's ratings as people read them, by game: the number shown, the rated matches, provisional."""
+    return {
+        g: {"rating": r["rating"], "matches": r["matches"], "provisional": ratings.provisional(r["matches"])}
+        for g, r in held.items()
+    }
+
+
 class Players:
     """The identities of a server and what matches do to them, over a ``PlayerStore``."""
 
@@ -181,11 +194,11 @@ class Players:
         if not people:
             return None
         game = str(meta.settings["variant"])
-        teams: list[list[ratings.Player]] = [[] for _ in range(rules.teams)]
+        teams: list[list[ratings.Seat]] = [[] for _ in range(rules.teams)]
         sides: list[list[dict[str, Any]]] = [[] for _ in range(rules.teams)]
         for s in range(rules.players):
             seat = meta.seats[s]
-            teams[rules.team(s)].append(ratings.Player(seat.player, seat.bot and _strength(seat)))
+            teams[rules.team(s)].append(seat.player)
             sides[rules.team(s)].append({"seat": SEATS[s], "name": seat.name, "player": seat.player, "bot": seat.bot})
         at = self.clock()
         summary: dict[str, Any] = {
@@ -227,14 +240,7 @@ class Players:
         return {
             **public(player),
             "since": player.get("created"),
-            "ratings": {
-                g: {
-                    "rating": r["rating"],
-                    "matches": r["matches"],
-                    "provisional": ratings.provisional(r["matches"]),
-                }
-                for g, r in held.items()
-            },
+            "ratings": shown_ratings(held),
             "stats": {g: player_stats.summary(stats.get(g, {})) for g in games},
             "history": {g: await self.store.history(player["id"], g) for g in held},
             "history_length": HISTORY,
@@ -256,16 +262,6 @@ async def queued_as(players: Players, player: dict[str, Any], game: str) -> dict
 def counts(meta: Meta) -> bool:
     """Whether a table's match may move ratings: made by the queue, or private and marked rated."""
     return meta.kind == "online" or (meta.kind == "private" and bool(meta.settings.get("rated")))
-
-
-def _strength(seat: Any) -> str:
-    """The strength a bot's seat plays at (room.STRENGTHS), read from its bot and options."""
-    from belote.server.room import STRENGTHS
-
-    for name, (bot, options) in STRENGTHS.items():
-        if seat.bot == bot and all(seat.bot_options.get(k) == v for k, v in options.items()):
-            return name
-    return "normal"
 
 
 def _rating(held: dict[str, Any] | None) -> ratings.Rating:

@@ -118,7 +118,10 @@ class Presence:
 
     def invitations(self, player: str) -> list[dict[str, Any]]:
         now = self.clock()
-        kept = [i for i in self.invited.get(player, []) if i["expires"] > now]
+        return self._keep(player, [i for i in self.invited.get(player, []) if i["expires"] > now])
+
+    def _keep(self, player: str, kept: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Keep these invitations of ``player`` (none: forget the player)."""
         if kept:
             self.invited[player] = kept
         else:
@@ -141,11 +144,7 @@ class Presence:
             self._seated(guest, table)
 
     def _seated(self, guest: str, table: str) -> None:
-        kept = [i for i in self.invitations(guest) if i.get("table") != table]
-        if kept:
-            self.invited[guest] = kept
-        else:
-            self.invited.pop(guest, None)
+        self._keep(guest, [i for i in self.invitations(guest) if i.get("table") != table])
 
     async def _invited(self, guest: str, invitation: dict[str, Any]) -> None:
         held = [i for i in self.invitations(guest) if i.get("table") != invitation.get("table")]

@@ -63,24 +63,18 @@ def provisional(matches: int) -> bool:
     return matches < PROVISIONAL
 
 
-@dataclass(frozen=True)
-class Player:
-    """A seat of a finished match: the person's identity (None: a bot, or a person without one), and
-    the bot's strength for a bot's seat."""
-
-    player: str | None
-    bot: str | None = None
+#: A seat of a finished match: the identity of the person there, or None (a bot, or a person without
+#: an identity: rated as the table's bots, at their strength's fixed rating).
+Seat = str | None
 
 
-def rated_sides(sides: list[list[Player]]) -> bool:
+def rated_sides(sides: list[list[Seat]]) -> bool:
     """Whether a match between these sides moves ratings: two identities at least, on different sides.
 
-    >>> rated_sides([[Player("a"), Player(None, "easy")], [Player(None, "easy"), Player(None, "easy")]])
-    False
-    >>> rated_sides([[Player("a")], [Player("b")], [Player(None, "normal")]])
-    True
+    >>> rated_sides([["a", None], [None, None]]), rated_sides([["a"], ["b"], [None]])
+    (False, True)
     """
-    with_people = [side for side in sides if any(p.player is not None for p in side)]
+    with_people = [side for side in sides if any(p is not None for p in side)]
     return len(with_people) >= 2
 
 
@@ -94,27 +88,24 @@ def ranks_of(scores: list[int], winner: int | None) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
-def rate(sides: list[list[Player]], ranks: list[int], ratings: dict[str, Rating], strength: str) -> dict[str, Rating]:
+def rate(sides: list[list[Seat]], ranks: list[int], ratings: dict[str, Rating], strength: str) -> dict[str, Rating]:
     """The new rating of every identity of a match: the model's update of the sides in their
-    ``ranks``, from their ``ratings`` (a new player's when missing); a bot plays at its strength's
-    fixed rating, which does not move. An identity that sat twice counts once (it cannot: the
+    ``ranks``, from their ``ratings`` (a new player's when missing); the table's bots play at their
+    ``strength``'s fixed rating, which does not move. An identity that sat twice counts once (it cannot: the
     tables refuse it)."""
     model_teams = []
     for side in sides:
         team = []
         for p in side:
-            if p.player is not None:
-                r = ratings.get(p.player, Rating())
-            else:
-                r = BOT_RATINGS.get(p.bot or strength, BOT_RATINGS[strength])
+            r = BOT_RATINGS[strength] if p is None else ratings.get(p, Rating())
             team.append(_MODEL.rating(mu=r.mu, sigma=r.sigma))
         model_teams.append(team)
     rated = _MODEL.rate(model_teams, ranks=[float(r) for r in ranks])
     out: dict[str, Rating] = {}
     for side, team in zip(sides, rated, strict=True):
         for p, moved in zip(side, team, strict=True):
-            if p.player is not None and p.player not in out:
-                out[p.player] = Rating(float(moved.mu), float(moved.sigma))
+            if p is not None and p not in out:
+                out[p] = Rating(float(moved.mu), float(moved.sigma))
     return out
 
 

@@ -43,6 +43,7 @@ from belote.actions import Refusal
 from belote.record import RecordError, load_deal, to_record
 from belote.server import assets
 from belote.server.limits import TooMany
+from belote.server.player_routes import me
 from belote.server.thinking import Thinker, WorkersLost, address_owner
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 
@@ -154,8 +155,6 @@ async def _count_for_player(request: Request, key: str, result: dict[str, Any]) 
     if "authorization" not in request.headers or seat not in result.get("players", {}):
         return
     try:
-        from belote.server.player_routes import me
-
         player = await me(request)
     except Refusal:
         return

@@ -365,6 +365,11 @@ class Meta:
             version=int(data.get("version", 0)),
         )
 
+    @property
+    def open_lobby(self) -> bool:
+        """A private table's lobby its host opened to all (``settings.open``): listed for anybody to join."""
+        return self.kind == "private" and self.status == "lobby" and bool(self.settings.get("open"))
+
     def copy(self) -> Meta:
         """A meta that changes apart from this one."""
         seats = {s: replace(seat, bot_options=dict(seat.bot_options)) for s, seat in self.seats.items()}

@@ -165,7 +165,7 @@ class Table:
         #: Told when a change ends the match (the players' results: ``TableManager._finished``).
         self.finished: Callable[[Table], Awaitable[None]] | None = None
         #: Whether this process listed the table among the open ones (``TableStore.list_open``).
-        self.listed = meta.kind == "private" and meta.status == "lobby" and bool(meta.settings.get("open"))
+        self.listed = meta.open_lobby
 
     # ----------------------------------------------------------------- the room
     @property
@@ -249,8 +249,7 @@ class Table:
         await self.broadcast()
         self.wake()
         if write.meta:
-            meta = self.meta
-            listed = meta.kind == "private" and meta.status == "lobby" and bool(meta.settings.get("open"))
+            listed = self.meta.open_lobby
             if listed or self.listed:
                 await self.hub.store.list_open(self.id, listed)
                 self.listed = listed
