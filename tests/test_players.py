@@ -500,3 +500,20 @@ def test_a_reported_player_is_blocked_for_the_reporter_and_logged(
     (line,) = [rec.getMessage() for rec in caplog.records if "reported" in rec.getMessage()]
     assert line == f"player {tom['id']} reported by {lea['id']}: rude in chat"
     assert "belote_player_reports_total 1" in http.get("/metrics").text
+
+
+def test_a_contract_is_made_when_the_engine_says_its_takers_won_the_deal() -> None:
+    # Three hands, seed 134, random play: the taker (N) takes no trick, and the defenders share a
+    # capot (outcome "capot", nobody the deal's winner): a contract taken and not made.
+    import random as chance
+
+    from belote.server.replica import new_match
+
+    match = new_match(check_settings({"variant": "three-handed", "deals": 1}), 134)
+    rng = chance.Random(134)
+    while not match.over:
+        match.apply(rng.choice(match.legal_actions()))
+    (deal,) = [d for d in match.deals if d.result is not None and d.result.outcome != "thrown-in"]
+    assert (deal.taker, deal.result.outcome, deal.result.winner) == (0, "capot", None)
+    counters = match_counters(match, 0)
+    assert (counters["taken"], counters["made"], counters["capots"]) == (1, 0, 0)

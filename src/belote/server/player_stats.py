@@ -62,7 +62,7 @@ def match_counters(match: Match, seat: int) -> dict[str, int]:
         c["deals"] += 1
         points = result.points[side]
         c["deals_won"] += int(points > max(p for i, p in enumerate(result.points) if i != side))
-        made = result.outcome in ("made", "capot") and result.capot in (None, result.takers)
+        made = result.winner == result.takers  # the engine's verdict (a capot against the taker is no win)
         if deal.taker == seat:
             c["taken"] += 1
             c["made"] += int(made)
