@@ -75,9 +75,8 @@ from belote.server import ratings
 from belote.server.app import create_app
 from belote.server.player_routes import week_start
 from belote.server.player_stats import COUNTERS
-from belote.server.player_store import HISTORY, PLAYERS_SCHEMA, SQLitePlayers
+from belote.server.player_store import HISTORY, PLAYERS_SCHEMA, SUM_WEEKS, WEEK, SQLitePlayers, week_of
 from belote.server.players import Players
-from belote.server.redis_players import WEEK, week_of
 from belote.server.room import Meta, Seat, check_settings, folded_name, new_match
 from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig
@@ -409,6 +408,8 @@ def fill_sqlite(path: Path, world: World, n: int, seed: int) -> dict[str, float]
             ((ids[p], m.game, m.at, after) for m in batch for p, _, after in m.people),
         )
         db.execute("COMMIT")
+    db.create_function("week_of", 1, week_of, deterministic=True)
+    db.execute(SUM_WEEKS)  # the weekly totals, as each match's finish adds to them
     took["matches"] = time.perf_counter() - started
     started = time.perf_counter()
     g_count = len(world.games)

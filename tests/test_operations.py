@@ -381,6 +381,26 @@ def test_the_store_file_gives_expired_pages_back(tmp_path: Path) -> None:
     store.close()
 
 
+def test_the_write_ahead_log_is_folded_into_the_file_off_the_writes(tmp_path: Path) -> None:
+    """No write folds the log (SQLite would, in the commit past 1,000 pages: a write of 25-170 ms);
+    the store's checkpointer does, from its own connection, once writes have come."""
+    path = tmp_path / "wal.sqlite3"
+    store = SQLiteStore(path)
+    assert store.checkpointer is not None
+    with store.reading() as db:
+        assert db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    meta = solo_meta(1).to_json()
+    for i in range(400):  # ~1,200 pages of log: past the point where SQLite would fold it in a commit
+        store.commit(f"t{i}", meta, True, 0, ["pass"] * 50, False)
+    with store.checkpointer.done:
+        assert store.checkpointer.done.wait_for(lambda: store.checkpointer.folded == store.checkpointer.writes, 30)
+    # Everything the log held is in the file: a passive checkpoint of another connection has no frame left.
+    busy, frames, folded = sqlite3.connect(path).execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert (busy, frames) == (0, folded)
+    store.close()
+    assert not store.checkpointer._thread.is_alive()
+
+
 def test_redis_tables_expire_by_the_same_sweep(tmp_path: Path) -> None:
     clock = Clock()
 

@@ -476,6 +476,40 @@ def test_leaderboards_of_all_time_and_of_the_week(play: Play) -> None:
     play(scenario)
 
 
+def test_a_file_written_before_the_weekly_totals_sums_them_when_opened(tmp_path: Path) -> None:
+    """A file whose rated matches were kept before ``week_gains`` existed (emptied here): opening it
+    sums them once, and the weekly board is the one the matches give."""
+    path = tmp_path / "old.sqlite3"
+
+    async def write() -> dict[str, int]:
+        file = SQLiteStore(path)
+        s = SQLitePlayers(file)
+        tags = await people(s, "a", "b", "c")
+        await finish(s, "l1:0", MONDAY - 3600, [["a"], ["b"]], {"a": (1000, 1100), "b": (1000, 950)})
+        await finish(s, "w1:0", MONDAY + DAY, [["a"], ["c"]], {"a": (1100, 1130), "c": (1000, 1080)})
+        await finish(s, "w2:0", MONDAY + 2 * DAY, [["a"], ["b"]], {"a": (1130, 1150), "b": (950, 940)})
+        with file.transaction() as db:
+            db.execute("DELETE FROM week_gains")
+        file.close()
+        return tags
+
+    async def read() -> list[dict[str, Any]]:
+        file = SQLiteStore(path)
+        try:
+            s = SQLitePlayers(file)
+            with file.reading() as db:
+                # a and b last week; a, b and c this one
+                assert db.execute("SELECT count(*) FROM week_gains").fetchone() == (5,)
+            return await s.leaderboard("classic", MONDAY, 50)
+        finally:
+            file.close()
+
+    tags = run(write())
+    rows = run(read())
+    assert [(r["player"], r["gained"], r["matches"]) for r in rows] == [("c", 80, 1), ("a", 50, 2), ("b", -10, 1)]
+    assert [r["tag"] for r in rows] == [tags["c"], tags["a"], tags["b"]]
+
+
 # ----------------------------------------------------------------- friends and blocks
 
 

@@ -26,16 +26,23 @@ Records are plain dicts, the same in both stores:
 from __future__ import annotations
 
 import json
+import logging
+import math
 import secrets
 import sqlite3
 from typing import Any, Protocol
 
-from belote.server.store import SQLiteStore
+from belote.server.store import SQLiteStore, StoreFull
+
+log = logging.getLogger(__name__)
 
 #: A name's tags: four digits, drawn until one is free for that name (as it reads: ``folded_name``).
 TAGS = range(1000, 10000)
 #: Rated matches kept in a rating's history (the chart of the profile).
 HISTORY = 200
+WEEK = 7 * 24 * 3600
+#: Monday 5 January 1970, 00:00 UTC: the weeks are counted from it.
+MONDAY = 4 * 24 * 3600
 
 
 class PlayerStore(Protocol):
@@ -178,6 +185,16 @@ CREATE TABLE IF NOT EXISTS match_players (
 );
 CREATE INDEX IF NOT EXISTS match_players_by_game ON match_players (game, at);
 CREATE INDEX IF NOT EXISTS match_players_by_match ON match_players (match);
+CREATE TABLE IF NOT EXISTS week_gains (
+    game TEXT NOT NULL,
+    week INTEGER NOT NULL,
+    player TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    gained INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (game, week, player)
+);
+CREATE INDEX IF NOT EXISTS week_gains_by_gain ON week_gains (game, week, gained DESC);
+CREATE INDEX IF NOT EXISTS week_gains_by_player ON week_gains (player);
 CREATE TABLE IF NOT EXISTS player_stats (
     player TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
     game TEXT NOT NULL,
@@ -202,8 +219,29 @@ CREATE TABLE IF NOT EXISTS blocks (
 );
 """
 
+#: The weekly totals of a file's rated matches (``week_gains``), summed from its matches once.
+SUM_WEEKS = (
+    "INSERT INTO week_gains (game, week, player, gained, n) "
+    "SELECT game, week_of(at), player, sum(gained), count(*) FROM match_players "
+    "WHERE gained IS NOT NULL GROUP BY game, week_of(at), player"
+)
+
 #: The name a deleted player's seat keeps in the matches of others.
 NEUTRAL_NAME = "Player"
+
+
+def week_of(at: float) -> int:
+    """The Monday 00:00 UTC (unix seconds) that begins the week of ``at``.
+
+    >>> week_of(1764892800.0), week_of(1764547200.0), week_of(1764547199.5)  # Fri 5, Mon 1 December 2025
+    (1764547200, 1764547200, 1763942400)
+    """
+    start = math.floor((at - MONDAY) / WEEK) * WEEK + MONDAY
+    if start > at:
+        start -= WEEK
+    elif start + WEEK <= at:
+        start += WEEK
+    return int(start)
 
 
 def free_tag(taken: set[int]) -> int:
@@ -242,6 +280,21 @@ class SQLitePlayers:
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         store.prepare(PLAYERS_SCHEMA)
+        self._sum_weeks()
+
+    def _sum_weeks(self) -> None:
+        """Fill the weekly totals of a file written before it kept them, from its rated matches (once:
+        a file that has any, or no rated match, writes nothing)."""
+        if self._one("SELECT 1 FROM week_gains LIMIT 1", ()) or not self._one(
+            "SELECT 1 FROM match_players WHERE gained IS NOT NULL LIMIT 1", ()
+        ):
+            return
+        try:
+            with self.store.transaction() as db:
+                db.create_function("week_of", 1, week_of, deterministic=True)
+                db.execute(SUM_WEEKS)
+        except StoreFull:  # counted from the next rated match on; the log says the disk is full
+            log.warning("the weekly leaderboards of %s could not be summed: the disk is full", self.store.path)
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         with self.store.reading() as db:
@@ -349,6 +402,12 @@ class SQLitePlayers:
                     "INSERT INTO match_players (player, match, game, at, gained) VALUES (?, ?, ?, ?, ?)",
                     (p, match["id"], match["game"], at, gained),
                 )
+                if gained is not None:
+                    db.execute(
+                        "INSERT INTO week_gains (game, week, player, gained, n) VALUES (?, ?, ?, ?, 1) "
+                        "ON CONFLICT (game, week, player) DO UPDATE SET gained = gained + excluded.gained, n = n + 1",
+                        (match["game"], week_of(at), p, gained),
+                    )
                 if p in ratings:
                     r = ratings[p]
                     db.execute(
@@ -421,13 +480,27 @@ class SQLitePlayers:
                 (game, limit),
             )
             return [{"player": i, "name": n, "tag": t, "rating": r, "matches": m} for i, n, t, r, m in rows]
+        first = self._one("SELECT min(week), max(week) FROM week_gains WHERE game = ? AND week >= ?", (game, since))
+        if first is None or first[0] is None:
+            return []
+        if first[0] == first[1]:  # one week (the route's): read from the top of its index, down to the last tie
+            cut = self._one(
+                "SELECT gained FROM week_gains WHERE game = ? AND week = ? ORDER BY gained DESC LIMIT 1 OFFSET ?",
+                (game, first[0], limit - 1),
+            )
+            weeks = "SELECT player, n, gained FROM week_gains WHERE game = ? AND week = ? AND gained >= ?"
+            args: tuple[Any, ...] = (game, first[0], -math.inf if cut is None else cut[0])
+        else:
+            weeks = (
+                "SELECT player, sum(n) AS n, sum(gained) AS gained FROM week_gains "
+                "WHERE game = ? AND week >= ? GROUP BY player"
+            )
+            args = (game, since)
         rows = self._all(
-            "SELECT w.player, p.name, p.tag, r.rating, w.n, w.gained FROM "
-            "(SELECT player, count(*) AS n, sum(gained) AS gained FROM match_players "
-            " WHERE game = ? AND at >= ? AND gained IS NOT NULL GROUP BY player) w "
+            f"SELECT w.player, p.name, p.tag, r.rating, w.n, w.gained FROM ({weeks}) w "
             "JOIN players p ON p.id = w.player JOIN ratings r ON r.player = w.player AND r.game = ? "
             "ORDER BY w.gained DESC, r.rating DESC, p.id LIMIT ?",
-            (game, since, game, limit),
+            (*args, game, limit),
         )
         return [{"player": i, "name": n, "tag": t, "rating": r, "matches": m, "gained": g} for i, n, t, r, m, g in rows]
 
