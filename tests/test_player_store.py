@@ -150,10 +150,11 @@ async def finish(
     counts: dict[str, int] | None = None,
     stats: dict[str, dict[str, int]] | None = None,
     game: str = "classic",
+    records: str = "",
 ) -> dict[str, Any]:
     match = finished(match_id, at, teams, moves, game)
     new = {p: held(a, (counts or {}).get(p, 1)) for p, (_, a) in (moves or {}).items()}
-    assert await store.finish_match(match, new, stats or {}, at)
+    assert await store.finish_match(match, new, stats or {}, at, records)
     return match
 
 
@@ -601,8 +602,12 @@ def test_a_deleted_player_leaves_nothing_that_names_them(play: Play) -> None:
             [[ALICE, None], [BOB, None]],
             {ALICE: (1000, 1060), BOB: (1000, 940)},
             stats={ALICE: {"deals": 3}, BOB: {"deals": 3}},
+            records='{"deal": 1}\n',
         )
-        await finish(s, "t2:0", MONDAY + 20, [[ALICE, None], [None, None]], stats={ALICE: {"deals": 2}})  # hers alone
+        m2 = await finish(
+            s, "t2:0", MONDAY + 20, [[ALICE, None], [None, None]], stats={ALICE: {"deals": 2}}, records='{"deal": 2}\n'
+        )  # hers alone
+        assert await s.match("t2:0") == m2 and await s.match_records("t2:0") == '{"deal": 2}\n'
         m3 = await finish(s, "t3:0", MONDAY + 30, [[BOB], [CARA]], {BOB: (940, 990), CARA: (1000, 950)}, {BOB: 2})
         m4 = await finish(
             s, "t4:0", MONDAY + 40, [[ALICE], [CARA]], {ALICE: (1000, 1030), CARA: (1000, 970)}, game="coinche"
@@ -634,6 +639,9 @@ def test_a_deleted_player_leaves_nothing_that_names_them(play: Play) -> None:
         assert kept["sides"][0][0] == {"seat": "N", "name": "Player", "player": None, "bot": None}
         assert kept["changes"] == {BOB: {"before": 1000, "after": 940}}
         assert await s.recent(BOB, 10) == [m3, kept]
+        assert await s.match("t1:0") == kept and await s.match_records("t1:0") == '{"deal": 1}\n'
+        assert await s.match("t2:0") is None and await s.match_records("t2:0") is None  # nobody else kept it
+        assert await s.match_records("t3:0") is None  # kept without records
         assert await s.recent(CARA, 10) == [anonymous(m4, ALICE), m3]
         assert [r["player"] for r in await s.leaderboard("classic", None, 10)] == [BOB, CARA]
         assert [r["player"] for r in await s.leaderboard("classic", MONDAY, 10)] == [BOB, CARA]

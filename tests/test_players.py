@@ -4,6 +4,7 @@ blocks, transfer codes used once, passwords, and a deletion that leaves no perso
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from openskill.models import PlackettLuce
 from starlette.testclient import TestClient
 
 import schemacheck
+from belote.record import match_records, replay
 from belote.server import ratings
 from belote.server.hub import local_hub
 from belote.server.manager import TableManager
@@ -189,6 +191,37 @@ def test_a_finished_match_is_kept_once(world: World) -> None:
     assert len(world.profile(a)["recent"]) == 1
 
 
+def test_a_finished_match_keeps_its_deals_for_its_review_after_its_table_is_gone(world: World) -> None:
+    a, b = world.person("Ana"), world.person("Ben")
+    table = world.table({2: a, 1: b}, rated=True, deals=2)
+    play_out(table)
+    assert table.match is not None and table.match.over
+    (kept,) = world.profile(a)["recent"]
+    lines = run(world.players.store.match_records(kept["id"]))
+    assert lines is not None
+    records = [json.loads(line) for line in lines.splitlines()]
+    assert records == match_records(table.match) and kept["deals"] == len(records) == 2
+    assert all(replay(r)["valid"] for r in records)  # as ``belote replay`` reads them
+    assert run(world.players.store.match(kept["id"])) == kept
+
+
+def test_a_kept_match_and_its_records_are_public_by_its_id(http: TestClient) -> None:
+    a, _ = new_player(http, "Ana")
+    store = http.app.state.players.store  # type: ignore[attr-defined]
+    sides = [[{"seat": "N", "name": "Ana", "player": a["id"], "bot": None}],
+             [{"seat": "E", "name": "Bot", "player": None, "bot": "easy"}]]  # fmt: skip
+    match = {"id": "T1:0", "game": "classic", "table": "T1", "finished": 5.0, "rated": False,
+             "score": [501, 320], "winner": 0, "deals": 1, "sides": sides}  # fmt: skip
+    assert run(store.finish_match(match, {}, {}, 5.0, '{"deal": 1}\n'))
+    assert http.get("/api/matches/T1:0").json() == match
+    r = http.get("/api/matches/T1%3A0/records")
+    assert r.status_code == 200 and r.text == '{"deal": 1}\n'
+    assert r.headers["content-type"].startswith("application/x-ndjson")
+    for path in ("/api/matches/T2:0", "/api/matches/T2:0/records"):
+        r = http.get(path)
+        assert r.status_code == 404 and r.json()["code"] == "no_such_match"
+
+
 def test_the_leaderboard_orders_by_rating_and_the_week_by_rating_won(world: World) -> None:
     a, b = world.person("Ana"), world.person("Ben")
     table = world.table({2: a, 1: b}, rated=True)
@@ -339,7 +372,8 @@ def test_deleting_an_identity_leaves_no_personal_datum(world: World, tmp_path: P
     db = sqlite3.connect(tmp_path / "players.sqlite3")
     names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     player_tables = {"players", "player_secrets", "transfers", "ratings", "rating_history", "matches",
-                     "match_players", "player_stats", "player_analysed", "friends", "blocks"}  # fmt: skip
+                     "match_records", "match_players", "week_gains", "player_stats", "player_analysed", "friends",
+                     "blocks"}  # fmt: skip
     assert player_tables <= set(names)
     for name in player_tables:
         for row in db.execute(f"SELECT * FROM {name}"):
@@ -465,28 +499,55 @@ def test_an_open_lobby_is_listed_until_its_game_starts(http: TestClient) -> None
 
 @pytest.mark.app_config(pace=0.0, think_workers=0)
 def test_a_reviewed_deal_adds_its_double_dummy_cost_to_the_players_statistics(client: TestClient) -> None:
+    """Counted once a deal, and only for a deal of a match kept with the identity at that seat."""
     from belote.bots.heuristic import HeuristicBot
     from belote.game import Deal
-    from belote.record import to_record
+    from belote.record import dumps, to_record
     from belote.rules import Rules
 
-    for seed in range(20):  # a deal that was taken (one everybody passed has no card to analyse)
+    records = []
+    for seed in range(40):  # two deals that were taken (one everybody passed has no card to analyse)
         deal = Deal.from_seed(seed, Rules(variant="three-handed"))
         bot = HeuristicBot()
         while deal.phase != "done":
             deal.apply(bot.act(deal.view(deal.to_move)))
         if deal.plays:
+            records.append(to_record(deal))
+        if len(records) == 2:
             break
-    record = to_record(deal)
+    kept, other = records
     player, secret = new_player(client, "Léa")
-    answer = client.post("/api/analyse?seat=S", json=record, headers=bearer(secret)).json()
+    _, stranger = new_player(client, "Max")
+    seats = [[{"seat": s, "name": n, "player": i, "bot": b}] for s, n, i, b in
+             (("S", "Léa", player["id"], None), ("W", "Bot", None, "easy"), ("E", "Bot", None, "easy"))]  # fmt: skip
+    match = {"id": "T3:0", "game": "three-handed", "table": "T3", "finished": 5.0, "rated": False,
+             "score": [0, 0, 0], "winner": None, "deals": 1, "sides": seats}  # fmt: skip
+    store = client.app.state.players.store  # type: ignore[attr-defined]
+    assert run(store.finish_match(match, {}, {}, 5.0, dumps(kept) + "\n"))
+
+    def analysed(record: dict[str, Any], query: str, who: str | None) -> dict[str, Any]:
+        r = client.post(f"/api/analyse{query}", json=record, headers=bearer(who) if who else {})
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def counted() -> dict[str, Any]:
+        stats: dict[str, Any] = client.get(f"/api/players/{player['id']}").json()["stats"]
+        return stats.get("three-handed", {})
+
+    # Nothing counts but the identity's own seat of a kept match, and that match's deal.
+    answer = analysed(kept, "?seat=S", secret)  # no match named
+    analysed(kept, "?match=T3:0&seat=W", secret)  # another seat
+    analysed(kept, "?match=T3:0&seat=S", stranger)  # another identity
+    analysed(kept, "?match=T3:0&seat=S", None)  # no identity
+    analysed(other, "?match=T3:0&seat=S", secret)  # a deal that is not the match's
+    analysed(kept, "?match=T9:0&seat=S", secret)  # no such match
+    assert counted().get("analysed_cards", 0) == 0
     mine = answer["players"]["S"]
-    again = client.post("/api/analyse?seat=S", json=record, headers=bearer(secret))  # the same deal: once
-    assert again.status_code == 200
-    stats = client.get(f"/api/players/{player['id']}").json()["stats"]["three-handed"]
+    assert analysed(kept, "?match=T3:0&seat=S", secret) == answer  # counted, the same answer
+    analysed(kept, "?match=T3:0&seat=S", secret)  # the same deal again: once
+    stats = counted()
     assert stats["analysed_cards"] == mine["solved"] and stats["dd_cost_tenths"] == round(10 * mine["cost"])
     assert stats["dd_cost_per_card"] == round(mine["cost"] / mine["solved"], 2)
-    client.post("/api/analyse?seat=S", json=record)  # no identity: nothing counted, the answer the same
 
 
 def test_a_reported_player_is_blocked_for_the_reporter_and_logged(

@@ -122,6 +122,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     # The server: players' identities (server/players.py, docs/players.md).
     "no_identity": (),
     "no_such_player": (),
+    "no_such_match": (),
     "bad_handle": (),
     "bad_password": ("min", "max"),
     "bad_code": (),

@@ -9,6 +9,8 @@ it, or with a wrong one, it answers 401 ``no_identity``. Every refusal answers `
 ``POST   /api/players/login``       ``{"handle", "password"}`` -> ``{"player", "secret"}``
 ``GET    /api/players?handle=H``    the public face of a handle (``Léa#4821``)
 ``GET    /api/players/{id}``        a public profile: ratings, statistics, history, recent matches
+``GET    /api/matches/{id}``        a finished match kept for its players: sides, names, score, ratings moved
+``GET    /api/matches/{id}/records`` its deals' records (JSON lines, as a table's), for its review
 ``GET    /api/leaderboard/{game}``  ``?period=all|week``: the best of a game
 ``GET    /api/ratings``             the scale: the bots' fixed ratings, the start, the provisional period
 ``GET    /api/me``                  one's identity, friends (online or not), requests and blocks
@@ -163,6 +165,29 @@ async def profile(request: Request) -> Response:
     if player is None:
         raise no_such_player()
     return JSONResponse(await players.profile(player))
+
+
+def no_such_match() -> BadRequest:
+    return BadRequest("no finished match of that id is kept", "no_such_match", 404)
+
+
+async def kept_match(request: Request) -> Response:
+    found = await _players(request).store.match(request.path_params["match"])
+    if found is None:
+        raise no_such_match()
+    return JSONResponse(found)
+
+
+async def kept_records(request: Request) -> Response:
+    """A kept match's deals as deal records, one JSON line each (``GET /api/tables/{id}/records``'s
+    format): public as the match is, since the match is over; its table may be gone."""
+    match_id = request.path_params["match"]
+    lines = await _players(request).store.match_records(match_id)
+    if lines is None:
+        raise no_such_match()
+    name = f"belote-match-{match_id.replace(':', '-')[:16]}.jsonl"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(lines, media_type="application/x-ndjson", headers=headers)
 
 
 def week_start(now: float) -> float:
@@ -398,6 +423,8 @@ routes = [
     Route("/api/players/claim", routed(claim), methods=["POST"]),
     Route("/api/players/login", routed(login), methods=["POST"]),
     Route("/api/players/{player}", routed(profile), methods=["GET"]),
+    Route("/api/matches/{match}", routed(kept_match), methods=["GET"]),
+    Route("/api/matches/{match}/records", routed(kept_records), methods=["GET"]),
     Route("/api/leaderboard/{game}", routed(leaderboard), methods=["GET"]),
     Route("/api/ratings", routed(scale), methods=["GET"]),
     Route("/api/me", routed(whoami), methods=["GET"]),

@@ -86,10 +86,24 @@ class PlayerStore(Protocol):
         ...
 
     async def finish_match(
-        self, match: dict[str, Any], ratings: dict[str, dict[str, Any]], stats: dict[str, dict[str, int]], at: float
+        self,
+        match: dict[str, Any],
+        ratings: dict[str, dict[str, Any]],
+        stats: dict[str, dict[str, int]],
+        at: float,
+        records: str = "",
     ) -> bool:
         """Keep a finished match (once: False when its id is already kept), the new ``ratings`` of its
-        people (player -> rating, for a rated match) and what the match adds to their ``stats``."""
+        people (player -> rating, for a rated match), what the match adds to their ``stats``, and
+        its deals' ``records`` (JSON lines), kept as long as the match."""
+        ...
+
+    async def match(self, match_id: str) -> dict[str, Any] | None:
+        """A kept match, or None."""
+        ...
+
+    async def match_records(self, match_id: str) -> str | None:
+        """The records of a kept match's deals (JSON lines), or None."""
         ...
 
     async def recent(self, player_id: str, limit: int) -> list[dict[str, Any]]:
@@ -173,6 +187,10 @@ CREATE TABLE IF NOT EXISTS rating_history (
 CREATE INDEX IF NOT EXISTS rating_history_by_player ON rating_history (player, game, at);
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS match_records (
+    match TEXT PRIMARY KEY REFERENCES matches(id) ON DELETE CASCADE,
     data TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS match_players (
@@ -385,7 +403,12 @@ class SQLitePlayers:
         }
 
     async def finish_match(
-        self, match: dict[str, Any], ratings: dict[str, dict[str, Any]], stats: dict[str, dict[str, int]], at: float
+        self,
+        match: dict[str, Any],
+        ratings: dict[str, dict[str, Any]],
+        stats: dict[str, dict[str, int]],
+        at: float,
+        records: str = "",
     ) -> bool:
         people = {seat["player"] for side in match["sides"] for seat in side if seat.get("player")}
         with self.store.transaction() as db:
@@ -393,6 +416,8 @@ class SQLitePlayers:
                 db.execute("INSERT INTO matches (id, data) VALUES (?, ?)", (match["id"], json.dumps(match)))
             except sqlite3.IntegrityError:
                 return False
+            if records:
+                db.execute("INSERT INTO match_records (match, data) VALUES (?, ?)", (match["id"], records))
             known = {p for p in people if db.execute("SELECT 1 FROM players WHERE id = ?", (p,)).fetchone()}
             changes = match.get("changes", {})
             for p in sorted(known):
@@ -452,6 +477,14 @@ class SQLitePlayers:
             if added:
                 self._add_stats(db, player_id, game, counters)
         return bool(added)
+
+    async def match(self, match_id: str) -> dict[str, Any] | None:
+        row = self._one("SELECT data FROM matches WHERE id = ?", (match_id,))
+        return None if row is None else dict(json.loads(row[0]))
+
+    async def match_records(self, match_id: str) -> str | None:
+        row = self._one("SELECT data FROM match_records WHERE match = ?", (match_id,))
+        return None if row is None else str(row[0])
 
     async def recent(self, player_id: str, limit: int) -> list[dict[str, Any]]:
         rows = self._all(

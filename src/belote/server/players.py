@@ -31,6 +31,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from belote.actions import Refusal
 from belote.game import SEATS, Match
 from belote.ids import new_id
+from belote.record import dumps as record_dumps
+from belote.record import match_records
 from belote.server import player_stats, ratings
 from belote.server.player_store import HISTORY, PlayerStore
 from belote.server.room import Meta, check_name, folded_name
@@ -201,6 +203,7 @@ class Players:
             teams[rules.team(s)].append(seat.player)
             sides[rules.team(s)].append({"seat": SEATS[s], "name": seat.name, "player": seat.player, "bot": seat.bot})
         at = self.clock()
+        records = match_records(match)
         summary: dict[str, Any] = {
             "id": f"{table_id}:{meta.game}",
             "game": game,
@@ -210,6 +213,7 @@ class Players:
             "score": list(match.score),
             "winner": match.winner,
             "sides": sides,
+            "deals": len(records),
         }
         new: dict[str, dict[str, Any]] = {}
         if counts(meta) and ratings.rated_sides(teams):
@@ -226,7 +230,8 @@ class Players:
             summary["rated"] = True
             summary["changes"] = changes
         stats = {p: player_stats.match_counters(match, s) for s, p in people.items()}
-        if not await self.store.finish_match(summary, new, stats, at):
+        lines = "".join(record_dumps(r) + "\n" for r in records)
+        if not await self.store.finish_match(summary, new, stats, at, lines):
             return None
         return summary
 

@@ -12,7 +12,8 @@ Keys (under the link's prefix, ``belote:`` by default; ``{id}`` a player's id, w
 - ``p:{id}:ratings`` the player's rating in each game (a hash: game -> JSON), ``p:{id}:history:{game}``
   the ratings after each rated match (a sorted set by time of ``[rating, match id]``, the last
   ``HISTORY`` kept);
-- ``match:{match id}`` a finished match (JSON), ``seated:{match id}`` the players who keep it (a set:
+- ``match:{match id}`` a finished match (JSON), ``records:{match id}`` its deals' records (JSON lines,
+  for its review), ``seated:{match id}`` the players who keep it (a set:
   when the last of them is deleted, the match goes), ``p:{id}:matches`` the player's matches (a sorted
   set of match ids by time);
 - ``p:{id}:stats`` the games the player has statistics in (a set), ``p:{id}:stats:{game}`` the counters
@@ -138,6 +139,7 @@ return {row[1], row[2]}
 # and as many name, value pairs. 0: the match is already kept, and nothing is written.
 _FINISH = """
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+if ARGV[#ARGV] ~= '' then redis.call('SET', KEYS[#KEYS], ARGV[#ARGV]) end
 local id, at, game, week, keep = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
 local a = 8
 for i = 0, tonumber(ARGV[7]) - 1 do
@@ -450,14 +452,16 @@ class RedisPlayers:
                     ):
                         for other in others:
                             pipe.srem(self._p(other, theirs), player_id)
-                    for match_key, seated_key, raw, seated in zip(match_keys, seated_keys, data, holders, strict=True):
+                    for match_id, match_key, seated_key, raw, seated in zip(
+                        matches, match_keys, seated_keys, data, holders, strict=True
+                    ):
                         if seated - {player_id} and raw is not None:
                             pipe.set(match_key, json.dumps(neutral(json.loads(raw), player_id)))
                             pipe.srem(seated_key, player_id)
                         elif seated - {player_id}:
                             pipe.srem(seated_key, player_id)
                         else:  # nobody else keeps it
-                            pipe.delete(match_key, seated_key)
+                            pipe.delete(match_key, seated_key, self._k("records", match_id))
                     pipe.delete(key, *own.values(), self._p(player_id, "analysed"))
                     await pipe.execute()
                     return
@@ -470,7 +474,12 @@ class RedisPlayers:
         return {str(game): json.loads(raw) for game, raw in held.items()}
 
     async def finish_match(
-        self, match: dict[str, Any], ratings: dict[str, dict[str, Any]], stats: dict[str, dict[str, int]], at: float
+        self,
+        match: dict[str, Any],
+        ratings: dict[str, dict[str, Any]],
+        stats: dict[str, dict[str, int]],
+        at: float,
+        records: str = "",
     ) -> bool:
         people = {seat["player"] for side in match["sides"] for seat in side if seat.get("player")}
         game, match_id, week = str(match["game"]), str(match["id"]), week_of(at)
@@ -510,7 +519,17 @@ class RedisPlayers:
                 args.append(len(counters))
                 for name, value in counters.items():
                     args += [name, int(value)]
+        keys.append(self._k("records", match_id))
+        args.append(records)
         return bool(await self._finish(keys=keys, args=args))
+
+    async def match(self, match_id: str) -> dict[str, Any] | None:
+        raw = await self.r.get(self._k("match", match_id))
+        return None if raw is None else dict(json.loads(raw))
+
+    async def match_records(self, match_id: str) -> str | None:
+        raw = await self.r.get(self._k("records", match_id))
+        return None if raw is None else str(raw)
 
     async def recent(self, player_id: str, limit: int) -> list[dict[str, Any]]:
         if limit == 0:

@@ -148,21 +148,41 @@ async def analyse_route(request: Request) -> Response:
 
 
 async def _count_for_player(request: Request, key: str, result: dict[str, Any]) -> None:
-    """A person with an identity who reviews a deal of theirs (``?seat=S`` and ``Authorization:
-    Bearer <player secret>``, docs/players.md): the double-dummy cost of that seat's cards joins
-    their statistics, once a deal. Anything else counts nothing and changes no answer."""
-    seat = request.query_params.get("seat")
-    if "authorization" not in request.headers or seat not in result.get("players", {}):
+    """A person with an identity who reviews a deal of a match they played (``?match=ID&seat=S`` and
+    ``Authorization: Bearer <player secret>``, docs/players.md): the double-dummy cost of that seat's
+    cards joins their statistics, once a deal, when the match is kept with them at that seat and the
+    deal is one of its records (a record made up for the purpose counts nothing). Anything else
+    counts nothing and changes no answer."""
+    seat, match_id = request.query_params.get("seat"), request.query_params.get("match")
+    if "authorization" not in request.headers or not match_id or seat not in result.get("players", {}):
         return
     try:
         player = await me(request)
     except Refusal:
         return
+    store = request.app.state.players.store
+    match = await store.match(match_id)
+    seats = [] if match is None else [s for side in match["sides"] for s in side]
+    if not any(s.get("seat") == seat and s.get("player") == player["id"] for s in seats):
+        return
+    if key not in _record_keys(await store.match_records(match_id) or ""):
+        return
     mine = result["players"][seat]
     counters = {"analysed_cards": int(mine["solved"]), "dd_cost_tenths": round(10 * float(mine["cost"]))}
     game = str(result.get("game") or "classic")
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    await request.app.state.players.store.add_analysis(player["id"], game, f"{digest}:{seat}", counters)
+    await store.add_analysis(player["id"], game, f"{digest}:{seat}", counters)
+
+
+def _record_keys(lines: str) -> set[str]:
+    """The canonical texts of a kept match's records (``checked_record``'s keys)."""
+    keys = set()
+    for line in lines.splitlines():
+        try:
+            keys.add(checked_record(json.loads(line))[0])
+        except (Refusal, json.JSONDecodeError):
+            continue
+    return keys
 
 
 async def review_page(request: Request) -> Response:

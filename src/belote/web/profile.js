@@ -4,9 +4,10 @@
 // nothing to count yet), and the recent matches with their sides, score and rating change. Another
 // player's profile offers Add friend and Block to a viewer with an identity.
 //
-// A match's review (/review) needs the table's seat token or spectator code, which only a browser
-// that sat at (or watched) the table holds (mygames.js): the link is shown for those matches alone,
-// and only for the last match of its table here (the table keeps the deals of its current match).
+// Each match opens in the review (/review?match=ID&seat=S, seen from this profile's player): the
+// server keeps a finished match's deals with it. A match kept before it kept its deals opens only
+// from a browser that sat at (or watched) its table, through the table's seat token or spectator code
+// (mygames.js), and only while the table keeps its deals (its last match).
 
 import { ratingChartSvg } from "./chart.js";
 import { $, esc } from "./dom.js";
@@ -230,8 +231,13 @@ function sideHtml(side) {
     .join(" &amp; ");
 }
 
-/** The review of a match, where this browser can open it: its table's last match here, its secret held. */
+/** The review of a match: its kept deals, seen from this profile's seat; for a match kept without
+ * them, its table's, where this browser holds its secret and the table still has them. */
 function reviewHref(match, latestAtTable) {
+  if (match.deals) {
+    const seat = (match.sides || []).flat().find((s) => s.player === P.profile.id);
+    return `/review?${new URLSearchParams({ match: match.id, ...(seat ? { seat: seat.seat } : {}) })}`;
+  }
   if (!match.table || !latestAtTable || !secretOf(match.table)) return null;
   return `/review?${new URLSearchParams({ table: match.table })}`;
 }

@@ -4,17 +4,23 @@
 //
 //   /review?table=ID&game=N&deal=K   a deal of a table this browser sat at (its seat token, kept by
 //                                    the table page) or watched once the match was over (watch code)
+//   /review?match=ID&seat=S&deal=K   a deal of a finished match kept for the identities who played it
+//                                    (a profile's recent matches), seen from seat S, public
 //   /review                          My games, and a record file (.json / .jsonl) to drop or choose
 //
-// The deals come from GET /api/tables/{id}/records (never the deal in progress) or from the file;
-// each deal shown is sent to POST /api/analyse, which answers belote analyse --json's object. The
-// page draws only what the analysis says: it computes no score of its own.
+// The deals come from GET /api/tables/{id}/records (never the deal in progress), from GET
+// /api/matches/{id}/records or from the file; each deal shown is sent to POST /api/analyse, which
+// answers belote analyse --json's object. A deal of a kept match that this browser's identity played
+// is sent with its match, seat and the identity's secret: its double-dummy cost joins the player's
+// statistics (docs/players.md). The page draws only what the analysis says: it computes no score of
+// its own.
 
 import { cardFace, cardText, sortHand } from "./cards.js";
 import { parseBid } from "./coinche.js";
 import { $, esc } from "./dom.js";
 import { gameOf } from "./games.js";
 import { gameTitle, getLang, keepPageLang, pageLang, setLang, tIn } from "./i18n.js";
+import * as identity from "./identity.js";
 import { forget, latestGame, loadGames, reviewUrl, secretOf } from "./mygames.js";
 import { refusalText } from "./refusals.js";
 import { rt } from "./review-words.js";
@@ -49,7 +55,7 @@ const R = {
   analyses: new Map(), // deal index -> analysis
   index: 0,
   step: 0,
-  source: null, // {table, game, names, seat} for a table's deals, null for a file
+  source: null, // {table, game, names, seat, match?, counted?} for a table's or a match's deals, null for a file
   error: null, // {code, args, message} or {key}: said again in the other language
   loading: false,
 };
@@ -177,6 +183,10 @@ async function loadTable(q) {
   const secret = q.get("watch") || secretOf(table, game);
   const entry = loadGames().find((g) => g.table === table) || null;
   R.source = { table, game, names: entry ? entry.names : {}, seat: entry ? entry.seat : null };
+  if (identity.player() && game && R.source.seat) {
+    // Kept for the identity once the match is over (the server checks it sat there): its reviews count.
+    Object.assign(R.source, { match: `${table}:${game - 1}`, counted: R.source.seat });
+  }
   if (!secret) return showError({ key: "noSecret" });
   if (entry && game && entry.game > game) return showError({ key: "notKept" });
   let answer;
@@ -191,6 +201,41 @@ async function loadTable(q) {
   if (!records.length) return showError({ key: "noDeals" });
   R.records = records;
   const deal = Number(q.get("deal")) || records.length;
+  await showDeal(Math.min(Math.max(deal, 1), records.length) - 1);
+}
+
+/** The deals of a kept match (a profile's link): public, seen from the seat asked (the profile's player). */
+async function loadMatch(q) {
+  const id = q.get("match");
+  let answers;
+  try {
+    const path = `/api/matches/${encodeURIComponent(id)}`;
+    answers = await Promise.all([fetch(path), fetch(`${path}/records`)]);
+  } catch {
+    return showError({ key: "network" });
+  }
+  const [kept, lines] = answers;
+  if (!kept.ok) return showError(await refusalOf(kept));
+  if (!lines.ok) return showError(await refusalOf(lines));
+  const match = await kept.json();
+  const seats = (match.sides || []).flat();
+  const names = Object.fromEntries(seats.map((s) => [s.seat, s.name]));
+  const asked = seats.find((s) => s.seat === q.get("seat")) || null;
+  const me = identity.player();
+  const mine = me ? seats.find((s) => s.player === me.id) : null;
+  const number = Number(String(match.id).split(":").pop());
+  R.source = {
+    table: match.table,
+    game: Number.isInteger(number) ? number + 1 : 1,
+    names,
+    seat: (asked || mine || {}).seat || null,
+    match: match.id,
+    counted: mine ? mine.seat : null, // the identity's own seat: its reviews count in its statistics
+  };
+  const records = parseRecords(await lines.text());
+  if (!records.length) return showError({ key: "noDeals" });
+  R.records = records;
+  const deal = Number(q.get("deal")) || 1;
   await showDeal(Math.min(Math.max(deal, 1), records.length) - 1);
 }
 
@@ -270,12 +315,24 @@ async function showDeal(index) {
   }
 }
 
+/** Where a deal goes to be analysed: with its kept match and the identity's seat, when it played it. */
+function analyseUrl() {
+  const s = R.source;
+  if (!s || !s.match || !s.counted || !identity.secret()) return "/api/analyse";
+  return `/api/analyse?${new URLSearchParams({ match: s.match, seat: s.counted })}`;
+}
+
+function analyseHeaders() {
+  const counted = R.source && R.source.match && R.source.counted;
+  return { "Content-Type": "application/json", ...(counted ? identity.authHeaders() : {}) };
+}
+
 /** POST /api/analyse: {analysis} or {error}; a busy server is asked again after the time it says. */
 async function analyse(record) {
   for (let attempt = 0; ; attempt++) {
     let answer;
     try {
-      answer = await fetch("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(record) });
+      answer = await fetch(analyseUrl(), { method: "POST", headers: analyseHeaders(), body: JSON.stringify(record) });
     } catch {
       return { error: { key: "network" } };
     }
@@ -608,7 +665,9 @@ el.drop.addEventListener("drop", (e) => {
 setLang(pageLang());
 applyLanguage();
 const query = new URLSearchParams(location.search);
-if (query.get("table")) {
+if (query.get("match")) {
+  loadMatch(query);
+} else if (query.get("table")) {
   loadTable(query);
 } else {
   el.home.hidden = false;
