@@ -18,7 +18,16 @@ from starlette.testclient import TestClient
 
 from belote.server.assets import WEB, Assets
 
-PAGES = ["/", "/scores", "/review", "/problems", "/rules?lang=en", "/rules?lang=fr"]
+PAGES = [
+    "/",
+    "/scores",
+    "/review",
+    "/problems",
+    "/tournaments",
+    "/tournaments/daily-classic-20261204",
+    "/rules?lang=en",
+    "/rules?lang=fr",
+]
 YEAR = "public, max-age=31536000, immutable"
 GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}

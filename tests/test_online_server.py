@@ -276,6 +276,17 @@ def test_one_queued_player_gets_three_bots_after_the_wait(app_client: Callable[.
         assert state["players"][matched["seat"]]["name"] == "Solo"
 
 
+def test_a_server_of_short_online_matches_seats_the_queue_at_tables_of_that_many_deals(
+    app_client: Callable[..., TestClient],
+) -> None:
+    with app_client(pace=0.0, queue_wait=0.0, queue_deals=1) as client, client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "queue", "name": "Solo", "variant": "three-handed"})
+        matched = receive(ws, "matched")
+        state = join(ws, matched["table"], matched["token"])
+        assert (state["settings"]["variant"], state["settings"]["deals"]) == ("three-handed", 1)
+        assert state["kind"] == "online"
+
+
 def test_leaving_the_queue(client: TestClient) -> None:
     with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
         a.send_json({"type": "queue", "name": "A"})

@@ -26,7 +26,7 @@ from belote.server.player_store import SQLitePlayers
 from belote.server.players import Players, handle
 from belote.server.room import Act, Resume, Start, check_settings
 from belote.server.store import SQLiteStore
-from belote.server.tables import ServerConfig, Table
+from belote.server.tables import Client, ServerConfig, Table
 from netplay import receive, run, until
 
 MODEL = PlackettLuce()
@@ -189,6 +189,23 @@ def test_a_finished_match_is_kept_once(world: World) -> None:
     assert run(world.players.finish(table.id, table.meta, table.match)) is None  # a second time: nothing
     assert run(world.players.store.ratings(a["id"])) == before
     assert len(world.profile(a)["recent"]) == 1
+
+
+def test_a_page_told_that_the_match_is_over_finds_it_kept(world: World) -> None:
+    """The results are kept before the match's last state is sent: a page that shows the match over
+    and opens its profile (or the leaderboard) at once finds the match and the rating it moved."""
+    a, b = world.person("Ana"), world.person("Ben")
+    table = world.table({2: a, 1: b}, rated=True)
+    kept_when_told: list[int] = []
+
+    async def page(text: dict[str, Any] | str) -> None:
+        msg = json.loads(text) if isinstance(text, str) else text
+        if msg.get("view") and msg["view"]["match_over"]:
+            kept_when_told.append(len((await world.players.profile(a))["recent"]))
+
+    table.clients.append(Client(seat=2, send=page))
+    play_out(table)
+    assert kept_when_told == [1]
 
 
 def test_a_finished_match_keeps_its_deals_for_its_review_after_its_table_is_gone(world: World) -> None:
@@ -461,6 +478,29 @@ def test_an_invitation_reaches_the_friends_open_pages_at_once(http: TestClient) 
     elsewhere = http.post("/api/tables", json={"name": "Zoé", "settings": {}}).json()  # not Léa's table
     theirs = {**body, "table": elsewhere["table"], "invite": elsewhere["invite"]}
     assert http.post("/api/me/invite", json=theirs, headers=bearer(ls)).json()["code"] == "no_such_table"
+
+
+def test_an_invitation_made_while_a_page_opens_reaches_it_with_its_hello(http: TestClient) -> None:
+    """A page reads its invitations (``GET /api/me``), then opens its socket: one made in between is
+    sent to the socket when it says hello, as to the sockets open when it was made."""
+    lea, ls = new_player(http, "Léa")
+    tom, ts = new_player(http, "Tom")
+    http.post("/api/me/friends", json={"player": tom["id"]}, headers=bearer(ls))
+    http.post("/api/me/friends", json={"player": lea["id"]}, headers=bearer(ts))
+    assert http.get("/api/me", headers=bearer(ts)).json()["invitations"] == []  # the page reads none
+    made = http.post("/api/tables", json={"settings": {}}, headers=bearer(ls)).json()
+    body = {"player": tom["id"], "table": made["table"], "invite": made["invite"]}
+    assert http.post("/api/me/invite", json=body, headers=bearer(ls)).status_code == 200  # nobody online
+    with http.websocket_connect("/ws") as page:
+        page.send_json({"type": "hello", "player": ts})
+        page.send_json({"type": "no_such_message"})  # its refusal comes after all the hello brought
+        said = []
+        while (msg := page.receive_json())["type"] != "error":
+            said.append(msg)
+    (invited,) = said
+    assert schemacheck.validator("server-message").is_valid(invited), invited
+    assert invited["type"] == "invited"
+    assert (invited["table"], invited["invite"], invited["from"]["id"]) == (made["table"], made["invite"], lea["id"])
 
 
 def test_a_friend_at_a_table_is_shown_at_it(http: TestClient) -> None:

@@ -722,12 +722,14 @@ def test_the_http_routes_keep_their_schema(served: Server, mode: GenerationMode)
             "GET /api/problems",
             "GET /api/ratings",
             "GET /api/sheets/{sheet_id}",
+            "GET /api/tournaments",
             "GET /leaderboard",
             "GET /metrics",
             "GET /problems",
             "GET /review",
             "GET /scores",
             "GET /sw.js",
+            "GET /tournaments",
         ]
 
 

@@ -130,6 +130,18 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "self": (),
     "blocked": (),
     "not_friends": (),
+    # The server: duplicate tournaments (server/tournaments.py, docs/tournaments.md).
+    "no_such_tournament": (),
+    "tournament_closed": (),
+    "no_such_board": ("boards",),
+    "board_played": ("board",),
+    "board_not_played": ("board",),
+    "bad_boards": ("min", "max"),
+    "bad_dates": (),
+    "bad_guest": ("min", "max"),
+    "no_entrant": (),
+    "bad_month": (),
+    "tournament_board": (),
     # The server: chat.
     "read_only": (),
     "bad_chat": ("max",),

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from belote import sheet_cli
+from belote import sheet_cli, tournament_cli
 from belote.cli_rules import add_game_argument, add_rules_arguments, rules_from_args
 from belote.game import SEATS, Deal, shuffled_deck
 from belote.record import RecordError, dumps, read_all, replay, text_report, to_record
@@ -167,6 +167,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"belote: serving on http://{args.host}:{args.port} ({where})", flush=True)
     config = ServerConfig(
         queue_wait=args.queue_wait,
+        queue_deals=args.queue_deals,
         turn_timer=args.turn_timer,
         pace=args.pace,
         origins=tuple(args.origin),
@@ -278,10 +279,25 @@ def serve_parser(sub: Subcommands) -> None:
     p.set_defaults(func=cmd_serve)
 
 
+def _queue_deals(text: str) -> int:
+    """A number of deals for the queue's matches, as a table's ``deals`` setting takes it."""
+    n = int(text)
+    if not 1 <= n <= 100:
+        raise argparse.ArgumentTypeError("1 to 100 deals")
+    return n
+
+
 def _serve_pace(p: argparse.ArgumentParser) -> None:
     """How the tables go: the queue's wait, the turn timer, the bots' pace."""
     p.add_argument(
         "--queue-wait", type=float, default=20.0, help="seconds before bots fill an online table (default 20)"
+    )
+    p.add_argument(
+        "--queue-deals",
+        type=_queue_deals,
+        default=None,
+        metavar="N",
+        help="deals in a match of the online tables (1 to 100; default: played to the target score, 1000)",
     )
     p.add_argument(
         "--turn-timer", type=int, default=30, help="seconds a player has to act before a bot plays (default 30)"
@@ -571,6 +587,7 @@ SUBCOMMANDS: tuple[Callable[[Subcommands], object], ...] = (
     deal_parser,
     serve_parser,
     play_parser,
+    tournament_cli.register,
     sheet_cli.add_parser,
     replay_parser,
     analyse_parser,

@@ -626,7 +626,11 @@ class Deal(PlayState):
 
 
 class Match:
-    """Deals to the line (or a number of deals). A match is its seed plus its list of actions."""
+    """Deals to the line (or a number of deals). A match is its seed plus its list of actions.
+
+    ``one_deal``: the match is its first deal, whatever its outcome (a board of a duplicate
+    tournament: a deal everybody passed twice is over at 0 to 0, never dealt again).
+    """
 
     def __init__(
         self,
@@ -634,6 +638,7 @@ class Match:
         seed: int = 0,
         first_dealer: int = 0,
         score: tuple[int, ...] | None = None,
+        one_deal: bool = False,
     ) -> None:
         self.rules = rules or Rules()
         score = score or (0,) * self.rules.teams
@@ -641,6 +646,7 @@ class Match:
             raise ValueError(f"the score has {self.rules.teams} entries in this game, not {len(score)}")
         self.seed = seed
         self.first_dealer = first_dealer
+        self.one_deal = one_deal
         self.start_score = score
         self.score = list(score)
         self.deals: list[Deal] = []
@@ -687,7 +693,10 @@ class Match:
             for i, p in enumerate(r.points):
                 self.score[i] += p
             over, winner = (False, None)
-            if r.outcome != "thrown-in":
+            if self.one_deal:  # over: the higher score wins, equal is a tie
+                leaders = [i for i, x in enumerate(self.score) if x == max(self.score)]
+                over, winner = True, leaders[0] if len(leaders) == 1 else None
+            elif r.outcome != "thrown-in":
                 over, winner = match_winner(self.rules, self.score, self.deals_played)
             self.over, self.winner = over, winner
             if not over:
@@ -815,7 +824,7 @@ class Match:
 
     # ----------------------------------------------------------------- saving
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": "belote-match/1",
             "seed": self.seed,
             "rules": self.rules.changes(),
@@ -823,6 +832,9 @@ class Match:
             "score_before": dict(zip(self.rules.team_names, self.start_score, strict=True)),
             "actions": [action_str(a) for a in self.actions],
         }
+        if self.one_deal:
+            out["one_deal"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
@@ -833,6 +845,7 @@ class Match:
             int(data["seed"]),
             SEATS.index(data.get("first_dealer", "N")),
             tuple(int(score.get(name, 0)) for name in rules.team_names),
+            one_deal=bool(data.get("one_deal", False)),
         )
         for a in data["actions"]:
             m.apply(parse_action(a))

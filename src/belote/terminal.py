@@ -183,6 +183,23 @@ class TerminalGame:
         self.write = write
 
     def run(self) -> int:
+        if not self.play_out():
+            self.write("Bye.")
+            return 1
+        m = self.match
+        rules = m.rules
+        if m.winner is None:
+            winner = "nobody (a tie)"
+        elif m.winner == rules.team(self.me):
+            winner = "your side" if rules.game.partners else "you"
+        else:
+            winner = rules.team_names[m.winner]
+        self.write(f"The match is over: {_scores(rules.team_names, m.score)}, won by {winner}.")
+        return 0
+
+    def play_out(self) -> bool:
+        """Plays the match to its end, the person's turns read and the rest announced; False when
+        the person quit (``q``, or the end of the input)."""
         m = self.match
         seen = 0
         while not m.over:
@@ -193,23 +210,14 @@ class TerminalGame:
             self._announce([e for _, e in events])
             if seat == self.me:
                 if not self._human_turn():
-                    self.write("Bye.")
-                    return 1
+                    return False
             else:
                 action = self.bots[seat].act(m.view(seat))
                 m.apply(action, seat=seat)
                 if self.delay:
                     time.sleep(self.delay)
         self._announce([e for _, e in m.events(seen)])
-        rules = m.rules
-        if m.winner is None:
-            winner = "nobody (a tie)"
-        elif m.winner == rules.team(self.me):
-            winner = "your side" if rules.game.partners else "you"
-        else:
-            winner = rules.team_names[m.winner]
-        self.write(f"The match is over: {_scores(rules.team_names, m.score)}, won by {winner}.")
-        return 0
+        return True
 
     def _human_turn(self) -> bool:
         m = self.match

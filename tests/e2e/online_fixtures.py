@@ -115,6 +115,22 @@ def sit(page: Any, invite: str, name: str, seat: str = "") -> str:
     return seat_taken
 
 
+class QueueClock:
+    """The matchmaker's clock of the wall (``time.time``), stopped until the test moves it: the queue's
+    wait ends when the test says, not when a loaded machine happens to be slow. Its monotonic clock
+    (how often the queue is told) is the real one. A test sets it in place of the module ``time`` of
+    ``belote.server.matchmaking`` (``monkeypatch.setattr``)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+
 def my_turn(page: Any) -> bool:
     return bool(
         page.evaluate(

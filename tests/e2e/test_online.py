@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from axe import assert_no_serious
 from online_fixtures import (
     QUEUE_WAIT,
+    QueueClock,
     app_server,
     chat_lines,
     create_table,
@@ -330,21 +331,6 @@ def test_play_online_seats_one_person_with_three_bots(open_tab: OpenTab, online_
     playing(page)
     assert state(page)["seat"] == seat and state(page)["table"] == found["table"]
     assert not tab.unexpected_errors()
-
-
-class QueueClock:
-    """The matchmaker's clock of the wall (``time.time``), stopped until the test moves it: the queue's
-    wait ends when the test says, not when a loaded machine happens to be slow. Its monotonic clock
-    (how often the queue is told) is the real one."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def time(self) -> float:
-        return self.now
-
-    def monotonic(self) -> float:
-        return time.monotonic()
 
 
 def test_two_people_who_queue_together_are_partners(

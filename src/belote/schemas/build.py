@@ -452,6 +452,8 @@ ARGS: dict[str, Json] = {
     "what": {"enum": list(KEPT_QUIET)},
     "part": {"enum": ["headers", "body"]},  # of a request (server/connections.py)
     "host": {"type": "string", "maxLength": 100},
+    "board": {"type": "integer", "minimum": 1},  # a tournament's board, from 1
+    "boards": {"type": "integer", "minimum": 0},
 }
 #: The args of a code that hold something else than their name's.
 CODE_ARGS: dict[tuple[str, str], Json] = {

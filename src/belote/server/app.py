@@ -29,7 +29,7 @@ from belote.game import SEATS, IllegalAction, Refusal
 from belote.record import dumps as record_dumps
 from belote.record import match_records
 from belote.rules import OPTIONS
-from belote.server import assets, messages, player_routes
+from belote.server import assets, messages, player_routes, tournament_routes
 from belote.server.hub import OUTAGE, Hub, local_hub
 from belote.server.limits import (
     LocalLimits,
@@ -73,6 +73,8 @@ from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteSheets, SQLiteStore, StoreFull, default_path
 from belote.server.tables import Client, ServerConfig, Table, dumps
 from belote.server.thinking import Thinker
+from belote.server.tournament_store import SQLiteTournaments
+from belote.server.tournaments import Tournaments
 from belote.server.wire import (
     BadRequest,
     ClientMessage,
@@ -714,6 +716,7 @@ def create_app(
     ]
     routes.extend(sheet_routes)
     routes.extend(player_routes.routes)  # identities, profiles, leaderboards, friends (docs/players.md)
+    routes.extend(tournament_routes.routes)  # duplicate tournaments (docs/tournaments.md)
     routes.extend(review_routes)  # the review page and POST /api/analyse
     routes.extend(problem_routes)
     # The page's files, named by the build (server/assets.py), and the service worker of the table page.
@@ -736,6 +739,9 @@ def create_app(
             from belote.server.redis_players import RedisPlayers
 
             app.state.players = Players(RedisPlayers(link))
+            from belote.server.redis_tournaments import RedisTournaments
+
+            app.state.tournaments = Tournaments(RedisTournaments(link))
         else:
             hub = local_hub(store)
             limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets, config.hint_rate)
@@ -747,6 +753,8 @@ def create_app(
             hub, replace(config, thinker=thinker), app.state.metrics, rates=limits, sheets=app.state.sheets
         )
         manager.players = app.state.players
+        manager.tournaments = app.state.tournaments
+        app.state.tournaments.manager = manager
         matchmaker = Matchmaker(hub, manager, config.queue_wait)
         app.state.tables = manager
         app.state.matchmaker = matchmaker
@@ -761,6 +769,7 @@ def create_app(
         yield
         gc.set_threshold(*gc_before)
         await matchmaker.close()
+        await app.state.tournaments.close()
         await app.state.presence.close()
         await manager.close()
         await limits.close()
@@ -780,10 +789,12 @@ def create_app(
     app.state.store = store
     app.state.sheets = SQLiteSheets(store)
     app.state.players = Players(SQLitePlayers(store))  # in Redis mode, Redis's (lifespan)
+    app.state.tournaments = Tournaments(SQLiteTournaments(store))  # the same
     app.state.presence = Presence()
     app.state.origins = config.origins
     app.state.message_rates = config.message_rates  # times each message's rate (messages.RATES)
     app.state.sockets = {}  # open websockets by address (in this process)
     app.state.analyses = Analyses()  # the deals under analysis and the last answers (review.py)
+    app.state.monthly = {}  # the months' rankings of the daily tournaments, kept a minute (tournament_routes.py)
     app.state.assets = assets.Assets()  # the page's files in memory, named by their bytes
     return app

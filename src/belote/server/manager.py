@@ -41,6 +41,7 @@ from belote.server.room import (
 )
 from belote.server.store import SheetStore, StoreFull
 from belote.server.tables import ServerConfig, Table
+from belote.server.tournaments import Tournaments
 from belote.server.wire import new_token, same_secret
 from belote.variants import DEFAULT_GAME
 
@@ -89,6 +90,7 @@ class TableManager:
         self._sweep_task: asyncio.Task[None] | None = None
         self.rates = rates or LocalRates()  # the chat's limits, shared by the tables
         self.players: Players | None = None  # the identities whose finished matches are kept (None: none)
+        self.tournaments: Tournaments | None = None  # where a board's result goes (None: none)
         hub.bus.listen(self._on_note)
 
     def defaults(self) -> dict[str, Any]:
@@ -96,17 +98,22 @@ class TableManager:
 
     def _table(self, table_id: str, meta: Meta) -> Table:
         table = Table(table_id, meta, self.hub, self.config, self.rates, self.metrics, self.clock)
-        if self.players is not None:
+        if self.players is not None or self.tournaments is not None:
             table.finished = self._finished
         return table
 
     async def _finished(self, table: Table) -> None:
-        """A match ended at ``table``: its people's results, ratings and statistics (``Players.finish``).
-        A failure is logged and costs the table nothing."""
-        if self.players is None or table.match is None:
+        """A match ended at ``table``: its people's results, ratings and statistics (``Players.finish``),
+        or a tournament board's result (``Tournaments.finish``). A failure is logged and costs the
+        table nothing."""
+        if table.match is None:
             return
         try:
-            await self.players.finish(table.id, table.meta, table.match)
+            if table.meta.board is not None:
+                if self.tournaments is not None:
+                    await self.tournaments.finish(table)
+            elif self.players is not None:
+                await self.players.finish(table.id, table.meta, table.match)
         except Exception:
             log.exception("the results of a finished match could not be kept", extra={"table": table.id})
 
@@ -136,6 +143,25 @@ class TableManager:
         table = await self._create(Meta("solo", seed, settings, seats))
         return table, token, seat
 
+    async def create_board(
+        self, settings: dict[str, Any], seed: int, name: str, player: str | None, board: dict[str, Any]
+    ) -> tuple[Table, str, int]:
+        """A tournament's board (``tournaments.py``): a table of one person and the tournament's bots,
+        of the board's ``seed`` (deck, dealer, bots); its match is that one deal."""
+        token = new_token()
+        seat = person_seat(rules_of(settings).players)
+        seats = {seat: Seat(token, name, player=player)}
+        fill_with_bots(seats, rules_of(settings).players, settings["strength"], seed)
+        table = await self._create(Meta("tournament", seed, settings, seats, board=board))
+        return table, token, seat
+
+    async def drop(self, table_id: str) -> None:
+        """Forget a table nobody will use (a board's second table, made by a request that lost the
+        race for the entry): it expires from the store as any unused table."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            await table.stop()
+
     async def create_private(
         self, name: str, seat: int, settings: dict[str, Any], player: str | None = None
     ) -> tuple[Table, str]:
@@ -160,8 +186,9 @@ class TableManager:
     ) -> tuple[Table, list[tuple[str, int]]]:
         """A table of ``variant`` for the players the queue matched (at most its seats, in queue
         order, each with their ``seating``, ``partners`` by default: ``online_seats``), bots in the
-        others; each person's seat token and seat."""
-        settings = check_settings({"variant": variant}, self.defaults())
+        others; each person's seat token and seat. Its match has the server's ``queue_deals``."""
+        short = {} if self.config.queue_deals is None else {"deals": self.config.queue_deals}
+        settings = check_settings({"variant": variant, **short}, self.defaults())
         rules = rules_of(settings)
         seed = secrets.randbelow(2**31)
         places = online_seats(seatings or ["partners"] * len(names), rules.players, rules.game.partners, seed)

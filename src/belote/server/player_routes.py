@@ -43,6 +43,7 @@ from starlette.routing import Route
 from belote.actions import Refusal
 from belote.server import assets, ratings
 from belote.server.limits import Rate, address, count_new, counted, slow_down, too_many_created
+from belote.server.player_store import NEUTRAL_NAME
 from belote.server.players import PASSWORD, Players, handle, own, public, shown_ratings
 from belote.server.wire import BadRequest, parse_json, read_body, refused
 from belote.variants import VARIANTS
@@ -278,6 +279,8 @@ async def forget(request: Request) -> Response:
     player = await me(request)
     await _body(request)  # from this server's pages only, as every change
     await _players(request).delete(player)
+    # Their tournaments' results stay (the others' matchpoints stand) under a neutral name and entrant.
+    await request.app.state.tournaments.store.forget_player(player["id"], NEUTRAL_NAME)
     return JSONResponse({"deleted": True})
 
 

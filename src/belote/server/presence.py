@@ -2,8 +2,9 @@
 
 A person is online while a socket of theirs is open with their identity (``hello``, or a table
 joined from a seat of theirs); where they are is the table that socket has joined. An invitation
-from a friend waits ``INVITATION_SECONDS`` for its guest, pushed at once to every open socket of
-theirs (``invited``) and shown to a page that opens later (``GET /api/me``).
+from a friend waits ``INVITATION_SECONDS`` for its guest: pushed at once to every open socket of
+theirs (``invited``) and to each one that says hello later, and read by a page that opens later
+(``GET /api/me``).
 
 Each process knows its own sockets and tells the others through the hub's notes, on the channel
 ``CHANNEL`` (not a table's id): who came online or left, and at which table (said again every
@@ -66,11 +67,16 @@ class Presence:
 
     # ----------------------------------------------------------------- this process's sockets
     async def arrive(self, player: str, key: int, send: Send) -> None:
-        """A socket of ``player``'s (said again by the same socket: where it is stays as it was)."""
+        """A socket of ``player``'s (said again by the same socket: where it is stays as it was). A new
+        one is sent the invitations kept for the player: one made while its page was opening, after
+        the page read them (``GET /api/me``) and before this hello, reaches it too."""
         held = self.sockets.setdefault(player, {})
         if key not in held:
             held[key] = Socket(send)
             await self._tell(player)
+            for invitation in self.invitations(player):
+                with contextlib.suppress(Exception):  # a socket closing: its page reads them when it opens again
+                    await send({"type": "invited", **invitation})
 
     async def at_table(self, player: str, key: int, table: dict[str, Any] | None) -> None:
         socket = self.sockets.get(player, {}).get(key)

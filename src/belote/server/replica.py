@@ -37,14 +37,16 @@ class Replica:
         self.id = table_id
         self.hub = hub
         self.defaults = defaults
-        self.room = Room(meta, new_match(meta.settings, meta.seed) if meta.status == "playing" else None)
+        self.room = Room(
+            meta, new_match(meta.settings, meta.seed, meta.board is not None) if meta.status == "playing" else None
+        )
         self.revision = 0  # bumped by every change of the room
         self.epoch = 0  # bumped when the room's history begins again
 
     def replay(self, actions: list[str], meta: Meta | None = None) -> None:
         """The room of ``meta`` (its own by default) with the match replayed from ``actions``."""
         meta = meta or self.room.meta
-        match = new_match(meta.settings, meta.seed)
+        match = new_match(meta.settings, meta.seed, meta.board is not None)
         for a in actions:
             match.apply(parse_action(a))
         self.room = Room(meta, match)

@@ -137,10 +137,11 @@ def rules_of(settings: dict[str, Any]) -> Rules:
     return Rules.from_dict({name: settings[name] for name in RULE_SETTINGS if name in settings})
 
 
-def new_match(settings: dict[str, Any], seed: int) -> Match:
-    """The match a table plays: its rules, its seed, and the first dealer drawn from the seed."""
+def new_match(settings: dict[str, Any], seed: int, one_deal: bool = False) -> Match:
+    """The match a table plays: its rules, its seed, and the first dealer drawn from the seed;
+    ``one_deal``: a tournament's board, one deal whatever its outcome."""
     rules = rules_of(settings)
-    return Match(rules, seed=seed, first_dealer=seed % rules.players)
+    return Match(rules, seed=seed, first_dealer=seed % rules.players, one_deal=one_deal)
 
 
 def seat_list(players: int) -> str:
@@ -320,6 +321,9 @@ class Meta:
     #: played there (``Room.active`` is false) and it expires soon (``store.stored_kind``). A person
     #: of it who still comes takes it up where it was.
     abandoned: bool = False
+    #: A board of a duplicate tournament (kind ``tournament``): ``{"tournament", "board", "entrant"}``.
+    #: Its match is that one deal (``Match(one_deal=True)``); no hint, no new game, no settings.
+    board: dict[str, Any] | None = None
     version: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -340,6 +344,7 @@ class Meta:
             "hints": {SEATS[s]: n for s, n in sorted(self.hints.items())},
             "arrived": self.arrived,
             "abandoned": self.abandoned,
+            **({"board": self.board} if self.board is not None else {}),
             "version": self.version,
         }
 
@@ -362,6 +367,7 @@ class Meta:
             hints={SEATS.index(k): int(n) for k, n in (data.get("hints") or {}).items()},
             arrived=bool(data.get("arrived", True)),
             abandoned=bool(data.get("abandoned", False)),
+            board=dict(data["board"]) if isinstance(data.get("board"), dict) else None,
             version=int(data.get("version", 0)),
         )
 
@@ -454,8 +460,9 @@ class Room:
 
     @property
     def shared(self) -> bool:
-        """A table of several people (the turn timer runs, the next deal waits for everybody)."""
-        return self.meta.kind != "solo"
+        """A table of several people (the turn timer runs, the next deal waits for everybody): not a
+        solo table, nor a tournament's board (one person against bots, who takes their time)."""
+        return self.meta.kind not in ("solo", "tournament")
 
     @property
     def n_actions(self) -> int:
@@ -1006,7 +1013,7 @@ def _change(room: Room, message: Message, events: list[Event]) -> bool:
 def check_hint(room: Room, seat: int) -> None:
     """Refuses a hint but to the person of a solo table whose setting ``hints`` is on, at their turn:
     a hint is the search bot's advice against bots, never help against other people."""
-    if room.meta.kind != "solo":
+    if room.meta.kind != "solo":  # a tournament's board too: its bots are the field's
         raise IllegalAction("hints are given only at a table against bots", "hints_solo_only")
     if not room.meta.settings.get("hints"):
         raise IllegalAction("hints are off at this table: turn them on in the settings", "hints_off")
@@ -1084,6 +1091,8 @@ def _new_game(room: Room, seat: int, sent: Any, seed: int) -> None:
     m = room.meta
     if m.kind == "online":
         raise IllegalAction("an online table plays one match: press Play online for another", "online_one_match")
+    if m.kind == "tournament":
+        raise IllegalAction("a tournament's board is one deal, played once", "tournament_board")
     if m.kind == "private":
         if m.host != seat:
             raise IllegalAction("only the host of a private table can do that", "not_host")

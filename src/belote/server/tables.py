@@ -62,9 +62,13 @@ CHAT = MessageRate(
 
 @dataclass
 class ServerConfig:
-    """What ``belote serve`` can set: the queue's wait before bots fill a table, the turn timer, the pace."""
+    """What ``belote serve`` can set: the queue's wait before bots fill a table and its matches' length,
+    the turn timer, the pace."""
 
     queue_wait: float = 20.0
+    #: The deals of a match at the tables the queue forms (None: played to the target score, as every
+    #: table by default): a server for a short event, or for the browser tests, plays shorter matches.
+    queue_deals: int | None = None
     turn_timer: int = DEFAULT_SETTINGS["turn_timer"]
     pace: float = 1.0  # multiplies the bots' pauses (0 in tests: bots act at once)
     #: The pages, besides the server's own, whose websockets and requests are taken (``wire.origin_allowed``).
@@ -245,6 +249,11 @@ class Table:
         if write.actions:
             self.metrics.actions.inc(len(write.actions), kind=self.meta.kind)
         self.driver.note_position()
+        match = self.match
+        if write.actions and match is not None and match.over and self.finished is not None:
+            # The process whose change ended the match, once; before anybody is told the match is
+            # over: a page that shows its end finds it kept (its profile, the leaderboard).
+            await self.finished(self)
         await self.hub.bus.publish(self.id, {"kind": "changed", "from": self.hub.process})
         await self.broadcast()
         self.wake()
@@ -253,9 +262,6 @@ class Table:
             if listed or self.listed:
                 await self.hub.store.list_open(self.id, listed)
                 self.listed = listed
-        match = self.match
-        if write.actions and match is not None and match.over and self.finished is not None:
-            await self.finished(self)  # the process whose change ended the match, once
         if self.active and not self.driving and not self.hub.shared:  # a new match at a finished table
             self.start()
         return events
@@ -423,6 +429,8 @@ class Table:
             "timer": self.timer(),
             "hints": {SEATS[s]: n for s, n in sorted(meta.hints.items())},  # hints asked in the match
         }
+        if meta.board is not None:  # a tournament's board: the page leads back to its tournament
+            shared["board"] = {"tournament": meta.board["tournament"], "board": int(meta.board["board"]) + 1}
         made: dict[tuple[int | None, int], tuple[str, int]] = {}
         out: list[str] = []
         epoch = self.replica.epoch

@@ -366,6 +366,15 @@ class Thinker:
             return await asyncio.to_thread(_analyse, record)
         return answer
 
+    async def work(self, fn: Callable[[T], R], arg: T, what: str, owner: str = NOBODY) -> R:
+        """``fn(arg)`` (a module's function, picklable, deterministic) in a worker in ``owner``'s turn,
+        or in a thread of this process when there are no workers: a tournament's bots playing its
+        boards alone (``tournaments.play_board``)."""
+        answer = await self._in_worker(fn, arg, what, owner)
+        if answer is None:
+            return await asyncio.to_thread(fn, arg)
+        return answer
+
     async def hint(self, bot: Bot, view: PlayerView, owner: str = NOBODY) -> dict[str, Any]:
         """The bot's hint for the view (``belote.hints.hint``), worked out off the event loop like a
         decision, in ``owner``'s turn: a broken pool is replaced and tried once more, then the

@@ -34,6 +34,7 @@ import { tickGone } from "./view.js";
 import * as identity from "./identity.js";
 import * as panels from "./panels.js";
 import { fromBlocked, handleHtml, identityLink, profileUrl } from "./people.js";
+import { translateTw } from "./tournament-words.js";
 
 const STORE_KEY = "belote.table"; // the table this page is at: {table, token | watch, since}
 const NAME_KEY = "belote.name";
@@ -95,6 +96,7 @@ const el = {
   newGame: $('[data-testid="new-game"]'),
   keys: $(".keys"),
   home: $('[data-testid="home"]'),
+  tournamentLink: $('[data-testid="tournament-link"]'), // a tournament's board: back to its tournament
   dialog: $('[data-testid="settings-dialog"]'),
   botsForm: $('[data-testid="bots-form"]'),
   onlineForm: $('[data-testid="online-form"]'),
@@ -249,6 +251,7 @@ function applyLang(lang, root = document) {
   setLang(lang);
   translatePage(root);
   if (root !== document) return;
+  translateTw(root);
   renderReactions();
   chat.render(t);
   redrawLog();
@@ -1158,6 +1161,8 @@ const PANEL_ACTIONS = {
   "new-game": () => openHome("bots"),
   "play-again": playAgain,
   rematch,
+  // A tournament's board is over: its link leads back to the tournament; "/" then opens the home screen.
+  tournament: forgetTable,
   "close-panel": () => {
     T = closePanel(T);
     render();
@@ -1170,6 +1175,7 @@ el.panel.addEventListener("click", (ev) => {
 });
 
 el.newGame.addEventListener("click", askNewGame);
+el.tournamentLink.addEventListener("click", forgetTable);
 el.home.addEventListener("click", () => openHome(T.kind === "private" ? "create" : "online"));
 el.takeBack.addEventListener("click", () => conn.send({ type: "back" }));
 el.lastTrickBtn.addEventListener("click", () => (U.lastTrickOpen ? closeLastTrick() : openLastTrick()));
@@ -1301,8 +1307,9 @@ document.addEventListener("keydown", (ev) => {
       ev.preventDefault();
     }
   } else if (ev.key === "n" || ev.key === "N") {
-    // A new game is a solo table's: at a shared table the others are playing on.
-    if (shared(T) || spectating(U)) return;
+    // A new game is a solo table's: at a shared table the others are playing on; a tournament's
+    // board is one deal, played once.
+    if (shared(T) || spectating(U) || T.kind === "tournament") return;
     ev.preventDefault();
     askNewGame();
   } else if (ev.key === "l" || ev.key === "L") {
@@ -1396,8 +1403,12 @@ function boot() {
   identity.refresh();
   const link = readLink();
   const saved = loadTable();
+  const kept = link && !link.watch && !link.invite ? localStorage.getItem(tokenKey(link.table)) : null;
   if (link && (link.watch || link.invite)) {
     openLink(link);
+  } else if (kept) {
+    // A table this browser holds a seat at (a tournament's board, opened by its tournament's page).
+    enterTable({ table: link.table, token: kept });
   } else if (saved) {
     // A fresh page has no history: the server sends every event again.
     enterTable({ table: saved.table, token: saved.token || null, watch: saved.watch || null });

@@ -95,6 +95,15 @@ export function authHeaders() {
   return held ? { Authorization: `Bearer ${held.secret}` } : {};
 }
 
+/**
+ * What adding `otherId` (of `handle`) as a friend made of them, from what the server said since:
+ * friends at once when they had added this identity already, else a request they may answer.
+ */
+export function friendAddedWords(handle, otherId) {
+  const friends = (mine && mine.friends) || [];
+  return t(friends.some((f) => f.id === otherId) ? "friendsNow" : "friendAdded", { handle });
+}
+
 /** The ids of the players this identity blocked. */
 export function blockedIds() {
   return new Set(((mine && mine.blocked) || []).map((p) => p.id));
@@ -178,6 +187,15 @@ export async function deleteIdentity() {
 }
 
 // ---------------------------------------------------------------------- the socket that says hello
+// What the tests read: whether this page's own socket (Presence) has said hello, so that its person
+// is online for their friends.
+const presenceNow = { said: false };
+window.__presence = {
+  get said() {
+    return presenceNow.said;
+  },
+};
+
 /**
  * A socket of its own that says hello with the identity (the page is online for its friends) and
  * hears invitations; opened while `want(true)`, reopened after a loss with a growing pause. The
@@ -208,7 +226,9 @@ export class Presence {
     this.ws = ws;
     const said = held.secret;
     ws.addEventListener("open", () => {
-      if (this.ws === ws) ws.send(JSON.stringify({ type: "hello", player: said }));
+      if (this.ws !== ws) return;
+      ws.send(JSON.stringify({ type: "hello", player: said }));
+      presenceNow.said = true;
     });
     ws.addEventListener("message", (ev) => {
       let msg;
@@ -227,6 +247,7 @@ export class Presence {
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
       this.ws = null;
+      presenceNow.said = false;
       if (!this.wanted) return;
       this.retry = setTimeout(() => this.open(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 30000);
@@ -238,6 +259,7 @@ export class Presence {
     this.retry = null;
     const old = this.ws;
     this.ws = null;
+    presenceNow.said = false;
     if (old) old.close();
   }
 }

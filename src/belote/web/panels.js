@@ -423,7 +423,7 @@ async function onFriendsSubmit(ev) {
     return;
   }
   form.reset();
-  sayFriends(t("friendAdded", { handle: answer.data.player.handle }));
+  sayFriends(id.friendAddedWords(answer.data.player.handle, answer.data.player.id));
 }
 
 function sayFriends(words) {
@@ -451,7 +451,7 @@ async function onFriendsClick(ev) {
     }
     case "accept":
       answer = await id.change("POST", "/api/me/friends", { player: who });
-      if (answer.ok) sayFriends(t("friendAdded", { handle }));
+      if (answer.ok) sayFriends(id.friendAddedWords(handle, who));
       break;
     case "remove":
       if (!(await deps.ask(t("removeAsk", { handle }), t("remove")))) return;
@@ -517,7 +517,7 @@ async function offerFriend(friendId) {
   if (!(await deps.ask(t("addFriendAsk", { handle }), t("addFriend")))) return;
   const answer = await id.change("POST", "/api/me/friends", { player: friendId });
   openFriends();
-  sayFriends(answer.ok ? t("friendAdded", { handle }) : deps.refusal(answer.data));
+  sayFriends(answer.ok ? id.friendAddedWords(handle, friendId) : deps.refusal(answer.data));
 }
 
 // ---------------------------------------------------------------------- open tables

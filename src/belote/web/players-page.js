@@ -6,6 +6,7 @@ import { $ } from "./dom.js";
 import { getLang, keepPageLang, pageLang, setLang, t, translatePage } from "./i18n.js";
 import * as identity from "./identity.js";
 import { refusalText } from "./refusals.js";
+import { translateTw } from "./tournament-words.js";
 
 /** Words for a refusal of the server, in the page's language. */
 export function refused(data) {
@@ -23,6 +24,7 @@ export function startPage({ draw, title }) {
   const apply = (l) => {
     setLang(l);
     translatePage();
+    translateTw();
     document.title = title();
     const other = l === "fr" ? "en" : "fr";
     lang.textContent = other === "fr" ? "Français" : "English";

@@ -8,6 +8,9 @@
 // server keeps a finished match's deals with it. A match kept before it kept its deals opens only
 // from a browser that sat at (or watched) its table, through the table's seat token or spectator code
 // (mygames.js), and only while the table keeps its deals (its last match).
+//
+// Its Tournaments (GET /api/players/{id}/tournaments, issue 27): the average percentage of each game's
+// complete daily tournaments, and the past daily tournaments with the percentage and rank of each.
 
 import { ratingChartSvg } from "./chart.js";
 import { $, esc } from "./dom.js";
@@ -17,6 +20,8 @@ import * as identity from "./identity.js";
 import { secretOf } from "./mygames.js";
 import { handleHtml, num, outcomeOf, percent, profileUrl, ratingChange, sideOf, signed } from "./people.js";
 import { ask, dateWords, refused, startPage } from "./players-page.js";
+import { pct, tournamentUrl } from "./tournament-core.js";
+import { tw } from "./tournament-words.js";
 
 const PROVISIONAL = 10; // rated matches before a rating is no longer provisional (server/ratings.py)
 
@@ -36,15 +41,26 @@ const el = {
   recentCard: $('[data-testid="profile-recent"]'),
   recent: $('[data-testid="recent"]'),
   reviewNote: $('[data-testid="review-note"]'),
+  tournamentsCard: $('[data-testid="profile-tournaments"]'),
+  averages: $('[data-testid="tournament-averages"]'),
+  tournaments: $('[data-testid="tournament-history"]'),
 };
 
 /** What the page holds: the profile as the server sent it, the game shown, what was said last. */
-const P = { id: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""), profile: null, game: null, note: "", error: null };
+const P = {
+  id: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""),
+  profile: null,
+  game: null,
+  note: "",
+  error: null,
+  tournaments: null, // GET /api/players/{id}/tournaments
+};
 
 // What the tests read.
 window.__profile = {
   get profile() { return P.profile; },
   get game() { return P.game; },
+  get tournaments() { return P.tournaments; },
 };
 
 const gameName = (g) => gameTitle(g);
@@ -65,6 +81,7 @@ function draw() {
   drawRatings();
   drawGames();
   drawRecent();
+  drawTournaments();
 }
 
 function title() {
@@ -288,6 +305,47 @@ function drawRecent() {
   el.reviewNote.hidden = recent.length === 0 || reviews === recent.length;
 }
 
+/** The player's daily tournaments: the average of each game, and each past one with its percentage and rank. */
+function drawTournaments() {
+  const x = P.tournaments;
+  const past = x ? x.tournaments || [] : [];
+  const averages = x ? x.average || {} : {};
+  el.tournamentsCard.hidden = !P.profile || !x;
+  if (!x) return;
+  const lang = getLang();
+  const games = ordered(Object.keys(averages));
+  el.averages.innerHTML = games.length
+    ? games
+        .map((g) => {
+          const a = averages[g];
+          const n = a.tournaments === 1 ? tw("profileAverageOne") : tw("profileAverageOf", { n: num(a.tournaments, lang) });
+          return (
+            `<li class="rating" data-testid="tournament-average-${esc(g)}"><span class="rating-game">${esc(gameName(g))}</span>` +
+            `<span class="rating-value">${esc(pct(a.percent, lang, 1))}</span><span class="rating-facts">${esc(n)}</span></li>`
+          );
+        })
+        .join("")
+    : `<li class="none">${esc(tw("profileNone"))}</li>`;
+  el.tournaments.innerHTML = past.length
+    ? past
+        .map((p) => {
+          const rank = p.rank ? `<span class="tag">${esc(tw("profileRank", { rank: num(p.rank, lang) }))}</span>` : "";
+          const played = tw("profilePlayed", { n: p.played, m: p.boards });
+          const day = new Date(p.opens * 1000).toISOString().slice(0, 10);
+          return (
+            `<li class="match" data-testid="tournament-past" data-tournament="${esc(p.id)}"><div class="match-head">` +
+            `<time datetime="${day}">${esc(dateWords(p.opens + 43200))}</time>` +
+            `<b class="match-game">${esc(gameName(p.game))}</b>` +
+            `<span class="result ${p.percent >= 50 ? "won" : "tied"}">${esc(pct(p.percent, lang, 1))}</span>${rank}` +
+            `<span class="rating-facts">${esc(played)}</span>` +
+            `<a class="review" href="${esc(tournamentUrl(p.id))}" aria-label="${esc(tw("profileOpen", { name: `${gameName(p.game)}, ${dateWords(p.opens + 43200)}` }))}">${esc(tw("open"))}</a>` +
+            `</div></li>`
+          );
+        })
+        .join("")
+    : `<li class="none">${esc(tw("profileNone"))}</li>`;
+}
+
 // ---------------------------------------------------------------------- what one does here
 el.tabs.addEventListener("click", (ev) => {
   const tab = ev.target.closest("[data-game]");
@@ -316,7 +374,7 @@ el.actions.addEventListener("click", async (ev) => {
   let answer;
   if (b.dataset.act === "friend") {
     answer = await identity.change("POST", "/api/me/friends", { player: p.id });
-    if (answer.ok) P.note = t("friendAdded", { handle: p.handle });
+    if (answer.ok) P.note = identity.friendAddedWords(p.handle, p.id);
   } else if (b.dataset.act === "block") {
     if (!(await ask(t("blockAsk", { handle: p.handle }), t("block")))) {
       b.disabled = false;
@@ -352,6 +410,11 @@ async function load() {
     P.error = answer;
   }
   draw();
+  const history = await identity.request("GET", `/api/players/${encodeURIComponent(P.id)}/tournaments`, undefined, { auth: false });
+  if (history.ok) {
+    P.tournaments = history.data;
+    drawTournaments();
+  }
 }
 
 startPage({ draw, title });

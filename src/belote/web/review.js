@@ -6,6 +6,8 @@
 //                                    the table page) or watched once the match was over (watch code)
 //   /review?match=ID&seat=S&deal=K   a deal of a finished match kept for the identities who played it
 //                                    (a profile's recent matches), seen from seat S, public
+//   /review?tournament=ID&board=K    a tournament's board (issue 27) this browser played: its deal
+//                                    and the bots' line's (deal=1, 2), from the board's traveller
 //   /review                          My games, and a record file (.json / .jsonl) to drop or choose
 //
 // The deals come from GET /api/tables/{id}/records (never the deal in progress), from GET
@@ -25,6 +27,9 @@ import { forget, latestGame, loadGames, reviewUrl, secretOf } from "./mygames.js
 import { refusalText } from "./refusals.js";
 import { rt } from "./review-words.js";
 import { screenPos } from "./seats.js";
+import { askHeaders } from "./tournament-ask.js";
+import { apiPath, inviteOf, personSeat, tournamentUrl } from "./tournament-core.js";
+import { tw } from "./tournament-words.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣", NT: "SA", AT: "TA" };
 const RETRIES = 5; // a busy server (analysis_running, analyses_busy) is asked again after Retry-After
@@ -55,7 +60,9 @@ const R = {
   analyses: new Map(), // deal index -> analysis
   index: 0,
   step: 0,
-  source: null, // {table, game, names, seat, match?, counted?} for a table's or a match's deals, null for a file
+  // {table, game, names, seat, match?, counted?} for a table's or a match's deals, null for a file;
+  // a tournament's board also has {tournament, board, labels, dealNames}: each deal's name and seats' names
+  source: null,
   error: null, // {code, args, message} or {key}: said again in the other language
   loading: false,
 };
@@ -72,7 +79,8 @@ window.__review = {
 // ---------------------------------------------------------------------- language
 function applyLanguage() {
   document.title = rt("title");
-  for (const node of document.querySelectorAll("[data-r]")) node.textContent = rt(node.dataset.r);
+  for (const node of document.querySelectorAll("[data-r]")) if (node.dataset.r) node.textContent = rt(node.dataset.r);
+  for (const node of document.querySelectorAll("[data-tw]")) node.textContent = tw(node.dataset.tw);
   for (const node of document.querySelectorAll("[data-r-label]")) node.setAttribute("aria-label", rt(node.dataset.rLabel));
   el.lang.textContent = rt("otherLanguage");
   el.lang.lang = getLang() === "en" ? "fr" : "en";
@@ -83,7 +91,9 @@ function applyLanguage() {
 
 // ---------------------------------------------------------------------- words
 const seatWord = (seat) => {
-  const name = R.source && R.source.names ? R.source.names[seat] : null;
+  const s = R.source;
+  const names = s && s.dealNames ? s.dealNames[R.index] : s ? s.names : null;
+  const name = names ? names[seat] : null;
   return name ? `${name}` : rt(`seat${seat}`);
 };
 const gameName = (variant) => gameTitle(variant, getLang());
@@ -239,6 +249,51 @@ async function loadMatch(q) {
   await showDeal(Math.min(Math.max(deal, 1), records.length) - 1);
 }
 
+/**
+ * A tournament's board (from its traveller): GET .../boards/{k}/records with who asks (the identity,
+ * or this browser's guest token) answers the person's deal and the bots' line's; they are shown as
+ * You and Bots, the person's seat named so in each.
+ */
+async function loadTournament(q) {
+  const id = q.get("tournament");
+  const board = Number(q.get("board")) || 1;
+  const invite = q.get("invite") || inviteOf(id);
+  let answers;
+  try {
+    const headers = askHeaders();
+    answers = await Promise.all([
+      fetch(apiPath(id, "", invite), { headers }),
+      fetch(apiPath(id, `/boards/${board}/records`, invite), { headers }),
+    ]);
+  } catch {
+    return showError({ key: "network" });
+  }
+  const [kept, lines] = answers;
+  if (!kept.ok) return showError(await refusalOf(kept));
+  if (!lines.ok) return showError(await refusalOf(lines));
+  const t = await kept.json();
+  const seat = personSeat(gameOf(t.game).seats);
+  R.source = {
+    table: null,
+    game: null,
+    names: {},
+    seat,
+    tournament: id,
+    board,
+    labels: ["reviewYou", "reviewBots"],
+    dealNames: [{ [seat]: tw("reviewYou") }, { [seat]: tw("reviewBots") }],
+  };
+  $('[data-testid="back"]').href = tournamentUrl(id, { invite: t.kind === "private" ? invite : null, board });
+  $('[data-testid="back"]').dataset.r = "";
+  $('[data-testid="back"]').dataset.tw = "reviewBack";
+  applyLanguage();
+  const records = parseRecords(await lines.text());
+  if (!records.length) return showError({ key: "noDeals" });
+  R.records = records;
+  const deal = Number(q.get("deal")) || 1;
+  await showDeal(Math.min(Math.max(deal, 1), records.length) - 1);
+}
+
 async function refusalOf(answer) {
   try {
     return await answer.json();
@@ -363,6 +418,12 @@ function teamOf(a, seat) {
   return gameOf(a.game).team(seat);
 }
 
+/** A deal's name in the picker: its number, or for a tournament's board "You" and "Bots". */
+function dealLabel(i) {
+  const labels = R.source && R.source.labels;
+  return labels && labels[i] ? tw(labels[i]) : String(i + 1);
+}
+
 function drawPicker() {
   if (R.records.length < 2) {
     el.picker.innerHTML = "";
@@ -373,7 +434,7 @@ function drawPicker() {
     R.records
       .map(
         (_, i) =>
-          `<button type="button" data-testid="deal-${i + 1}" data-deal="${i}"${i === R.index ? ' aria-current="true" class="current"' : ""}>${i + 1}</button>`,
+          `<button type="button" data-testid="deal-${i + 1}" data-deal="${i}"${i === R.index ? ' aria-current="true" class="current"' : ""}>${esc(dealLabel(i))}</button>`,
       )
       .join("");
 }
@@ -406,9 +467,13 @@ function drawHeadline(a) {
   const points = Object.entries(r.points)
     .map(([k, v]) => `${esc(k)} +${v}`)
     .join(" · ");
-  const where = R.source ? ` · ${esc(rt("gameN", { n: R.source.game || 1 }))}` : "";
+  const s = R.source;
+  const where = s && s.tournament ? "" : s ? ` · ${esc(rt("gameN", { n: s.game || 1 }))}` : "";
+  const head = s && s.tournament
+    ? `${tw("board", { n: s.board })} · ${tw(R.index === 0 ? "reviewYouLong" : "reviewBotsLong")}`
+    : rt("deal", { n: R.index + 1 });
   el.headline.innerHTML =
-    `<h2>${esc(rt("deal", { n: R.index + 1 }))}${where} · ${esc(gameName(a.game))}</h2>` +
+    `<h2>${esc(head)}${where} · ${esc(gameName(a.game))}</h2>` +
     `<p><span class="contract">${esc(contractWords(a))}</span> ` +
     `<span class="outcome ${esc(r.outcome)}" data-testid="outcome">${esc(rt(`outcome_${r.outcome}`))}</span> ` +
     `<span class="points" data-testid="result-points">${points}</span></p>`;
@@ -665,7 +730,9 @@ el.drop.addEventListener("drop", (e) => {
 setLang(pageLang());
 applyLanguage();
 const query = new URLSearchParams(location.search);
-if (query.get("match")) {
+if (query.get("tournament")) {
+  loadTournament(query);
+} else if (query.get("match")) {
   loadMatch(query);
 } else if (query.get("table")) {
   loadTable(query);

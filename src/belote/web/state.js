@@ -160,9 +160,10 @@ export function lastScoredDeal(table) {
   return null;
 }
 
-/** Whether the table is shared with other people (online or private), not a solo table. */
+/** Whether the table is shared with other people (online or private), not a solo table nor a
+ * tournament's board (one person and the tournament's bots). */
 export function shared(table) {
-  return table.kind !== null && table.kind !== "solo";
+  return table.kind !== null && table.kind !== "solo" && table.kind !== "tournament";
 }
 
 /** The seat drawn at the bottom: one's own, or for a spectator the game's (South, or East at two hands). */

@@ -11,6 +11,7 @@ import { announceOffer } from "./flow.js";
 import { colon, getLang, t } from "./i18n.js";
 import { lobbySeatsHtml, tableLinks } from "./lobby.js";
 import { reviewLinkHtml } from "./mygames.js";
+import { profileUrl } from "./people.js";
 import { pilesHtml } from "./piles.js";
 import { GAMES } from "./games.js";
 import { hintsUsedHtml } from "./hints.js";
@@ -22,6 +23,8 @@ import {
   teamsFromMe, tricksBy, turnLine,
 } from "./state.js";
 import { wordsFor } from "./words.js";
+import { inviteOf, tournamentUrl } from "./tournament-core.js";
+import { tw } from "./tournament-words.js";
 
 export const TURNED_UP_MS = 2500; // how long a card just turned up on the table (two hands) is marked
 const FLIP_MS = 450; // and how long it takes to turn
@@ -72,15 +75,19 @@ function drawChrome({ el, T, U }) {
   const watching = spectating(U);
   el.app.dataset.players = String(T.game.players);
   el.app.dataset.variant = T.game.name;
-  el.newGame.hidden = sharedTable || watching || U.elsewhere;
+  const board = tournamentBoard(T);
+  el.newGame.hidden = sharedTable || watching || U.elsewhere || Boolean(board);
   el.home.hidden = !(sharedTable || watching);
+  // A tournament's board: no new game, no settings, no hint; the way back to its tournament instead.
+  el.tournamentLink.hidden = !board;
+  if (board) el.tournamentLink.href = board.url;
   el.app.classList.toggle("shared", sharedTable);
   el.app.classList.toggle("spectating", watching);
   el.app.classList.toggle("chat-open", sharedTable && U.chatOpen);
   el.app.classList.toggle("offline", Boolean(U.table) && !U.connected);
   el.spectatorBadge.hidden = !watching;
   // N starts a new game only at a solo table: at a shared one the others play on.
-  el.keys.dataset.i18n = sharedTable ? "keysHelpShared" : "keysHelp";
+  el.keys.dataset.i18n = sharedTable || board ? "keysHelpShared" : "keysHelp";
   el.keys.textContent = t(el.keys.dataset.i18n);
   el.chat.hidden = !sharedTable;
   el.chatToggle.hidden = !sharedTable;
@@ -520,7 +527,9 @@ function panelHtml(c, deal) {
   const outcome = r.outcome;
   const cols = teamsFromMe(T);
   let html = "";
-  if (v.match_over) html += winnerHtml(c);
+  const board = tournamentBoard(T);
+  if (v.match_over && board) html += boardOverHtml(board);
+  else if (v.match_over) html += winnerHtml(c);
   html += `<h2 id="panel-title">${esc(t("deal", { n: deal.number }))}<span class="outcome ${outcome}" data-testid="outcome" data-outcome="${outcome}">${esc(w.dealOutcome(outcome))}</span></h2>`;
   const row = (label, by, cls = "", testid = "") =>
     `<tr class="${cls}"${testid ? ` data-testid="${testid}"` : ""}><th scope="row">${label}</th>${cols.map((x) => `<td>${by(x)}</td>`).join("")}</tr>`;
@@ -567,10 +576,10 @@ function panelHtml(c, deal) {
   }
   if (r.pending) html += `<p class="note" data-testid="pending">${esc(t("pending", { n: r.pending }))}</p>`;
   const s = tableSettings(T, U);
-  html += `<p class="note" data-testid="panel-target">${esc(
+  if (!board) html += `<p class="note" data-testid="panel-target">${esc(
     s.deals ? t("targetDeals", { n: Math.min(deal.number, s.deals), m: s.deals }) : t("target", { n: s.target }),
   )}</p>`;
-  html += matchSheetHtml(T, deal);
+  if (!board) html += matchSheetHtml(T, deal);
   html += reviewLinkHtml(T, U, deal); // the deal's review (review.js), once it is finished
   if (v.match_over) html += hintsUsedHtml(T);
   html += `<div class="panel-buttons">${panelButtonsHtml(c)}</div>`;
@@ -593,6 +602,25 @@ export function declarationsNoteHtml({ T, w }, deal) {
     return `<li data-testid="declaration-fate" data-seat="${d.seat}" data-fate="${d.fate || ""}">${esc(`${w.seatName(d.seat)}${colon()}${what}${fate}`)}</li>`;
   });
   return `<div class="note decl-note"><b>${esc(t("declarations"))}</b><ul>${items.join("")}</ul></div>`;
+}
+
+/**
+ * The tournament's board this table plays (the state's `board`, kind "tournament"): its number and
+ * the way back to its tournament, where the board's results open (the invitation of a private one is
+ * kept by the tournament's page); null at any other table.
+ */
+export function tournamentBoard(T) {
+  const b = T.kind === "tournament" && T.msg ? T.msg.board : null;
+  if (!b || typeof b.tournament !== "string") return null;
+  return { ...b, url: tournamentUrl(b.tournament, { invite: inviteOf(b.tournament), board: b.board }) };
+}
+
+/** The end of a tournament's board: it is over, and its results are a tap away. */
+function boardOverHtml(board) {
+  return (
+    `<div class="match-end-banner board-over" data-testid="board-over"><p class="match-title">${esc(tw("boardOf", { n: board.board }))}</p>` +
+    `<p class="winner-line">${esc(tw("boardOver", { n: board.board }))}</p></div>`
+  );
 }
 
 function winnerHtml({ T, v, w }) {
@@ -643,8 +671,14 @@ function panelButtonsHtml({ T, U, v, w }) {
   }
   if (!T.seat) return button("close-panel", "panel-close", esc(t("close")));
   if (!v.match_over) return "";
-  if (T.kind === "solo") return button("new-game", "panel-new-game", esc(t("newGame")));
-  if (T.kind === "online") return button("play-again", "play-again", esc(t("playAgain")));
+  const board = tournamentBoard(T);
+  if (board) {
+    // A tournament's board is one deal, played once: what is next is its results, in the tournament.
+    return `<a class="btn primary" href="${esc(board.url)}" data-testid="back-to-tournament" data-action="tournament">${esc(tw("backToTournament"))}</a>`;
+  }
+  const profile = profileLinkHtml(T);
+  if (T.kind === "solo") return profile + button("new-game", "panel-new-game", esc(t("newGame")));
+  if (T.kind === "online") return profile + button("play-again", "play-again", esc(t("playAgain")));
   if (w.isMe(T.host)) {
     // The host may play the next match at another game: the server seats the people for it.
     const games = GAMES.map(
@@ -652,10 +686,21 @@ function panelButtonsHtml({ T, U, v, w }) {
     ).join("");
     return (
       `<label class="rematch-game"><span>${esc(t("nextGame"))}</span><select data-testid="rematch-variant">${games}</select></label>` +
+      profile +
       button("rematch", "panel-rematch", esc(t("newMatch")))
     );
   }
-  return `<p class="note" data-testid="wait-host">${esc(t("waitHostNewMatch"))}</p>`;
+  return `<p class="note" data-testid="wait-host">${esc(t("waitHostNewMatch"))}</p>${profile}`;
+}
+
+/**
+ * At a match's end, for a seat taken with an identity: its profile, where the match is kept with the
+ * rating it moved (docs/players.md). The table stays open in this page's history.
+ */
+function profileLinkHtml(T) {
+  const seat = T.players ? T.players[T.seat] : null;
+  if (!seat || !seat.player) return "";
+  return `<a class="btn ghost" href="${esc(profileUrl(seat.player))}" data-testid="panel-profile">${esc(t("yourProfile"))}</a>`;
 }
 
 /** The match's score sheet: each deal scored, its contract, result, points and the running total. */
