@@ -62,7 +62,8 @@ def _players(request: Request) -> Players:
     return players
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def json_object(request: Request) -> dict[str, Any]:
+    """A request's body: a JSON object of at most ``MAX_BODY`` bytes (none: an empty one)."""
     raw = await read_body(request, MAX_BODY)
     data = parse_json(raw, MAX_BODY) if raw.strip() else {}
     if not isinstance(data, dict):
@@ -129,14 +130,14 @@ def routed(handler: Any) -> Any:
 
 
 async def create(request: Request) -> Response:
-    data = await _body(request)
+    data = await json_object(request)
     await count_new(request.app.state.limits, address(request), too_many_created)
     player, secret = await _players(request).create(data.get("name"))
     return answer(player, secret)
 
 
 async def claim(request: Request) -> Response:
-    data = await _body(request)
+    data = await json_object(request)
     await _signing_in(request)
     found = await _players(request).claim(data.get("code"))
     if found is None:
@@ -145,7 +146,7 @@ async def claim(request: Request) -> Response:
 
 
 async def login(request: Request) -> Response:
-    data = await _body(request)
+    data = await json_object(request)
     await _signing_in(request)
     found = await _players(request).login(data.get("handle"), data.get("password"))
     if found is None:
@@ -277,7 +278,7 @@ async def whoami(request: Request) -> Response:
 
 async def forget(request: Request) -> Response:
     player = await me(request)
-    await _body(request)  # from this server's pages only, as every change
+    await json_object(request)  # from this server's pages only, as every change
     await _players(request).delete(player)
     # Their tournaments' results stay (the others' matchpoints stand) under a neutral name and entrant.
     await request.app.state.tournaments.store.forget_player(player["id"], NEUTRAL_NAME)
@@ -286,13 +287,13 @@ async def forget(request: Request) -> Response:
 
 async def rename(request: Request) -> Response:
     player = await me(request)
-    data = await _body(request)
+    data = await json_object(request)
     return answer(await _players(request).rename(player, data.get("name")))
 
 
 async def password(request: Request) -> Response:
     player = await me(request)
-    data = await _body(request)
+    data = await json_object(request)
     if "password" not in data:  # only an explicit null removes it
         raise Refusal("send the password, or null to remove it", "bad_password", min=PASSWORD[0], max=PASSWORD[1])
     await _players(request).set_password(player, data["password"])
@@ -308,7 +309,7 @@ def qr_svg(text: str) -> str:
 
 async def transfer(request: Request) -> Response:
     player = await me(request)
-    await _body(request)  # from this server's pages only, as every change
+    await json_object(request)  # from this server's pages only, as every change
     code, expires = await _players(request).transfer(player)
     link = str(request.url_for("index")) + f"?transfer={code}"
     body = {"code": code, "link": link, "qr": qr_svg(link), "expires": expires, "handle": handle(player)}
@@ -317,7 +318,7 @@ async def transfer(request: Request) -> Response:
 
 async def befriend(request: Request) -> Response:
     player = await me(request)
-    other = await _other(request, (await _body(request)).get("player"))
+    other = await _other(request, (await json_object(request)).get("player"))
     if other["id"] == player["id"]:
         raise Refusal("you cannot add yourself", "self")
     players = _players(request)
@@ -331,7 +332,7 @@ async def befriend(request: Request) -> Response:
 
 async def unfriend(request: Request) -> Response:
     player = await me(request)
-    await _body(request)
+    await json_object(request)
     await _players(request).store.remove_friend(player["id"], request.path_params["player"])
     return JSONResponse({"removed": True})
 
@@ -340,7 +341,7 @@ async def _block(request: Request, what: str) -> tuple[dict[str, Any], dict[str,
     """Block the player the body names (``what``: the request's word for it, in the refusal of
     oneself): the identity, the other player and the body."""
     player = await me(request)
-    data = await _body(request)
+    data = await json_object(request)
     other = await _other(request, data.get("player"))
     if other["id"] == player["id"]:
         raise Refusal(f"you cannot {what} yourself", "self")
@@ -373,7 +374,7 @@ async def report(request: Request) -> Response:
 
 async def unblock(request: Request) -> Response:
     player = await me(request)
-    await _body(request)
+    await json_object(request)
     await _players(request).store.unblock(player["id"], request.path_params["player"])
     return JSONResponse({"removed": True})
 
@@ -381,7 +382,7 @@ async def unblock(request: Request) -> Response:
 async def invite(request: Request) -> Response:
     """Invite a friend (both added each other) to a private table one sits at, by its invitation."""
     player = await me(request)
-    data = await _body(request)
+    data = await json_object(request)
     other = await _other(request, data.get("player"))
     players = _players(request)
     if other["id"] not in (await players.store.friends(player["id"]))["friends"]:

@@ -31,13 +31,12 @@ from starlette.routing import Route
 from belote.record import dumps as record_dumps
 from belote.server import assets
 from belote.server.limits import address, count_new, too_many_created
-from belote.server.player_routes import me, no_identity, routed
+from belote.server.player_routes import json_object, me, no_identity, routed
 from belote.server.room import check_name
 from belote.server.tournaments import DAY, Tournaments, entrant_of
-from belote.server.wire import BadRequest, parse_json, read_body
+from belote.server.wire import BadRequest
 from belote.variants import VARIANTS
 
-MAX_BODY = 4096
 #: Daily tournaments a month's ranking counts at least for a player to be ranked.
 MONTHLY_MIN = 3
 #: Seconds a month's ranking is kept before it is made again.
@@ -47,14 +46,6 @@ MONTHLY_EVERY = 60.0
 def _tournaments(request: Request) -> Tournaments:
     found: Tournaments = request.app.state.tournaments
     return found
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await read_body(request, MAX_BODY)
-    data = parse_json(raw, MAX_BODY) if raw.strip() else {}
-    if not isinstance(data, dict):
-        raise BadRequest("the request is a JSON object", "bad_request")
-    return data
 
 
 async def asker(request: Request, name: Any = None) -> tuple[str | None, str, str | None]:
@@ -93,7 +84,7 @@ async def list_daily(request: Request) -> Response:
 
 async def create(request: Request) -> Response:
     service = _tournaments(request)
-    data = await _body(request)
+    data = await json_object(request)
     scheme = request.headers.get("authorization", "").partition(" ")[0]
     if scheme.lower() != "bearer":
         raise no_identity()
@@ -114,7 +105,7 @@ async def play(request: Request) -> Response:
     service = _tournaments(request)
     t = await _find(request)
     board = _board(request)
-    data = await _body(request)
+    data = await json_object(request)
     entrant, name, player = await asker(request, data.get("name"))
     if entrant is None:
         raise BadRequest("a tournament is played with an identity or a guest's token", "no_entrant", 401)
