@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sqlite3
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,9 +30,9 @@ import pytest
 from belote.server import redis_tournaments, tournament_store
 from belote.server.player_store import NEUTRAL_NAME
 from belote.server.redis_hub import RedisLink
-from belote.server.redis_tournaments import BATCH, RedisTournaments
+from belote.server.redis_tournaments import RedisTournaments
 from belote.server.store import SQLiteStore
-from belote.server.tournament_store import LINE_NAMES, SQLiteTournaments, TournamentStore
+from belote.server.tournament_store import LINE_NAMES, RankJob, SQLiteTournaments, TournamentStore, rankings_path
 from netplay import redis_server, run
 
 Scenario = Callable[[TournamentStore, TournamentStore], Coroutine[Any, Any, None]]
@@ -179,12 +180,16 @@ async def leftovers(store: TournamentStore, text: str) -> list[str]:
                 found.append(f"{key} = {value!r}")
         return found
     assert isinstance(store, SQLiteTournaments)
-    with store.store.reading() as db:
-        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        for table in tables:
-            for row in db.execute(f'SELECT * FROM "{table}"'):
-                if text in repr(row):
-                    found.append(f"{table}: {row!r}")
+    for path in (store.store.path, rankings_path(store.store.path)):  # the tables' file and the rankings'
+        db = sqlite3.connect(path)
+        try:
+            tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            for table in tables:
+                for row in db.execute(f'SELECT * FROM "{table}"'):
+                    if text in repr(row):
+                        found.append(f"{path.name} {table}: {row!r}")
+        finally:
+            db.close()
     return found
 
 
@@ -418,75 +423,147 @@ def test_scores_give_every_result_once(play: Play, monkeypatch: pytest.MonkeyPat
 # ----------------------------------------------------------------- rankings
 
 
-def rows_of(*entrants: str, top: float = 90.0) -> list[dict[str, Any]]:
-    return [
-        {
-            "entrant": e,
-            "name": e.upper(),
-            "player": f"{e}-id",
-            "percent": top - 10 * i,
-            "difference": 5.5 - i,
-            "played": 4,
-        }
-        for i, e in enumerate(entrants)
-    ]
+NO_BOTS: tuple[tuple[float, ...], ...] = ((), (), (), ())
 
 
-def ranked(rows: list[dict[str, Any]], first: int = 1) -> list[dict[str, Any]]:
-    return [{**row, "rank": first + i} for i, row in enumerate(rows)]
+async def rank(
+    store: TournamentStore, tid: str, bots: tuple[tuple[float, ...], ...] = NO_BOTS, at: float = 1000.0
+) -> int:
+    """The tournament's ranking made as the server makes it (here in a thread): the results counted."""
+    fn, _ = store.ranker()
+    return await asyncio.to_thread(fn, RankJob(tid, len(bots), bots, at))
 
 
-def test_a_ranking_is_read_in_pages_and_kept_unless_made_from_fewer_results(play: Play) -> None:
+def test_a_ranking_scores_each_board_against_its_field_and_is_read_in_pages(play: Play) -> None:
+    """Worked by hand. Board 1 (bots 0 and 100 fill the field): Ann and Dan made 82, Bob 38, Cat -38.
+    Ann's 82 beats 38, -38 and 0 and ties Dan's 82 of five: 3.5 / 5 = 70%, 82 - (38 - 38 + 82 + 0 +
+    100) / 5 = +45.6; Bob's 38 beats -38 and 0: 40%, 38 - 226 / 5 = -7.2; Cat's -38: 0%, -38 - 302 / 5
+    = -98.4. Board 2 (a bot's 38): Ann -162: 0%, -162 - (82 + 38 + 38) / 3 = -214.67; Bob 82: 100%,
+    82 - (-162 + 38 + 38) / 3 = +110.67; Eve 38 beats -162 and ties the bot: 50%, 38 - (-162 + 82 +
+    38) / 3 = +52. Those who played both boards first: Bob (40 + 100) / 2 = 70%, +51.73; Ann (70 +
+    0) / 2 = 35%, -84.53; then Dan 70%, Eve 50%, Cat 0%."""
+
     async def scenario(s: TournamentStore, twin: TournamentStore) -> None:
         assert await s.create(tournament("t"))
-        assert await s.ranking("t", 0, 10) is None and await s.rank_of("t", "a") is None
-
-        seven = rows_of("a", "b", "c", "d", "e", "f", "g")
-        await s.save_ranking("t", 5, 1000.0, seven)
-        head = {"results": 5, "at": 1000.0, "total": 7}
-        assert await s.ranking("t", 0, 3) == {**head, "rows": ranked(seven[:3])}
-        assert await s.ranking("t", 3, 3) == {**head, "rows": ranked(seven[3:6], 4)}
-        assert await s.ranking("t", 6, 3) == {**head, "rows": ranked(seven[6:], 7)}
-        assert await s.ranking("t", 7, 3) == {**head, "rows": []}
+        assert await s.ranking("t", 0, 10) is None and await s.rank_of("t", "ann") is None
+        for board, entrant, key, name in (
+            (0, "ann", A, "Ann"),
+            (0, "bob", B, "Bob"),
+            (0, "cat", S1, "Cat"),
+            (0, "dan", A, "Dan"),
+            (1, "ann", DOWN, "Ann"),
+            (1, "bob", A, "Bob B."),  # a new name: the last board's is the ranking's
+            (1, "eve", B, "Eve"),
+        ):
+            await add(s, result("t", board, entrant, key, D + board, name, f"{entrant}-id"))
+        bots = ((0.0, 100.0), (38.0,), (), ())
+        assert await rank(s, "t", bots, at=1000.0) == 7
+        rows = [
+            {
+                "rank": 1,
+                "entrant": "bob",
+                "name": "Bob B.",
+                "player": "bob-id",
+                "played": 2,
+                "percent": 70.0,
+                "difference": 51.73,
+            },
+            {
+                "rank": 2,
+                "entrant": "ann",
+                "name": "Ann",
+                "player": "ann-id",
+                "played": 2,
+                "percent": 35.0,
+                "difference": -84.53,
+            },
+            {
+                "rank": 3,
+                "entrant": "dan",
+                "name": "Dan",
+                "player": "dan-id",
+                "played": 1,
+                "percent": 70.0,
+                "difference": 45.6,
+            },
+            {
+                "rank": 4,
+                "entrant": "eve",
+                "name": "Eve",
+                "player": "eve-id",
+                "played": 1,
+                "percent": 50.0,
+                "difference": 52.0,
+            },
+            {
+                "rank": 5,
+                "entrant": "cat",
+                "name": "Cat",
+                "player": "cat-id",
+                "played": 1,
+                "percent": 0.0,
+                "difference": -98.4,
+            },
+        ]
+        head = {"results": 7, "at": 1000.0, "total": 5}
+        assert await s.ranking("t", 0, 2) == {**head, "rows": rows[:2]}
+        assert await s.ranking("t", 2, 2) == {**head, "rows": rows[2:4]}
+        assert await twin.ranking("t", 4, 10) == {**head, "rows": rows[4:]}
+        assert await s.ranking("t", 5, 3) == {**head, "rows": []}
         assert await s.ranking("t", 2, 0) == {**head, "rows": []}
-        assert await twin.ranking("t", 0, 100) == {**head, "rows": ranked(seven)}
-        assert await s.rank_of("t", "e") == {**seven[4], "rank": 5}
-        assert await s.rank_of("t", "a") == {**seven[0], "rank": 1}
-        assert await s.rank_of("t", "z") is None and await s.rank_of("u", "a") is None
+        assert await twin.rank_of("t", "eve") == rows[3] and await s.rank_of("t", "bob") == rows[0]
+        assert await s.rank_of("t", "zed") is None and await s.rank_of("u", "ann") is None
 
-        # Made from fewer results (an older count finishing late): ignored.
-        await twin.save_ranking("t", 4, 2000.0, rows_of("z", "y"))
-        assert await s.ranking("t", 0, 100) == {**head, "rows": ranked(seven)}
-        assert await s.rank_of("t", "z") is None
-        # From as many: replaces it whole.
-        three = rows_of("c", "b", "a", top=70.0)
-        await s.save_ranking("t", 5, 1500.0, three)
-        assert await s.ranking("t", 0, 100) == {"results": 5, "at": 1500.0, "total": 3, "rows": ranked(three)}
-        assert await s.rank_of("t", "a") == {**three[2], "rank": 3}
-        assert await s.rank_of("t", "g") is None
-        # From more: replaces it; an empty ranking too.
-        await s.save_ranking("t", 6, 3000.0, rows_of("g"))
-        assert await s.ranking("t", 0, 100) == {"results": 6, "at": 3000.0, "total": 1, "rows": ranked(rows_of("g"))}
-        assert await s.rank_of("t", "c") is None
-        await s.save_ranking("t", 7, 4000.0, [])
-        assert await s.ranking("t", 0, 100) == {"results": 7, "at": 4000.0, "total": 0, "rows": []}
-        assert await s.rank_of("t", "g") is None
+        # Cat plays board 2 too: -38 of four results and the bot's 38 (each compared with four): Ann
+        # -162: 0%, -162 - 120 / 4 = -192; Bob 82: 100%, 82 + 124 / 4 = +113; Eve 38 beats -162 and
+        # -38 and ties the bot: 62.5%, 38 + 80 / 4 = +58; Cat -38 beats -162: 25%, -38 + 4 / 4 = -37.
+        # Cat has played both boards now: she comes before those of one board.
+        await add(s, result("t", 1, "cat", S1, D + 9, "Cat", "cat-id"))
+        assert await rank(twin, "t", bots, at=2000.0) == 8
+        page = await s.ranking("t", 0, 10)
+        assert page is not None and (page["results"], page["at"], page["total"]) == (8, 2000.0, 5)
+        assert [(r["rank"], r["entrant"], r["played"], r["percent"], r["difference"]) for r in page["rows"]] == [
+            (1, "bob", 2, 70.0, 52.9),
+            (2, "ann", 2, 35.0, -73.2),
+            (3, "cat", 2, 12.5, -67.7),
+            (4, "dan", 1, 70.0, 45.6),
+            (5, "eve", 1, 62.5, 58.0),
+        ]
+        assert await s.rank_of("t", "cat") == {**rows[4], "rank": 3, "played": 2, "percent": 12.5, "difference": -67.7}
 
-        # A ranking of thousands of rows (written in batches), read in the middle and by entrant.
-        many = rows_of(*(f"e{i:04d}" for i in range(2 * BATCH + 500)))
-        await s.save_ranking("t", 2500, 5000.0, many)
-        page = await s.ranking("t", 1234, 5)
-        assert page == {"results": 2500, "at": 5000.0, "total": 2500, "rows": ranked(many[1234:1239], 1235)}
-        assert await s.rank_of("t", "e2499") == {**many[2499], "rank": 2500}
-        assert await s.rank_of("t", "e1000") == {**many[1000], "rank": 1001}
+    play.two(scenario)
 
-        # Two processes save at once: the one made from more results is kept, whichever ends last.
-        small, large = rows_of("x", "y"), rows_of("y", "x", "w")
-        await asyncio.gather(s.save_ranking("t", 2600, 6000.0, small), twin.save_ranking("t", 2601, 6001.0, large))
-        assert await s.ranking("t", 0, 10) == {"results": 2601, "at": 6001.0, "total": 3, "rows": ranked(large)}
-        await asyncio.gather(twin.save_ranking("t", 2603, 7001.0, large), s.save_ranking("t", 2602, 7000.0, small))
-        assert await s.ranking("t", 0, 10) == {"results": 2603, "at": 7001.0, "total": 3, "rows": ranked(large)}
-        assert await s.rank_of("t", "e0000") is None
+
+def test_a_ranking_is_the_same_in_sql_as_in_python_and_replaced_by_one_of_more_results(
+    play: Play, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(redis_tournaments, "BATCH", 64)  # several batches of results and of rows
+
+    async def scenario(s: TournamentStore, twin: TournamentStore) -> None:
+        assert await s.create(tournament("t"))
+        keys = list(MADE)
+        n = 0
+        for i in range(300):  # some play every board, some fewer; the same scores often: many ties
+            for board in range(4 - i % 3):
+                key = keys[(i * 7 + board * 3 + i // 5) % len(keys)]
+                await add(s, result("t", board, f"e{i:03d}", key, D + n, f"Name {i % 40}", None))
+                n += 1
+        bots = ((0.0, 38.0, 82.0), (-38.0,), (), (100.0, -162.0, 38.0, 38.0))
+        assert await rank(s, "t", bots) == n
+        expected = tournament_store.ranking_rows(4, await every_score(s, "t"), bots)
+        assert len(expected) == 300
+        page = await twin.ranking("t", 0, 1000)
+        assert page is not None and page["results"] == n and page["total"] == 300
+        assert page["rows"] == [{**row, "rank": i} for i, row in enumerate(expected, 1)]
+
+        # Two rankings at once while results come: the one kept is made from every result.
+        more = [result("t", 0, f"new{i}", A, D + n + i, f"New {i}", None) for i in range(5)]
+        await asyncio.gather(
+            rank(s, "t", bots, at=3000.0), *(add(twin, r) for r in more), rank(twin, "t", bots, at=3001.0)
+        )
+        await rank(s, "t", bots, at=3002.0)
+        page = await s.ranking("t", 0, 0)
+        assert page is not None and page["results"] == n + 5 == await s.count("t") and page["total"] == 305
 
     play.two(scenario)
 
@@ -542,17 +619,22 @@ def test_a_forgotten_player_leaves_nothing_that_names_them(play: Play) -> None:
             await add(s, result("t1", 0, CARA, C1, D + 40, "Cara", CARA)),
             await add(s, result("t1", 1, BOB, B, D + 50, "Bob", BOB)),
         ]
+        # Board 1: three 82s and Cara's -38 (each 82 beats one and ties two of three: 66.67%, +40); board
+        # 2: Alice's 38 and Bob's (50%, 0). Alice and Bob tie (58.33%, +20): by name.
+        assert await rank(s, "t1") == 6 and await rank(s, "t2") == 1
         ranking1 = [
-            {"entrant": e, "name": n, "player": p, "percent": pc, "played": 2}
-            for e, n, p, pc in (
-                (ALICE, "Alice", ALICE, 75.0),
-                (BOB, "Bob", BOB, 62.5),
-                ("guest:tok1", "Zoe", None, 50.0),
-                (CARA, "Cara", CARA, 12.5),
+            {"rank": i, "entrant": e, "name": n, "player": p, "played": k, "percent": pc, "difference": d}
+            for i, (e, n, p, k, pc, d) in enumerate(
+                (
+                    (ALICE, "Alice", ALICE, 2, 58.33, 20.0),
+                    (BOB, "Bob", BOB, 2, 58.33, 20.0),
+                    ("guest:tok1", "Zoe", None, 1, 66.67, 40.0),
+                    (CARA, "Cara", CARA, 1, 0.0, -120.0),
+                ),
+                1,
             )
         ]
-        await s.save_ranking("t1", 5, 1000.0, ranking1)
-        await s.save_ranking("t2", 1, 2000.0, [{"entrant": ALICE, "name": "Alice", "player": ALICE, "percent": 50.0}])
+        assert await s.ranking("t1", 0, 10) == {"results": 6, "at": 1000.0, "total": 4, "rows": ranking1}
         lines_before = {(t, b): await s.lines(t, b) for t, b in (("t1", 0), ("t1", 1), ("t2", 0))}
         assert lines_before[("t1", 0)][0]["names"] == ["Zoe", "Alice", "Bob"]
         scores_before = {t: sorted(await every_score(s, t), key=repr) for t in ("t1", "t2")}
@@ -589,20 +671,22 @@ def test_a_forgotten_player_leaves_nothing_that_names_them(play: Play) -> None:
         assert (await s.lines("t1", 0))[0] == {**MADE[A], "n": 3, "names": ["Zoe", NEUTRAL_NAME, "Bob"]}
 
         # The rankings keep her row, neutral; her tables are gone, the others' are not.
-        neutral_row = {**ranking1[0], "entrant": anon, "name": NEUTRAL_NAME, "player": None, "rank": 1}
+        neutral_row = {**ranking1[0], "entrant": anon, "name": NEUTRAL_NAME, "player": None}
         assert await s.rank_of("t1", anon) == neutral_row and await s.rank_of("t1", ALICE) is None
         assert await s.ranking("t1", 0, 10) == {
-            "results": 5,
+            "results": 6,
             "at": 1000.0,
             "total": 4,
-            "rows": [neutral_row, *ranked(ranking1[1:], 2)],
+            "rows": [neutral_row, *ranking1[1:]],
         }
         assert await s.rank_of("t2", anon) == {
+            "rank": 1,
             "entrant": anon,
             "name": NEUTRAL_NAME,
             "player": None,
-            "percent": 50.0,
-            "rank": 1,
+            "played": 1,
+            "percent": 0.0,  # nobody else played: no field, no points
+            "difference": 0.0,
         }
         for board in (0, 1, 2):
             assert await s.entry("t1", board, ALICE) is None
@@ -621,5 +705,62 @@ def test_a_forgotten_player_leaves_nothing_that_names_them(play: Play) -> None:
         await s.forget_player("nobody", NEUTRAL_NAME)
         assert sorted(await every_score(s, "t1"), key=repr) == sorted(found["t1"], key=repr)
         assert await s.rank_of("t1", anon) == neutral_row
+
+    play(scenario)
+
+
+def test_a_player_forgotten_while_a_ranking_is_made_is_not_named_in_it(
+    play: Play, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ranking has read the results (Alice's among them) when Alice is deleted: the ranking kept
+    does not name her. SQLite: her rows are renamed in the rankings once the ranking is written (the
+    deletion waits for it); Redis: the ranking is not kept, and is made again from the results renamed."""
+
+    async def scenario(s: TournamentStore) -> None:
+        assert await s.create(tournament("t"))
+        await add(s, result("t", 0, ALICE, A, D + 1, "Alice", ALICE))
+        await add(s, result("t", 0, BOB, B, D + 2, "Bob", BOB))
+        loop = asyncio.get_running_loop()
+        forgotten: list[Any] = []
+        where = tournament_store if isinstance(s, SQLiteTournaments) else redis_tournaments
+        patched = "board_points" if isinstance(s, SQLiteTournaments) else "ranking_rows"
+        real = getattr(where, patched)
+
+        def forget_meanwhile(*args: Any) -> Any:
+            if not forgotten:  # the results are read: Alice is deleted now, before the ranking is kept
+                forgotten.append(asyncio.run_coroutine_threadsafe(s.forget_player(ALICE, NEUTRAL_NAME), loop))
+                deadline = time.monotonic() + 30
+                while not _results_renamed(s):  # her results are renamed (and, in Redis, all of it)
+                    assert time.monotonic() < deadline, "the deletion did not come"
+                    time.sleep(0.01)
+            return real(*args)
+
+        monkeypatch.setattr(where, patched, forget_meanwhile)
+        assert await rank(s, "t") == 2
+        await asyncio.wrap_future(forgotten[0])
+        assert await leftovers(s, ALICE) == []
+        page = await s.ranking("t", 0, 10)
+        assert page is not None and [(r["name"], r["player"]) for r in page["rows"]] == [
+            (NEUTRAL_NAME, None),
+            ("Bob", BOB),
+        ]
+
+    def _results_renamed(s: TournamentStore) -> bool:
+        if isinstance(s, SQLiteTournaments):
+            db = sqlite3.connect(s.store.path)
+            try:
+                return db.execute("SELECT count(*) FROM tournament_results WHERE player = ?", (ALICE,)).fetchone() == (
+                    0,
+                )
+            finally:
+                db.close()
+        assert isinstance(s, RedisTournaments) and s.url is not None
+        import redis
+
+        r = redis.Redis.from_url(s.url)
+        try:
+            return r.get(s._k("tn", "forgotten")) is not None
+        finally:
+            r.close()
 
     play(scenario)

@@ -14,15 +14,17 @@ import pytest
 
 from belote import tournament as scoring
 from belote.bots import make_bot
+from belote.cli import build_parser
 from belote.game import SEATS, Match
 from belote.server import tournaments as service_module
+from belote.server.app import create_app
 from belote.server.hub import local_hub
 from belote.server.manager import TableManager
 from belote.server.room import Act, person_seat, rules_of
 from belote.server.store import SQLiteStore
 from belote.server.tables import Client, ServerConfig, Table
 from belote.server.tournament_store import SQLiteTournaments
-from belote.server.tournaments import DAY, Tournaments, daily_id, entrant_of
+from belote.server.tournaments import DAILY_BOARDS, DAILY_STRENGTH, DAY, Tournaments, daily_id, entrant_of
 from belote.server.wire import BadRequest
 from belote.tournament import Distribution, difference, field_of, matchpoints, net
 from netplay import run
@@ -45,7 +47,6 @@ def quick_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """The daily tournament's bots and its fill-in field are the heuristic bot (each draw its own
     seed): the tests check the arithmetic and the seeding, not the search bot's strength."""
     monkeypatch.setattr(service_module, "BOT_FIELD", tuple(("easy", d) for d in range(8)))
-    monkeypatch.setattr(service_module, "DAILY_STRENGTH", "easy")
 
 
 def first_legal(table: Table, seat: int) -> Any:
@@ -78,7 +79,7 @@ class World:
         self.store = SQLiteStore(path, clock=clock)
         self.clock = clock
         self.manager = TableManager(local_hub(self.store), ServerConfig(pace=0.0, turn_timer=600), clock=clock)
-        self.service = Tournaments(SQLiteTournaments(self.store), clock)
+        self.service = Tournaments(SQLiteTournaments(self.store), clock, daily_strength="easy")
         self.service.manager = self.manager
         self.manager.tournaments = self.service
 
@@ -334,3 +335,26 @@ def test_a_private_tournament_is_seen_only_with_its_link(tmp_path: Path) -> None
 def test_a_daily_tournament_lasts_the_day() -> None:
     assert daily_id("coinche", NOW) == "daily-coinche-20261204"
     assert service_module.day_start(NOW) == NOW - 10 * 3600 and DAY == 86400.0
+
+
+def test_a_server_makes_its_daily_tournaments_with_the_boards_and_bots_it_is_given(tmp_path: Path) -> None:
+    args = build_parser().parse_args(["serve", "--daily-boards", "3", "--daily-bots", "strong"])
+    assert (args.daily_boards, args.daily_bots) == (3, "strong")
+    defaults = build_parser().parse_args(["serve"])
+    assert (defaults.daily_boards, defaults.daily_bots) == (8, "normal") == (DAILY_BOARDS, DAILY_STRENGTH)
+    for wrong in (["--daily-boards", "0"], ["--daily-boards", "17"], ["--daily-bots", "hard"]):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", *wrong])
+    app = create_app(db_path=tmp_path / "app.sqlite3", config=ServerConfig(daily_boards=3, daily_bots="strong"))
+    service = app.state.tournaments
+    assert (service.daily_boards, service.daily_strength) == (3, "strong")
+    service.store.close()
+    app.state.store.close()
+
+    async def scenario(w: World) -> None:
+        w.service.daily_boards = 3
+        t = await w.service.daily("coinche")
+        assert (t["boards"], t["game"], t["settings"]["strength"]) == (3, "coinche", "easy")
+        assert (await w.service.daily("coinche"))["boards"] == 3  # made once: the same
+
+    in_world(tmp_path, scenario)

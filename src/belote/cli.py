@@ -168,6 +168,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = ServerConfig(
         queue_wait=args.queue_wait,
         queue_deals=args.queue_deals,
+        daily_boards=args.daily_boards,
+        daily_bots=args.daily_bots,
         turn_timer=args.turn_timer,
         pace=args.pace,
         origins=tuple(args.origin),
@@ -287,6 +289,16 @@ def _queue_deals(text: str) -> int:
     return n
 
 
+def _daily_boards(text: str) -> int:
+    """A number of boards for the daily tournaments, as a private one takes it."""
+    from belote.tournament import MAX_BOARDS, MIN_BOARDS
+
+    n = int(text)
+    if not MIN_BOARDS <= n <= MAX_BOARDS:
+        raise argparse.ArgumentTypeError(f"{MIN_BOARDS} to {MAX_BOARDS} boards")
+    return n
+
+
 def _serve_pace(p: argparse.ArgumentParser) -> None:
     """How the tables go: the queue's wait, the turn timer, the bots' pace."""
     p.add_argument(
@@ -298,6 +310,19 @@ def _serve_pace(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="deals in a match of the online tables (1 to 100; default: played to the target score, 1000)",
+    )
+    p.add_argument(
+        "--daily-boards",
+        type=_daily_boards,
+        default=8,
+        metavar="N",
+        help="boards of the daily tournaments this server makes (1 to 16; default 8)",
+    )
+    p.add_argument(
+        "--daily-bots",
+        choices=("easy", "normal", "strong"),
+        default="normal",
+        help="the bots of the daily tournaments (default normal)",
     )
     p.add_argument(
         "--turn-timer", type=int, default=30, help="seconds a player has to act before a bot plays (default 30)"

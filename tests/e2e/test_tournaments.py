@@ -72,10 +72,10 @@ WORDS = {
 @pytest.fixture
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The whole app, with quick tournaments: BOARDS boards a day, heuristic bots, one bots' result a board."""
-    monkeypatch.setattr(tournaments_module, "DAILY_BOARDS", BOARDS)
-    monkeypatch.setattr(tournaments_module, "DAILY_STRENGTH", "easy")
     monkeypatch.setattr(tournaments_module, "FIELD", 1)
-    with app_server(tmp_path / "tournaments.sqlite3", pace=0, think_workers=0) as url:
+    with app_server(
+        tmp_path / "tournaments.sqlite3", pace=0, think_workers=0, daily_boards=BOARDS, daily_bots="easy"
+    ) as url:
         yield url
 
 

@@ -73,7 +73,7 @@ from belote.server.sheets import routes as sheet_routes
 from belote.server.store import SQLiteSheets, SQLiteStore, StoreFull, default_path
 from belote.server.tables import Client, ServerConfig, Table, dumps
 from belote.server.thinking import Thinker
-from belote.server.tournament_store import SQLiteTournaments
+from belote.server.tournament_store import SQLiteTournaments, TournamentStore
 from belote.server.tournaments import Tournaments
 from belote.server.wire import (
     BadRequest,
@@ -741,7 +741,7 @@ def create_app(
             app.state.players = Players(RedisPlayers(link))
             from belote.server.redis_tournaments import RedisTournaments
 
-            app.state.tournaments = Tournaments(RedisTournaments(link))
+            app.state.tournaments = tournaments_in(RedisTournaments(link))
         else:
             hub = local_hub(store)
             limits = LocalLimits(config.table_rate, config.sockets_per_address, app.state.sockets, config.hint_rate)
@@ -789,7 +789,11 @@ def create_app(
     app.state.store = store
     app.state.sheets = SQLiteSheets(store)
     app.state.players = Players(SQLitePlayers(store))  # in Redis mode, Redis's (lifespan)
-    app.state.tournaments = Tournaments(SQLiteTournaments(store))  # the same
+
+    def tournaments_in(kept: TournamentStore) -> Tournaments:
+        return Tournaments(kept, daily_boards=config.daily_boards, daily_strength=config.daily_bots)
+
+    app.state.tournaments = tournaments_in(SQLiteTournaments(store))  # in Redis mode, Redis's
     app.state.presence = Presence()
     app.state.origins = config.origins
     app.state.message_rates = config.message_rates  # times each message's rate (messages.RATES)

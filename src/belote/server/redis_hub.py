@@ -130,14 +130,16 @@ return 1
 class RedisLink:
     """One connection to Redis and the prefix of every key: what the four parts of a Redis hub share."""
 
-    def __init__(self, client: aioredis.Redis, prefix: str = "belote:") -> None:
+    def __init__(self, client: aioredis.Redis, prefix: str = "belote:", url: str | None = None) -> None:
         self.r = client
         self.prefix = prefix
+        #: Where Redis is (``connect``'s), for what another process must reach it by (a ranking).
+        self.url = url
 
     @classmethod
     def connect(cls, url: str, prefix: str = "belote:") -> RedisLink:
         """A link to ``url``. Redis may be out of reach for now: nothing is asked of it yet."""
-        return cls(aioredis.Redis.from_url(url, decode_responses=True, **RETRY), prefix)
+        return cls(aioredis.Redis.from_url(url, decode_responses=True, **RETRY), prefix, url)
 
     def k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)

@@ -27,17 +27,21 @@ may hold ``:`` and end their keys):
   its entrants by rank (a sorted set, ranks from 1), ``tn:t:{t}:rows`` its rows (a hash: entrant -> row
   JSON, with its ``rank``); ``tn:t:{t}:new:{hex}:ranks`` and ``tn:t:{t}:new:{hex}:rows`` a ranking being
   written, in batches, renamed onto those in one script when it is complete (they expire after
-  ``WRITING`` seconds, should their writer die);
+  ``WRITING`` seconds, should their writer die); ``tn:forgotten`` the players forgotten so far;
 - ``tn:p:{player}`` a player's results (a sorted set of JSON ``[t, b, e]`` by their tournament's
   opening time), ``tn:host:{player}`` the tournaments the player hosts (a set).
 
 Every change of several keys is one Lua script (``create``, ``set_bots``, ``add_entry``, ``add_result``,
-the last step of ``save_ranking``) or one ``MULTI`` under ``WATCH`` (``forget_player``, done again when
+the last step of ``rank_redis``) or one ``MULTI`` under ``WATCH`` (``forget_player``, done again when
 anything it read changed meanwhile). The scripts make the keys of a line's entrants from the prefix:
 one Redis, not a cluster.
 
-``forget_player`` renames what it finds; a ranking made from scores read before it and saved after
-it names the forgotten entrant again (in either store), until a ranking of more results replaces it.
+``forget_player`` renames what it finds and counts one more forgotten player (``tn:forgotten``): a
+ranking whose results were read before is not kept (``rank_redis`` makes it again), so none names
+the forgotten entrant again.
+
+The ranking is made by ``rank_redis``, a module's function that reaches Redis by itself: in a bots'
+worker process (the server's event loop never reads the 800,000 results of a full daily field).
 
 With 100,000 results of a board, ``add_result`` costs O(log n), ``lines`` O(lines), ``ranking`` O(log n
 + limit) and ``rank_of`` O(1); ``scores`` reads ``BATCH`` results a call.
@@ -45,16 +49,18 @@ With 100,000 results of a board, ``add_result`` costs O(log n), ``lines`` O(line
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import redis
 from redis.exceptions import WatchError
 
 from belote.server.redis_hub import RedisLink
-from belote.server.tournament_store import LINE_NAMES
+from belote.server.tournament_store import LINE_NAMES, RankJob, ranking_rows
 
 #: Rows of a ranking written in one pipeline, and results read in one ``HSCAN`` call.
 BATCH = 1000
@@ -136,10 +142,16 @@ for i = 2, #got[2], 2 do values[#values + 1] = got[2][i] end
 return {got[1], '[' .. table.concat(values, ',') .. ']'}
 """
 
-# KEYS: the ranking, its ranks, its rows, the new ranks, the new rows. ARGV: results, at, total. The new
-# ranking replaces the kept one unless that was made from more results. 0: it did not (and goes);
-# -1: the new ranking is not whole (it expired while written).
+# KEYS: the ranking, its ranks, its rows, the new ranks, the new rows, the players forgotten. ARGV:
+# results, at, total, the players forgotten when its results were read. The new ranking replaces the
+# kept one unless that was made from more results. 0: it did not (and goes); -1: the new ranking is not
+# whole (it expired while written); -2: a player was forgotten since its results were read (it goes:
+# it may name them).
 _SAVE_RANKING = """
+if (redis.call('GET', KEYS[6]) or '0') ~= ARGV[4] then
+  redis.call('UNLINK', KEYS[4], KEYS[5])
+  return -2
+end
 local kept = redis.call('HGET', KEYS[1], 'results')
 if kept and tonumber(kept) > tonumber(ARGV[1]) then
   redis.call('UNLINK', KEYS[4], KEYS[5])
@@ -160,6 +172,9 @@ end
 redis.call('HSET', KEYS[1], 'results', ARGV[1], 'at', ARGV[2], 'total', ARGV[3])
 return 1
 """
+#: Times a ranking is made again when players were forgotten while it was made, before it waits for
+#: the next one.
+RANK_TRIES = 3
 
 # KEYS: the ranking, its ranks, its rows; ARGV: the first and last index. {results, at, total, rows},
 # or false before the first ranking.
@@ -193,28 +208,95 @@ def _real(value: Any) -> str:
     return repr(x)
 
 
+def _t(k: Callable[..., str], tournament_id: str, *parts: str) -> str:
+    return k("tn", "t", _part(tournament_id), *parts)
+
+
+def _ranking_keys(k: Callable[..., str], tournament_id: str) -> list[str]:
+    return [_t(k, tournament_id, part) for part in ("ranking", "ranks", "rows")]
+
+
+def rank_redis(where: tuple[str, str], job: RankJob) -> int:
+    """``job``'s ranking from every result in the Redis at ``where`` (its address and prefix), made
+    and kept from any process (a bots' worker's): the results read by ``HSCAN`` in batches, the rows
+    (``tournament_store.ranking_rows``) written in batches under new keys, then put in place in one
+    script, unless a ranking of more results is kept, or a player was forgotten meanwhile (then made
+    again, ``RANK_TRIES`` times at most). The results counted."""
+    url, prefix = where
+    r = redis.Redis.from_url(url, decode_responses=True)
+
+    def k(*parts: str) -> str:
+        return prefix + ":".join(parts)
+
+    try:
+        scan, save = r.register_script(_SCAN), r.register_script(_SAVE_RANKING)
+        forgotten_key = k("tn", "forgotten")
+        for _ in range(RANK_TRIES):
+            forgotten = str(r.get(forgotten_key) or "0")
+            scores: dict[tuple[int, str], tuple[str, str, str | None, int, float]] = {}
+            cursor = "0"
+            while True:  # HSCAN may give a field twice (the hash resized meanwhile): kept once
+                cursor, batch = scan(keys=[_t(k, job.tournament, "scores")], args=[cursor, BATCH])
+                for board, entrant, name, player, score in json.loads(batch):
+                    scores[(int(board), str(entrant))] = (str(entrant), str(name), player, int(board), float(score))
+                if cursor == "0":
+                    break
+            results = len(scores)
+            kept = r.hget(_t(k, job.tournament, "ranking"), "results")
+            if kept is not None and int(kept) > results:
+                return int(kept)  # (checked again as it is replaced)
+            rows = ranking_rows(job.boards, list(scores.values()), job.bots)
+            written = secrets.token_hex(8)
+            new = [_t(k, job.tournament, "new", written, part) for part in ("ranks", "rows")]
+            try:
+                for start in range(0, len(rows), BATCH):
+                    pipe = r.pipeline(transaction=False)
+                    batch_rows = range(start, min(start + BATCH, len(rows)))
+                    pipe.zadd(new[0], {rows[i]["entrant"]: i + 1 for i in batch_rows})
+                    pipe.hset(
+                        new[1], mapping={rows[i]["entrant"]: json.dumps({**rows[i], "rank": i + 1}) for i in batch_rows}
+                    )
+                    pipe.expire(new[0], WRITING)
+                    pipe.expire(new[1], WRITING)
+                    pipe.execute()
+                done = save(
+                    keys=[*_ranking_keys(k, job.tournament), *new, forgotten_key],
+                    args=[results, _real(job.at), len(rows), forgotten],
+                )
+            except BaseException:
+                r.unlink(*new)
+                raise
+            if done == -1:
+                raise RuntimeError(f"the ranking of {job.tournament} expired while it was written")
+            if done != -2:
+                return results
+        return 0  # players forgotten all along: the next ranking comes with the next result
+    finally:
+        r.close()
+
+
 class RedisTournaments:
     """The tournaments in Redis."""
 
     def __init__(self, link: RedisLink) -> None:
         self.r, self._k = link.r, link.k
+        self.url, self.prefix = link.url, link.prefix
         self._create = self.r.register_script(_CREATE)
         self._set_bots = self.r.register_script(_SET_BOTS)
         self._add_entry = self.r.register_script(_ADD_ENTRY)
         self._add_result = self.r.register_script(_ADD_RESULT)
         self._lines = self.r.register_script(_LINES)
         self._scan = self.r.register_script(_SCAN)
-        self._save_ranking = self.r.register_script(_SAVE_RANKING)
         self._ranking = self.r.register_script(_RANKING)
 
     def _t(self, tournament_id: str, *parts: str) -> str:
-        return self._k("tn", "t", _part(tournament_id), *parts)
+        return _t(self._k, tournament_id, *parts)
 
     def _board(self, tournament_id: str, board: int, *parts: str) -> str:
         return self._t(tournament_id, "b", str(board), *parts)
 
     def _ranking_keys(self, tournament_id: str) -> list[str]:
-        return [self._t(tournament_id, part) for part in ("ranking", "ranks", "rows")]
+        return _ranking_keys(self._k, tournament_id)
 
     # ----------------------------------------------------------------- tournaments
     async def create(self, tournament: dict[str, Any]) -> bool:
@@ -335,32 +417,13 @@ class RedisTournaments:
         return int(await self.r.hlen(self._t(tournament_id, "scores")))
 
     # ----------------------------------------------------------------- rankings
-    async def save_ranking(self, tournament_id: str, results: int, at: float, rows: list[dict[str, Any]]) -> None:
-        kept = await self.r.hget(self._t(tournament_id, "ranking"), "results")
-        if kept is not None and int(kept) > results:
-            return  # (checked again as it is replaced)
-        entrants = [str(row["entrant"]) for row in rows]
-        if len(set(entrants)) != len(entrants):
-            raise ValueError("an entrant is twice in the ranking")
-        written = secrets.token_hex(8)
-        new = [self._t(tournament_id, "new", written, part) for part in ("ranks", "rows")]
-        try:
-            for start in range(0, len(rows), BATCH):
-                async with self.r.pipeline(transaction=False) as pipe:
-                    batch = range(start, min(start + BATCH, len(rows)))
-                    pipe.zadd(new[0], {entrants[i]: i + 1 for i in batch})
-                    pipe.hset(new[1], mapping={entrants[i]: json.dumps({**rows[i], "rank": i + 1}) for i in batch})
-                    pipe.expire(new[0], WRITING)
-                    pipe.expire(new[1], WRITING)
-                    await pipe.execute()
-            done = await self._save_ranking(
-                keys=[*self._ranking_keys(tournament_id), *new], args=[results, _real(at), len(rows)]
-            )
-        except BaseException:
-            await self.r.unlink(*new)
-            raise
-        if done == -1:
-            raise RuntimeError(f"the ranking of {tournament_id} expired while it was written")
+    def close(self) -> None:
+        """Nothing of its own: the link is the server's."""
+
+    def ranker(self) -> tuple[Callable[[RankJob], int], bool]:
+        if self.url is None:
+            raise RuntimeError("a ranking in another process needs Redis's address (RedisLink.connect)")
+        return functools.partial(rank_redis, (self.url, self.prefix)), True
 
     async def ranking(self, tournament_id: str, offset: int, limit: int) -> dict[str, Any] | None:
         start, stop = max(offset, 0), offset + limit - 1
@@ -461,6 +524,7 @@ class RedisTournaments:
                         if raw is not None and json.loads(raw).get("host") == player:
                             pipe.set(self._t(t), json.dumps({**json.loads(raw), "host": None}))
                     pipe.delete(own, entered, hosted)
+                    pipe.incr(self._k("tn", "forgotten"))  # a ranking made from results read before goes
                     await pipe.execute()
                     return
                 except WatchError:

@@ -70,6 +70,10 @@ class ServerConfig:
     #: table by default): a server for a short event, or for the browser tests, plays shorter matches.
     queue_deals: int | None = None
     turn_timer: int = DEFAULT_SETTINGS["turn_timer"]
+    #: The boards and the bots of the daily tournaments (``tournaments.DAILY_BOARDS`` and
+    #: ``DAILY_STRENGTH`` by default): a club's server may make its day's tournaments shorter or harder.
+    daily_boards: int = 8
+    daily_bots: str = "normal"
     pace: float = 1.0  # multiplies the bots' pauses (0 in tests: bots act at once)
     #: The pages, besides the server's own, whose websockets and requests are taken (``wire.origin_allowed``).
     origins: tuple[str, ...] = ()

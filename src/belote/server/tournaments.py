@@ -3,7 +3,7 @@ each played at a table of one person and the tournament's bots, scored against t
 
 - **A daily tournament per game** is made by the server itself, the first time anybody asks for the
   day's (``daily``): ``DAILY_BOARDS`` boards, open from 00:00 to 24:00 UTC, the bots of
-  ``DAILY_STRENGTH``; its id says its game and day (``daily-classic-20261205``), its seed is secret.
+  ``DAILY_STRENGTH`` (or the server's ``--daily-boards`` and ``--daily-bots``); its id says its game and day (``daily-classic-20261205``), its seed is secret.
   A host with an identity may make a **private** one (``create_private``): its own game, boards,
   bots and dates, seen only through its link (its id and invitation code).
 - **A board is played once per entrant** (``play``): the entrant is the identity when the person
@@ -23,7 +23,8 @@ each played at a table of one person and the tournament's bots, scored against t
   marked, and how many people and bots' results a result is compared with; shown only to an entrant
   who played the board, or to anybody once the tournament is closed.
 - **The ranking** (``standings``) is remade from every result at most every ``RANKING_EVERY``
-  seconds (more for a large field: ten times what the last one took) and read from the store.
+  seconds (more for a large field: ten times what the last one took), by the store's ``ranker`` in
+  a bots' worker process (the event loop never holds the field), and read from the store.
 
 Nothing here shows a deal before it is played: the seed never leaves the server and a table shows
 its person only their view.
@@ -48,7 +49,7 @@ from belote.game import SEATS, Deal, Match
 from belote.ids import new_id
 from belote.record import to_record
 from belote.server.room import STRENGTHS, check_name, check_settings, person_seat, rules_of
-from belote.server.tournament_store import TournamentStore
+from belote.server.tournament_store import RankJob, TournamentStore
 from belote.server.wire import BadRequest
 from belote.tournament import (
     BOT_FIELD,
@@ -56,11 +57,9 @@ from belote.tournament import (
     MAX_BOARDS,
     MIN_BOARDS,
     Distribution,
-    Standing,
     board_seed,
     bot_draw_seed,
     net,
-    ranked,
 )
 
 log = logging.getLogger("belote.tournaments")
@@ -161,9 +160,18 @@ def bot_field(tournament: dict[str, Any]) -> list[tuple[str, int]]:
 class Tournaments:
     """The tournaments of a server: made, played, scored, ranked."""
 
-    def __init__(self, store: TournamentStore, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: TournamentStore,
+        clock: Callable[[], float] = time.time,
+        daily_boards: int = DAILY_BOARDS,
+        daily_strength: str = DAILY_STRENGTH,
+    ) -> None:
         self.store = store
         self.clock = clock
+        #: The boards and the bots of the daily tournaments this server makes (``belote serve
+        #: --daily-boards --daily-bots``): a day's tournament keeps those it was made with.
+        self.daily_boards, self.daily_strength = daily_boards, daily_strength
         self.manager: Any = None  # the tables' manager (``TableManager``), set by the app
         self._bots: dict[tuple[str, int], asyncio.Task[list[dict[str, Any]]]] = {}
         self._ranking: dict[str, asyncio.Task[None]] = {}
@@ -179,6 +187,7 @@ class Tournaments:
         for task in [*self._bots.values(), *self._ranking.values()]:
             with contextlib.suppress(BaseException):
                 await task
+        self.store.close()
 
     # ----------------------------------------------------------------- making them
     async def daily(self, game: str) -> dict[str, Any]:
@@ -194,8 +203,8 @@ class Tournaments:
             "kind": "daily",
             "name": None,
             "game": game,
-            "settings": board_settings({"settings": {"variant": game, "strength": DAILY_STRENGTH}}),
-            "boards": DAILY_BOARDS,
+            "settings": board_settings({"settings": {"variant": game, "strength": self.daily_strength}}),
+            "boards": self.daily_boards,
             "opens": opens,
             "closes": opens + DAY,
             "created": now,
@@ -484,53 +493,22 @@ class Tournaments:
         now = time.monotonic()
         if last is not None and now - at < max(RANKING_EVERY, 10 * took):
             return
-        task = self._ranking[tid] = asyncio.ensure_future(self._rank(t, count))
+        task = self._ranking[tid] = asyncio.ensure_future(self._rank(t))
         if last is None:  # the first ranking: waited for (it is small)
             await asyncio.shield(task)
 
-    async def _rank(self, t: dict[str, Any], count: int) -> None:
+    async def _rank(self, t: dict[str, Any]) -> None:
         started = time.monotonic()
         tid, boards = t["id"], t["boards"]
-        who: dict[str, tuple[str, str | None]] = {}
-        scores: list[tuple[str, int, float]] = []
-        async for entrant, name, player, board, score in self.store.scores(tid):
-            who[entrant] = (name, player)
-            scores.append((entrant, board, score))
-        bots = [[float(b["score"]) for b in await self.bots(t, b)] for b in range(boards)]
-        rows = await asyncio.to_thread(ranking_rows, boards, who, scores, bots)  # the loop serves meanwhile
-        await self.store.save_ranking(tid, count, self.clock(), rows)
+        bots = [tuple(float(b["score"]) for b in await self.bots(t, k)) for k in range(boards)]
+        job = RankJob(tid, boards, tuple(bots), self.clock())
+        rank, elsewhere = self.store.ranker()
+        thinker = None if self.manager is None else self.manager.config.thinker
+        if elsewhere and thinker is not None:  # a worker process: the loop never holds the field
+            await thinker.work(rank, job, "a tournament's ranking", owner=f"tournament:{tid}")
+        else:
+            await asyncio.to_thread(rank, job)
         self._ranked_at[tid] = (time.monotonic(), time.monotonic() - started)
-
-
-def ranking_rows(
-    boards: int, who: dict[str, tuple[str, str | None]], scores: list[tuple[str, int, float]], bots: list[list[float]]
-) -> list[dict[str, Any]]:
-    """The rows of a ranking from every result (entrant, board, score) and each board's bots' results."""
-    dists = [Distribution() for _ in range(boards)]
-    for _, board, score in scores:
-        dists[board].add(score)
-    lines = {entrant: Standing(entrant, name, player) for entrant, (name, player) in who.items()}
-    memo: dict[tuple[int, float], tuple[float, float]] = {}
-    for entrant, board, score in scores:
-        key = (board, score)
-        if key not in memo:
-            memo[key] = (
-                dists[board].matchpoints(score, bots[board]) or 0.0,
-                dists[board].difference(score, bots[board]) or 0.0,
-            )
-        line = lines[entrant]
-        line.percents[board], line.differences[board] = memo[key]
-    return [
-        {
-            "entrant": s.entrant,
-            "name": s.name,
-            "player": s.player,
-            "played": s.played,
-            "percent": round(s.percent, 2),
-            "difference": round(s.difference, 2),
-        }
-        for s in ranked(lines.values(), boards)
-    ]
 
 
 def _against_people(score: float, dist: Distribution, bots: list[float]) -> float | None:
