@@ -241,7 +241,7 @@ def rank_redis(where: tuple[str, str], job: RankJob) -> int:
                     scores[(int(board), str(entrant))] = (str(entrant), str(name), player, int(board), float(score))
                 if cursor == "0":
                     break
-            results = len(scores)
+            results = sum(1 for board, _ in scores if 0 <= board < job.boards and job.bots[board] is not None)
             kept = r.hget(_t(k, job.tournament, "ranking"), "results")
             if kept is not None and int(kept) > results:
                 return int(kept)  # (checked again as it is replaced)

@@ -187,16 +187,18 @@ DROP TABLE IF EXISTS tournament_rankings;
 @dataclass(frozen=True)
 class RankJob:
     """A ranking to make: of the tournament ``tournament`` of ``boards`` boards, each board's bots'
-    scores in their order (the fill-in field: ``tournament.field_of``), made at ``at``."""
+    scores in their order (the fill-in field: ``tournament.field_of``), made at ``at``. A board whose
+    bots' results are not worked out yet (None) is left out, its results not counted: the next
+    ranking counts them."""
 
     tournament: str
     boards: int
-    bots: tuple[tuple[float, ...], ...]
+    bots: tuple[tuple[float, ...] | None, ...]
     at: float
 
 
 def board_points(
-    counts: Sequence[Mapping[float, int]], bots: Sequence[Sequence[float]]
+    counts: Sequence[Mapping[float, int]], bots: Sequence[Sequence[float] | None]
 ) -> dict[tuple[int, float], tuple[float, float]]:
     """The matchpoints (%) and the difference of each score of each board, from the board's results
     counted by score and its bots' scores: (board, score) -> (percent, difference). A few hundred
@@ -207,30 +209,33 @@ def board_points(
     """
     out: dict[tuple[int, float], tuple[float, float]] = {}
     for board, counted in enumerate(counts):
+        field = bots[board]
+        if field is None:
+            continue
         dist = Distribution(counted)
         for score in dist.counts:
-            field = list(bots[board])
-            out[(board, score)] = (dist.matchpoints(score, field) or 0.0, dist.difference(score, field) or 0.0)
+            out[(board, score)] = (
+                dist.matchpoints(score, list(field)) or 0.0,
+                dist.difference(score, list(field)) or 0.0,
+            )
     return out
 
 
 def ranking_rows(
-    boards: int, scores: Sequence[tuple[str, str, str | None, int, float]], bots: Sequence[Sequence[float]]
+    boards: int, scores: Sequence[tuple[str, str, str | None, int, float]], bots: Sequence[Sequence[float] | None]
 ) -> list[dict[str, Any]]:
     """A ranking's rows in order (without ranks) from every result (entrant, name, player, board,
     score) and each board's bots' scores: what ``ranker`` keeps, worked out in Python (the Redis
     store's ranker, and the tests' reference for the SQLite one's SQL). An entrant's name and player
     are those of the result of their last board."""
     counts: list[dict[float, int]] = [{} for _ in range(boards)]
+    scores = [s for s in scores if 0 <= s[3] < boards and bots[s[3]] is not None]
     for *_, board, score in scores:
-        if 0 <= board < boards:
-            counts[board][score] = counts[board].get(score, 0) + 1
+        counts[board][score] = counts[board].get(score, 0) + 1
     points = board_points(counts, bots)
     lines: dict[str, Standing] = {}
     last: dict[str, int] = {}
     for entrant, name, player, board, score in scores:
-        if not 0 <= board < boards:
-            continue
         line = lines.get(entrant)
         if line is None:
             line = lines[entrant] = Standing(entrant, name, player)
@@ -320,9 +325,9 @@ def rank_into(source: sqlite3.Connection, target: sqlite3.Connection, job: RankJ
         "SELECT board, score, sum(n) FROM tournament_lines WHERE tournament = ? GROUP BY board, score",
         (job.tournament,),
     ):
-        results += int(n)
-        if 0 <= board < job.boards:
+        if 0 <= board < job.boards and job.bots[board] is not None:
             counts[board][float(score)] = int(n)
+            results += int(n)
     kept = target.execute(
         "SELECT results, gen FROM tournament_rankings WHERE tournament = ?", (job.tournament,)
     ).fetchone()
@@ -589,13 +594,17 @@ class SQLiteTournaments:
         return {"results": int(head[0]), "at": float(head[1]), "total": int(head[2]), "rows": [_row(r) for r in rows]}
 
     async def rank_of(self, tournament_id: str, entrant: str) -> dict[str, Any] | None:
-        with self._reading_ranks() as db:
-            row = db.execute(
-                f"SELECT {', '.join('r.' + c.strip() for c in _RANK_COLUMNS.split(','))} FROM tournament_ranks r "
-                "JOIN tournament_rankings h ON h.tournament = r.tournament AND h.gen = r.gen "
-                "WHERE r.tournament = ? AND r.entrant = ?",
-                (tournament_id, entrant),
-            ).fetchone()
+        with self._reading_ranks() as db:  # the head's generation, then the row by its index
+            head = db.execute("SELECT gen FROM tournament_rankings WHERE tournament = ?", (tournament_id,)).fetchone()
+            row = (
+                None
+                if head is None
+                else db.execute(
+                    f"SELECT {_RANK_COLUMNS} FROM tournament_ranks INDEXED BY tournament_ranks_by_entrant "
+                    "WHERE tournament = ? AND gen = ? AND entrant = ?",
+                    (tournament_id, head[0], entrant),
+                ).fetchone()
+            )
         return None if row is None else _row(row)
 
     async def player_results(self, player: str, since: float, until: float) -> list[dict[str, Any]]:

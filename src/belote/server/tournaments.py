@@ -3,7 +3,8 @@ each played at a table of one person and the tournament's bots, scored against t
 
 - **A daily tournament per game** is made by the server itself, the first time anybody asks for the
   day's (``daily``): ``DAILY_BOARDS`` boards, open from 00:00 to 24:00 UTC, the bots of
-  ``DAILY_STRENGTH`` (or the server's ``--daily-boards`` and ``--daily-bots``); its id says its game and day (``daily-classic-20261205``), its seed is secret.
+  ``DAILY_STRENGTH`` (or the server's ``--daily-boards`` and ``--daily-bots``); its id says its
+  game and day (``daily-classic-20261205``), its seed is secret.
   A host with an identity may make a **private** one (``create_private``): its own game, boards,
   bots and dates, seen only through its link (its id and invitation code).
 - **A board is played once per entrant** (``play``): the entrant is the identity when the person
@@ -16,7 +17,8 @@ each played at a table of one person and the tournament's bots, scored against t
   record, for its review.
 - **The bots' results** of each board (``tournament.BOT_FIELD``: the board played by bots alone,
   the person's seat by several bots) are worked out once, in the bots' workers, when the tournament
-  is made (``bots``); the first of them, the tournament's own bot in the person's seat, is the bots'
+  is made (``bots``), one board at a time (``BoardQueue``: a board somebody waits for first, then
+  the first boards of every tournament); the first of them, the tournament's own bot in the person's seat, is the bots'
   line of the traveller.
 - **The traveller** of a board (``traveller``): every line of the field, best first, with how many
   made it, the first names, matchpoints and difference, the entrant's own line and the bots' line
@@ -36,11 +38,12 @@ import asyncio
 import contextlib
 import datetime
 import hashlib
+import itertools
 import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from belote.bots import make_bot
@@ -176,9 +179,9 @@ class Tournaments:
         self._bots: dict[tuple[str, int], asyncio.Task[list[dict[str, Any]]]] = {}
         self._ranking: dict[str, asyncio.Task[None]] = {}
         self._ranked_at: dict[str, tuple[float, float]] = {}  # id -> (when, seconds it took)
-        #: The bots' boards are played one at a time in this process: the tables' bots always find
-        #: a worker (or a thread) free of them.
-        self._one_board = asyncio.Semaphore(1)
+        #: The bots' boards are worked out one at a time in this process, a board somebody waits for
+        #: first: the tables' bots always find a worker (or a thread) free of them.
+        self._boards = BoardQueue()
 
     async def close(self) -> None:
         """Stop the bots' boards and the rankings under way (the server stops)."""
@@ -297,9 +300,9 @@ class Tournaments:
         seat = person_seat(rules_of(settings).players)
         thinker = None if self.manager is None else self.manager.config.thinker
         results = []
-        for strength, draw in bot_field(t):
-            args = (settings, seed, seat, strength, draw)
-            async with self._one_board:
+        async with self._boards.turn((t["id"], board), board):
+            for strength, draw in bot_field(t):
+                args = (settings, seed, seat, strength, draw)
                 if thinker is not None:
                     owner = f"tournament:{t['id']}"
                     results.append(await thinker.work(_play_board, args, "a tournament's bots", owner))
@@ -313,7 +316,9 @@ class Tournaments:
         kept = await self.store.bots(t["id"], board)
         if kept is not None:
             return kept
-        return await asyncio.shield(self._bots_of(t, board))
+        task = self._bots_of(t, board)
+        self._boards.urge((t["id"], board))  # somebody waits for it: before the others
+        return await asyncio.shield(task)
 
     # ----------------------------------------------------------------- playing
     async def play(self, t: dict[str, Any], board: int, entrant: str, name: str, player: str | None) -> dict[str, Any]:
@@ -498,9 +503,14 @@ class Tournaments:
             await asyncio.shield(task)
 
     async def _rank(self, t: dict[str, Any]) -> None:
-        started = time.monotonic()
         tid, boards = t["id"], t["boards"]
-        bots = [tuple(float(b["score"]) for b in await self.bots(t, k)) for k in range(boards)]
+        bots: list[tuple[float, ...] | None] = []
+        for k in range(boards):  # a board whose bots are not worked out yet waits for the next ranking
+            kept = await self.store.bots(tid, k)
+            if kept is None:
+                self._bots_of(t, k)
+            bots.append(None if kept is None else tuple(float(b["score"]) for b in kept))
+        started = time.monotonic()
         job = RankJob(tid, boards, tuple(bots), self.clock())
         rank, elsewhere = self.store.ranker()
         thinker = None if self.manager is None else self.manager.config.thinker
@@ -509,6 +519,62 @@ class Tournaments:
         else:
             await asyncio.to_thread(rank, job)
         self._ranked_at[tid] = (time.monotonic(), time.monotonic() - started)
+
+
+class BoardQueue:
+    """Turns to work out a board's bots' results, one board at a time: a board somebody waits for
+    first, then the lowest board (the first board of every tournament before any second one), then
+    the first asked.
+
+    >>> async def order() -> list[str]:
+    ...     queue, done = BoardQueue(), []
+    ...     async def work(key: str, board: int) -> None:
+    ...         async with queue.turn(key, board):
+    ...             done.append(key)
+    ...             await asyncio.sleep(0)
+    ...     tasks = [asyncio.ensure_future(work(k, b)) for k, b in (("a0", 0), ("a1", 1), ("b1", 1), ("b0", 0))]
+    ...     await asyncio.sleep(0)
+    ...     queue.urge("b1")
+    ...     await asyncio.gather(*tasks)
+    ...     return done
+    >>> asyncio.run(order())
+    ['a0', 'b1', 'b0', 'a1']
+    """
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._order = itertools.count()
+        #: key -> [urgency (0: waited for), board, order, the future that gives the turn]
+        self._waiting: dict[Any, list[Any]] = {}
+
+    def urge(self, key: Any) -> None:
+        waiting = self._waiting.get(key)
+        if waiting is not None:
+            waiting[0] = 0
+
+    @contextlib.asynccontextmanager
+    async def turn(self, key: Any, board: int) -> AsyncIterator[None]:
+        if self._busy:
+            given: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting[key] = [1, board, next(self._order), given]
+            try:
+                await given
+            except BaseException:
+                if self._waiting.pop(key, None) is None and given.done() and not given.cancelled():
+                    self._next()  # the turn was given as this one was cancelled: the next takes it
+                raise
+        self._busy = True
+        try:
+            yield
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        if not self._waiting:
+            self._busy = False
+            return
+        key = min(self._waiting, key=lambda k: self._waiting[k][:3])
+        self._waiting.pop(key)[3].set_result(None)
 
 
 def _against_people(score: float, dist: Distribution, bots: list[float]) -> float | None:
