@@ -45,11 +45,13 @@ from starlette.testclient import TestClient
 
 from belote.game import SEATS, Match, parse_action
 from belote.server import app as app_module
+from belote.server import assets
 from belote.server import manager as manager_module
 from belote.server.app import create_app
 from belote.server.room import new_match
+from belote.server.store import SQLiteStore
 from belote.server.tables import ServerConfig
-from netplay import cards_in, stored_table
+from netplay import cards_in
 
 GAMES = ("classic", "coinche", "three-handed", "two-handed")
 BARRIER = '{"type": "barrier"}'  # unknown: refused, after everything sent before it
@@ -73,6 +75,9 @@ JUNK: list[Any] = [
     {},
     {"a": 1},
 ]
+#: The page's files, read and compressed once for the apps of every example (an app's start builds
+#: them, and the room protocol never asks for them): an ``Assets`` reads them again if they change.
+ASSETS = assets.Assets()
 RAW = ["", "{", "[]", "null", '"act"', '{"type": 1}', "[" * 50 + "]" * 50, '{"type": "act", "action": NaN}', "\udc00"]
 
 
@@ -139,8 +144,13 @@ class Room(RuleBasedStateMachine):
         # The bots think in threads: an app per example, whose pool of worker processes would cost
         # more to start than its bots think (the workers have tests of their own, test_thinking).
         config = ServerConfig(pace=0.0, turn_timer=600, message_rates=0.0, think_workers=0)
-        self.client = TestClient(create_app(db_path=self.db, config=config))
+        app = create_app(db_path=self.db, config=config)
+        app.state.assets = ASSETS
+        self.client = TestClient(app)
         self.client.__enter__()
+        # The file as the store has it, read through a connection of the test's own, opened once: each
+        # read is a transaction of its own, which sees every write the app committed before it.
+        self.reader = SQLiteStore(self.db)
         self.sockets: list[Socket] = []
         self.tokens: list[str] = []
         self.table: dict[str, Any] = {}
@@ -150,11 +160,18 @@ class Room(RuleBasedStateMachine):
         for s in self.sockets:
             s.close()
         self.client.__exit__(None, None, None)
+        # The app leaves its store open when it stops, whose checkpointer would open the file again a
+        # second after the last write, maybe while the folder is being removed: closed first.
+        self.client.app.state.store.close()  # type: ignore[attr-defined]
+        self.reader.close()
         self.folder.cleanup()
 
     # ------------------------------------------------------------- helpers
     def stored(self) -> tuple[dict[str, Any], list[str]]:
-        return stored_table(self.db, self.table["table"])
+        """The table's meta and actions as the store holds them."""
+        loaded = self.reader.load_table(self.table["table"])
+        assert loaded is not None, f"no table {self.table['table']} in {self.db}"
+        return loaded
 
     def replayed(self) -> Match:
         """The stored log replayed by a fresh engine. The engine of the last call goes on from where it
