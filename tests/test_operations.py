@@ -28,7 +28,7 @@ from belote.server.manager import TableManager
 from belote.server.metrics import Metrics
 from belote.server.redis_hub import RedisLink, RedisTables
 from belote.server.room import DEFAULT_SETTINGS, Act, Meta, Seat, bot_seat
-from belote.server.store import SQLiteStore
+from belote.server.store import Checkpointer, SQLiteStore
 from belote.server.tables import Client, ServerConfig, Table
 from netplay import Player, State, free_port, post, redis_server, run, serve_in_thread
 
@@ -399,6 +399,24 @@ def test_the_write_ahead_log_is_folded_into_the_file_off_the_writes(tmp_path: Pa
     assert (busy, frames) == (0, folded)
     store.close()
     assert not store.checkpointer._thread.is_alive()
+
+
+def test_the_checkpointer_does_not_make_a_removed_file_anew(tmp_path: Path) -> None:
+    """A file removed after writes (its folder deleted while the checkpointer still had a fold to do)
+    stays removed: the checkpointer opens the file only if it is there."""
+    path = tmp_path / "gone.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.close()
+    checkpointer = Checkpointer(path, after=0.05)
+    path.unlink()
+    checkpointer.written()
+    deadline = time.monotonic() + 10
+    while checkpointer._wake.is_set():  # taken: the fold is tried 0.05 s later
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    checkpointer.stop()
+    assert not path.exists() and checkpointer.folded == 0
 
 
 def test_redis_tables_expire_by_the_same_sweep(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from belote.actions import Refusal
 
@@ -114,7 +115,10 @@ class Checkpointer:
                 self._wake.clear()
                 upto = self.writes
                 try:
-                    db = db or sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                    # mode=rw: a file removed meanwhile (its store closed, its folder deleted) is not made anew
+                    db = db or sqlite3.connect(
+                        f"file:{quote(str(self.path))}?mode=rw", uri=True, check_same_thread=False, isolation_level=None
+                    )
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error as e:  # a full disk: the log keeps the writes; folded at the next try
                     log.debug("checkpoint of %s: %s", self.path, e)
