@@ -237,17 +237,17 @@ class Player:
     async def play(self, done: Callable[[State], bool], timeout: float = 120.0) -> State:
         """Play until ``done(state)``; answer each state at most once."""
         state = self.state or await self.connect()
-        deadline = time.monotonic() + timeout
-        while not done(state):
-            move = self.choose(state)
-            if move == "continue":
-                await self.send({"type": "continue"})
-            elif move is not None:
-                await self.send({"type": "act", "action": move})
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"the table did not reach the end (last state: {state['view']})")
-            state = await asyncio.wait_for(self.next_state(), remaining)
+        try:
+            async with asyncio.timeout(timeout):  # one deadline for the whole game, not a timer a message
+                while not done(state):
+                    move = self.choose(state)
+                    if move == "continue":
+                        await self.send({"type": "continue"})
+                    elif move is not None:
+                        await self.send({"type": "act", "action": move})
+                    state = await self.next_state()
+        except TimeoutError:
+            raise TimeoutError(f"the table did not reach the end (last state: {state['view']})") from None
         return state
 
     async def play_reconnecting(self, done: Callable[[State], bool], urls: list[str], timeout: float = 120.0) -> State:

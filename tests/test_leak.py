@@ -50,8 +50,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 class Seat(Player):
     """A scripted player (``netplay.Player``) that costs less per message, which counts over the 15,000
     messages of a part: its socket asks for no compression (the server deflates nothing for it, it inflates
-    nothing; the messages are the same), and one deadline bounds its whole game (not one timer and one
-    task per message)."""
+    nothing; the messages are the same)."""
 
     async def connect(self) -> State:
         self.ws = await connect(self.url, max_size=2**22, open_timeout=10, compression=None)
@@ -59,22 +58,6 @@ class Seat(Player):
         join.update({"token": self.token} if self.token else {"watch": self.watch})
         await self.ws.send(json.dumps(join))
         return await self.next_state()
-
-    async def play(self, done: Callable[[State], bool], timeout: float = 120.0) -> State:
-        """Play until ``done(state)``; answer each state at most once."""
-        state = self.state or await self.connect()
-        try:
-            async with asyncio.timeout(timeout):
-                while not done(state):
-                    move = self.choose(state)
-                    if move == "continue":
-                        await self.send({"type": "continue"})
-                    elif move is not None:
-                        await self.send({"type": "act", "action": move})
-                    state = await self.next_state()
-        except TimeoutError:
-            raise TimeoutError(f"the table did not reach the end (last state: {state['view']})") from None
-        return state
 
 
 def settings_for(game: int) -> dict[str, Any]:
