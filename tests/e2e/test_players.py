@@ -42,7 +42,8 @@ SEATED_JS = "() => window.__belote.kind === 'online' && window.__belote.view !==
 READY_JS = """() => { const b = window.__belote; const v = b && b.view;
   return !!v && b.connected && (b.waiting === 'continue' || v.match_over || v.to_move === b.seat); }"""
 ONLINE_JS = "() => !!window.__presence && window.__presence.said"  # the page's own socket said hello
-STATE_JS = "() => ({view: window.__belote.view, waiting: window.__belote.waiting, last: window.__belote.last})"
+STATE_JS = """() => { const b = window.__belote;
+  return {view: b.view, waiting: b.waiting, last: b.last, seat: b.seat, connected: b.connected}; }"""
 WORDS = {
     "en": {
         "asked": "{handle} added. You are friends once they add you too.",
@@ -118,14 +119,23 @@ def friend_row(person: Person, other: Person) -> Any:
 
 def act(person: Person) -> None:
     """This page's move, as a person makes it: Continue after a deal's score, a bid (taking at the
-    first chance), or a tap on a highlighted card (the highlighted cards are the legal ones)."""
+    first chance), or a tap on a highlighted card (the highlighted cards are the legal ones).
+
+    What to do is read from one snapshot of the page: the match may end, or a deal's score be
+    shown, between two reads (a bot's last card), and a move is chosen only from a page that
+    asks for it."""
     page = person.page
     before = page.evaluate(STATE_JS)
     view = before["view"]
+    if not before["connected"] or view["match_over"]:
+        return
     if before["waiting"] == "continue":
         person.press_id("continue")
         wait_js(page, "() => window.__belote.waiting !== 'continue'")
         return
+    if view["to_move"] != before["seat"]:
+        return
+    assert view["legal"], "the seat to move has a legal action"
     if view["phase"] == "bidding":
         person.press_id(f"bid-{next((b for b in view['legal'] if b != 'pass'), 'pass')}")
     else:
