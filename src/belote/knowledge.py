@@ -6,9 +6,21 @@ follow has none of the suit led; one who could not follow and did not trump whil
 held the trick has no trump (or, without the undertrump rule, none higher than the trump winning);
 one who played under the best trump when trumps were led (or any suit at all-trumps) has none
 higher; the taker holds the turned card until it is played; declarations shown after the first trick
-are in their owners' hands; a player who said belote holds the other of the king and queen of trumps.
+are in their owners' hands; a player who said belote holds the other of the king and queen of trumps,
+and one who played the first of them without a word of belote does not (the engine says belote for
+its holder with the first of the two, in every game and under every rule option: ``Deal.belote_words``;
+at two hands a card face down on its side counts, so the silence tells its player too of the cards it
+cannot see).
 "The other side" is the other camp: partners at four hands, the two defenders against the taker at
 three (``PlayerView.camps``).
+
+What the words tell is certain as long as every player says what the rules let it score, as the bots,
+the research environments and a record's plays do. A person may keep belote quiet (docs/rules.md,
+"Keeping quiet"), and nobody else learns it: then the silence misleads, as it would mislead a person
+at the table. Where it contradicts what the play has shown (no deal fits it), it is dropped rather than
+believed (``Knowledge.fits``). The declarations announced but not shown bind the hands too: each name
+is given cards that make it before a deal is drawn (``Knowledge.place_declarations``), and a drawn
+deal is kept only when its hands announce exactly those names (``Plausibility``).
 
 The hidden cards are dealt among *holders*: the players, and where the game keeps cards nobody
 sees, piles of fixed size that are nobody's hand. At three hands the eight cards out of play are
@@ -31,12 +43,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from belote.auctions import COUNT, TAKES, Claim
 from belote.cards import FULL_PACK, SUIT_MASKS, bits_of, mask_of
+from belote.declarations import FOUR_RANK_MASK, belote_cards, find_declarations
 from belote.game import PlayerView
-from belote.play import ALL_TRUMP, beats, not_held
+from belote.play import ALL_TRUMP, NO_TRUMP, beats, not_held
 
 #: Three hands: the holder of the eight cards out of play.
 OUT = 3
@@ -135,7 +148,85 @@ class Knowledge:
             placed |= known[s]
             excluded[s] &= ~known[s]  # a void shown in hand, then a card of it turned up on the table
         unknown = FULL_PACK & ~placed
-        return cls(me, tuple(known), tuple(excluded), tuple(counts), unknown, n, tuple(slots))
+        knowledge = cls(me, tuple(known), tuple(excluded), tuple(counts), unknown, n, tuple(slots))
+        silent = _belote_silence(view, mode)
+        return knowledge if silent is None else knowledge._not_holding(*silent)
+
+    def _not_holding(self, seat: int, card: int) -> Knowledge:
+        """This knowledge, and ``seat`` does not hold ``card``, in hand nor at two hands face down on
+        its side (the seat's own face-down cards too: it does not see them); unless no deal would
+        fit that (a player who kept belote quiet)."""
+        holders = [self.players + seat] if self.slots else []
+        if seat != self.seat:
+            holders.append(seat)
+        if not holders or not self.unknown >> card & 1:
+            return self  # nothing hidden to tell of: played, or known to be with someone
+        excluded = list(self.excluded)
+        for h in holders:
+            excluded[h] |= 1 << card
+        told = replace(self, excluded=tuple(excluded))
+        return told if told.fits() else self
+
+    def fits(self) -> bool:
+        """Whether some deal fits this knowledge: each holder can be given its count of the cards
+        not placed, none it is excluded from (Hall's condition: every set of holders may hold, in all,
+        at least as many of them as it still needs).
+
+        >>> from belote.game import Match
+        >>> m = Match(seed=4)
+        >>> m.apply(m.legal_actions()[1])
+        >>> k = Knowledge.from_view(m.view(0))
+        >>> k.fits(), replace(k, excluded=(0, k.unknown, k.unknown, 0)).fits()
+        (True, False)
+        """
+        others = [s for s in range(self.holders) if s != self.seat]
+        need = {s: self.counts[s] - self.hands[s].bit_count() for s in others}
+        reach: dict[int, int] = {}  # a set of holders (as bits) -> how many cards exactly those may hold
+        for c in bits_of(self.unknown):
+            may = sum(1 << s for s in others if not self.excluded[s] >> c & 1)
+            reach[may] = reach.get(may, 0) + 1
+        every = sum(1 << s for s in others)
+        chosen = every
+        while chosen:  # each non-empty set of the other holders
+            wanted = sum(need[s] for s in others if chosen >> s & 1)
+            if wanted > sum(k for may, k in reach.items() if may & chosen):
+                return False
+            chosen = (chosen - 1) & every
+        return True
+
+    def place_declarations(self, view: PlayerView, rng: random.Random) -> Knowledge | None:
+        """This knowledge with the declarations announced but not shown given cards that make them,
+        drawn at random: the deals drawn from it then announce what the table heard far more often
+        than deals drawn at random (a sixte, four jacks are rare). None when the cards placed leave
+        no deal (draw again).
+
+        Each name gets one of the sets of cards that make it among those its player may have held
+        (its own plays, its known cards, the cards not placed it is not excluded from). The cards
+        placed may make more than was announced: ``Plausibility`` keeps the deals whose hands
+        announce exactly the names said.
+        """
+        hidden = [(s, name) for s, name, cards in view.declarations if not cards and s != self.seat]
+        if not hidden:
+            return self
+        played_by = view.cards_played_by()
+        hands = list(self.hands)
+        excluded = list(self.excluded)
+        unknown = self.unknown
+        for s, name in hidden:
+            room = played_by[s] | hands[s] | (unknown & ~excluded[s])
+            options = [m for m in _REALISATIONS[name] if not m & ~room]
+            if not options:
+                return None
+            new = rng.choice(options) & unknown
+            hands[s] |= new
+            unknown &= ~new
+            if hands[s].bit_count() > self.counts[s]:
+                return None
+            for o in range(len(excluded)):
+                if o != s:
+                    excluded[o] |= new
+        placed = replace(self, hands=tuple(hands), excluded=tuple(excluded), unknown=unknown)
+        return placed if placed.fits() else None
 
     def sample(self, rng: random.Random, attempts: int = 200) -> list[int]:
         """Every holder's cards as they may be now (the seat's own hand exactly), drawn at random.
@@ -186,6 +277,39 @@ class Knowledge:
             if ok and not any(room):
                 return hands, slots
         raise InconsistentView("no deal fits this view")
+
+
+def _belote_silence(view: PlayerView, mode: int) -> tuple[int, int] | None:
+    """The first of the king and queen of trumps played without a word of belote: its player and
+    the other of the two, which that player did not hold (at two hands, face down either)."""
+    if not 0 <= mode < 4 or view.belote:
+        return None
+    pair = belote_cards(mode)
+    for seat, c in zip(view.played_by, view.played, strict=True):
+        if pair >> c & 1:
+            return seat, (pair & ~(1 << c)).bit_length() - 1
+    return None
+
+
+def _realisations() -> dict[str, tuple[int, ...]]:
+    """Every set of cards that makes each declaration by itself, by the name said at the table."""
+    out: dict[str, list[int]] = {}
+    masks = [
+        0xFF >> (8 - length) << (8 * suit + start)
+        for length in range(3, 9)
+        for suit in range(4)
+        for start in range(9 - length)
+    ]
+    masks += [FOUR_RANK_MASK << rank for rank in range(8)]
+    for mask in masks:
+        found = find_declarations(mask, NO_TRUMP)
+        if len(found) == 1 and found[0].cards == mask:
+            out.setdefault(found[0].name, []).append(mask)
+    return {name: tuple(m) for name, m in out.items()}
+
+
+#: The sets of cards that make each declaration, by its name (``Knowledge.place_declarations``).
+_REALISATIONS = _realisations()
 
 
 def _table_counts(view: PlayerView, played_by: list[int], known: list[int]) -> tuple[list[int], list[tuple[int, ...]]]:
@@ -303,8 +427,6 @@ class Plausibility:
         start = [h | p for h, p in zip(hands, self.played_by, strict=False)]
         trump = view.trump
         if trump is not None and view.rules.declarations and self.announced:
-            from belote.declarations import find_declarations
-
             for s, names in self.announced.items():
                 found = sorted(d.name for d in find_declarations(start[s], trump, view.rules.declaration_card_reuse))
                 if found != names:
@@ -341,12 +463,17 @@ class Plausibility:
         self, knowledge: Knowledge, rng: random.Random, tries: int = 40
     ) -> tuple[list[int], tuple[int, ...] | None]:
         """As ``draw``, with the face-down cards of two hands laid under their cards (``sample_world``)."""
-        world = knowledge.sample_world(rng)
+        world = self._drawn(knowledge, rng)
         for _ in range(tries - 1):
             if rng.random() < self.weight(world[0]):
                 return world
-            world = knowledge.sample_world(rng)
+            world = self._drawn(knowledge, rng)
         return world
+
+    def _drawn(self, knowledge: Knowledge, rng: random.Random) -> tuple[list[int], tuple[int, ...] | None]:
+        """A deal drawn from ``knowledge``, the declarations announced but not shown placed first
+        (``Knowledge.place_declarations``; as it is when the cards placed leave no deal)."""
+        return (knowledge.place_declarations(self.view, rng) or knowledge).sample_world(rng)
 
 
 def _soft(shortfall: float, scale: float = 12.0) -> float:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,9 +29,9 @@ import pyspiel
 
 from belote.actions import NAME_SUIT, PASS, TAKE, action_str
 from belote.cards import CARDS, FULL_PACK, bits_of, format_cards, mask_of
-from belote.contracts import COINCHE, LEVELS, NO_TRUMP, SURCOINCHE, contract_of, is_contract
-from belote.declarations import FOUR_RANK_MASK, POINTS_BY_NAME, belote_cards, find_declarations
-from belote.game import DONE, Deal, IllegalAction, PlayerView
+from belote.contracts import COINCHE, LEVELS, SURCOINCHE, contract_of, is_contract
+from belote.declarations import POINTS_BY_NAME
+from belote.game import DONE, Deal, IllegalAction
 from belote.knowledge import InconsistentView, Knowledge
 from belote.rules import MATCH_OPTIONS, OPTIONS, Rules
 from belote.scoring import BELOTE_POINTS, CAPOT_POINTS
@@ -471,10 +471,11 @@ class BeloteState(pyspiel.State):  # type: ignore[misc]
         """A state with the same information state for ``player_id`` (and so the same legal
         actions), its hidden cards drawn at random consistently with what that seat knows.
 
-        The worlds come from ``belote.knowledge`` (voids, ceilings, known cards of the seat's
-        view); each is dealt into a pack, the actions replayed, and the world kept when the seat's
-        information state is the same (the announced declarations and who said belote, which the
-        knowledge does not bind, decide the rest). ``probability_sampler`` seeds the draws.
+        The worlds come from ``belote.knowledge`` (voids, ceilings, known cards, who said belote
+        and who did not, the declarations announced given cards that make them); each is dealt into
+        a pack, the actions replayed, and the world kept when the seat's information state is the
+        same (the declarations announced exactly, which the knowledge does not bind, decide the
+        rest). ``probability_sampler`` seeds the draws.
         """
         if self.is_terminal():
             raise ValueError("the deal is over: there is nothing hidden left to draw")
@@ -512,7 +513,7 @@ class BeloteState(pyspiel.State):  # type: ignore[misc]
         if deal is None:
             return self._draw_while_dealing(seat, rng)
         view = deal.view(seat)
-        knowledge = _place_declarations(_with_belote_silence(Knowledge.from_view(view), deal, seat), view, rng)
+        knowledge = Knowledge.from_view(view).place_declarations(view, rng)
         if knowledge is None:
             return None
         try:
@@ -622,87 +623,6 @@ def _first_hands(
         pool = bits_of(hand & ~(1 << turned if turned is not None and s == taker else 0))
         firsts.append(mask_of(rng.sample(pool, size)))
     return firsts
-
-
-def _realisations() -> dict[str, tuple[int, ...]]:
-    """Every set of cards that makes each declaration by itself, by the name said at the table."""
-    out: dict[str, list[int]] = {}
-    masks = [
-        0xFF >> (8 - length) << (8 * suit + start)
-        for length in range(3, 9)
-        for suit in range(4)
-        for start in range(9 - length)
-    ]
-    masks += [FOUR_RANK_MASK << rank for rank in range(8)]
-    for mask in masks:
-        found = find_declarations(mask, NO_TRUMP)
-        if len(found) == 1 and found[0].cards == mask:
-            out.setdefault(found[0].name, []).append(mask)
-    return {name: tuple(m) for name, m in out.items()}
-
-
-_REALISATIONS = _realisations()
-
-
-def _place_declarations(knowledge: Knowledge, view: PlayerView, rng: random.Random) -> Knowledge | None:
-    """The declarations announced but not shown, each given cards that make it, before the rest is drawn.
-
-    Drawn at random, a hand rarely holds what was announced (a sixte, four jacks): each name gets
-    one of the card sets that make it among the cards its player may have held (its own plays, its
-    known cards, the unknown ones it is not void in). The replay's check then keeps the worlds whose
-    announcements are exactly those. None when the cards placed overfill a hand.
-    """
-    hidden = [(s, name) for s, name, cards in view.declarations if not cards and s != knowledge.seat]
-    if not hidden:
-        return knowledge
-    played_by = view.cards_played_by()
-    hands = list(knowledge.hands)
-    excluded = list(knowledge.excluded)
-    unknown = knowledge.unknown
-    for s, name in hidden:
-        room = played_by[s] | hands[s] | (unknown & ~excluded[s])
-        options = [m for m in _REALISATIONS[name] if not m & ~room]
-        if not options:
-            return None
-        new = rng.choice(options) & unknown
-        hands[s] |= new
-        unknown &= ~new
-        if hands[s].bit_count() > knowledge.counts[s]:
-            return None
-        for o in range(len(excluded)):
-            if o != s:
-                excluded[o] |= new
-    return replace(knowledge, hands=tuple(hands), excluded=tuple(excluded), unknown=unknown)
-
-
-def _with_belote_silence(knowledge: Knowledge, deal: Deal, seat: int) -> Knowledge:
-    """A king or queen of trumps played without a word of belote: its player did not hold the other.
-
-    (``Knowledge`` reads the belote said; this reads the belote not said, which the engine says for
-    its holder at the first of the two cards.)
-    """
-    mode = deal.mode
-    if not 0 <= mode < 4 or deal.phase == "bidding":
-        return knowledge
-    pair = belote_cards(mode)
-    words = deal.belote_words()
-    said_by = {s for s, _ in words}
-    excluded = list(knowledge.excluded)
-    view_seats = deal.play_seats()
-    changed = False
-    for i, c in enumerate(deal.plays):
-        if pair >> c & 1:
-            who = view_seats[i]
-            if who in said_by or who == seat:
-                continue
-            other = pair & ~(1 << c)
-            excluded[who] |= other
-            if knowledge.slots:  # two hands: nor under its own face-up cards
-                excluded[knowledge.players + who] |= other
-            changed = True
-    if not changed:
-        return knowledge
-    return replace(knowledge, excluded=tuple(excluded))
 
 
 def _pack_from(
