@@ -199,3 +199,33 @@ def test_any_deal_with_things_kept_quiet_adds_up_and_replays(seed: int, game: st
     if any(q & NO_BELOTE for q in deal.quiet):
         assert deal.belote_seat() is None and not any(deal.result.belote)
     assert replay(to_record(deal))["result"] == deal.result.to_json()
+
+
+def test_at_two_hands_a_belote_card_still_face_down_is_not_offered_to_say() -> None:
+    """A queen of trumps lying face down under its owner's own card is unknown to them too: the
+    seat is told of no belote (nor offered to keep it quiet) until both cards are in its sight."""
+    from belote.cards import mask_of as masks
+    from belote.declarations import belote_cards, belote_holder
+    from belote.rules import PRESETS
+
+    found = seen_both = 0
+    for seed in range(400):
+        match = Match(PRESETS["two-handed"], seed, seed % 2)
+        deal = match.deal
+        while deal.phase != PLAY and not match.over:
+            match.apply(match.legal_actions()[-1 if deal.phase != PLAY else 0])
+            deal = match.deal
+        if deal.phase != PLAY or deal.mode >= 4:
+            continue
+        pair = belote_cards(deal.mode)
+        holder = belote_holder(deal.start_hands, deal.mode)
+        while holder is not None and deal.phase == PLAY and not masks(deal.plays) & pair:
+            if deal.to_move == holder:
+                hidden = bool(pair & ~deal.hand_mask(holder))
+                said = "belote" in deal.to_announce(holder)
+                assert said is not hidden, (seed, deal.plays)
+                assert (NO_BELOTE in deal._may_keep_quiet(holder)) is not hidden
+                found += hidden
+                seen_both += not hidden
+            deal.apply(deal.legal_actions()[0])
+    assert found >= 5 and seen_both >= 5, (found, seen_both)

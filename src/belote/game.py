@@ -363,6 +363,8 @@ class Deal(PlayState):
             and not mask_of(self.plays) & pair
             and (card is None or pair >> card & 1)
             and belote_holder(self.start_hands, self.mode) == seat
+            # A card still face down (two hands) is unknown to its owner too: no word of it yet.
+            and not pair & ~self.hand_mask(seat)
         ):
             out.append(NO_BELOTE)
         return tuple(out)
