@@ -44,6 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from belote.auctions import COUNT, TAKES, Claim
 from belote.cards import FULL_PACK, SUIT_MASKS, bits_of, mask_of
@@ -249,13 +250,19 @@ class Knowledge:
                 under[up] = down
         return hands[: self.players], tuple(under)
 
-    def _sample(self, rng: random.Random, attempts: int) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
-        counts = self.counts
-        slots = self.slots
-        holders = len(counts)
-        need = [counts[s] - self.hands[s].bit_count() for s in range(holders)]
+    @cached_property
+    def _allowed(self) -> tuple[list[int], dict[int, list[int]], list[int]]:
+        """The cards not placed, the holders each may go to, and the cards each holder still takes."""
+        holders = len(self.counts)
+        need = [self.counts[s] - self.hands[s].bit_count() for s in range(holders)]
         cards = [c for c in range(32) if self.unknown >> c & 1]
         allowed = {c: [s for s in range(holders) if s != self.seat and not self.excluded[s] >> c & 1] for c in cards}
+        return cards, allowed, need
+
+    def _sample(self, rng: random.Random, attempts: int) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
+        cards_left, allowed, need = self._allowed
+        cards = cards_left[:]
+        choose = rng.random
         for _ in range(attempts):
             # The most constrained cards first; random order among equals.
             rng.shuffle(cards)
@@ -264,18 +271,28 @@ class Knowledge:
             hands = list(self.hands)
             ok = True
             for c in cards:
-                seats = [s for s in allowed[c] if room[s] > 0]
-                if not seats:
+                # A holder with room, at random in proportion to its room: ``rng.choices`` written
+                # out (the same draw from the same generator), as it runs for every card of a world.
+                total = 0
+                for s in allowed[c]:
+                    total += room[s]
+                if not total:
                     if sum(room) == 0:
                         break  # the bidding: the rest of the pack stays undealt
                     ok = False
                     break
-                weights = [room[s] for s in seats]
-                s = rng.choices(seats, weights)[0]
+                x = choose() * total
+                acc = 0
+                for s in allowed[c]:
+                    acc += room[s]
+                    if room[s] and acc > x:
+                        break
+                else:  # x * total rounded up to total itself: the last holder with room, as choices does
+                    s = next(s for s in reversed(allowed[c]) if room[s])
                 hands[s] |= 1 << c
                 room[s] -= 1
             if ok and not any(room):
-                return hands, slots
+                return hands, self.slots
         raise InconsistentView("no deal fits this view")
 
 
