@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -84,6 +85,11 @@ class Position:
     it joins the hand of the player of the card above it when the trick with that card is taken.
     Under a card played in an earlier trick, ``under`` names a card already turned up: it is not looked at.
 
+    ``leaf`` (four hands in two partnerships): at each trick boundary with that many cards left in
+    every hand, the learned value of ``belote.solver.leaf`` stands for the rest of the deal instead
+    of searching it (what the leader's side takes from there, capot left aside). The answer is then
+    an estimate, bought with far fewer nodes; 0 (the default) solves to the end, exactly.
+
     >>> from belote.cards import SPADES, mask_of, parse_card
     >>> # Two hands, spades trumps: N's ace of hearts lies over the jack of trumps, E holds two hearts.
     >>> under = [-1] * 32
@@ -102,6 +108,7 @@ class Position:
     tricks_won: tuple[int, int] = (0, 0)
     camps: tuple[int, ...] | None = None
     under: tuple[int, ...] | None = None
+    leaf: int = 0
 
     def __post_init__(self) -> None:
         n = len(self.hands)
@@ -155,6 +162,43 @@ class Position:
                 )
         if len(self.tricks_won) != 2 or min(self.tricks_won) < 0:
             raise PositionError(f"tricks_won is two counts, not {self.tricks_won!r}")
+        if not 0 <= self.leaf <= 8 or (self.leaf and (n != 4 or self.sides != (0, 1, 0, 1) or self.under)):
+            raise PositionError(
+                f"leaf is a number of cards a hand, 0..8, at four hands in two partnerships, not {self.leaf!r}"
+            )
+
+    @classmethod
+    def trusted(
+        cls,
+        hands: tuple[int, ...],
+        mode: int,
+        leader: int,
+        trick: tuple[int, ...],
+        step: int,
+        rules: PlayRules,
+        tricks_won: tuple[int, int],
+        camps: tuple[int, ...] | None,
+        under: tuple[int, ...] | None,
+        leaf: int,
+    ) -> Position:
+        """A position made without the checks of a new one: for a caller whose positions are those
+        of a deal by construction (a bot's drawn worlds, thousands a decision). The C solver checks
+        again what its search trusts; the plain Python one does not."""
+        pos = object.__new__(cls)
+        for name, v in (
+            ("hands", hands),
+            ("mode", mode),
+            ("leader", leader),
+            ("trick", trick),
+            ("step", step),
+            ("rules", rules),
+            ("tricks_won", tricks_won),
+            ("camps", camps),
+            ("under", under),
+            ("leaf", leaf),
+        ):
+            object.__setattr__(pos, name, v)
+        return pos
 
     def _hidden_by_seat(self) -> list[int]:
         """The cards still face down, as masks by the seat they will join: those under a card in that
@@ -243,6 +287,8 @@ def _load() -> _Backend:
 
 
 _impl = _load()
+#: The module loaded, even where a caller wraps ``_impl`` (a benchmark counting nodes).
+_backend = _impl
 #: The module doing the work: ``belote.solver._dds`` or ``belote.solver.alphabeta``.
 IMPLEMENTATION: str = getattr(_impl, "__name__", "")
 
@@ -255,6 +301,7 @@ def value(pos: Position, limit: int | None = None, keep: bool = False) -> int:
     position of the same deal is then found mostly solved). The value is the same; the nodes are
     fewer, and depend on the solves before: a bot bounded by nodes never keeps (``forget``).
     """
+    _set_leaf(pos)
     v = _impl.value(pos, limit, keep)
     if v is None:
         raise NodeLimit(limit or 0)
@@ -266,10 +313,31 @@ def card_values(pos: Position, limit: int | None = None, keep: bool = False) -> 
 
     Raises ``NodeLimit`` if that takes more than ``limit`` nodes. ``keep``: as ``value``.
     """
+    _set_leaf(pos)
     vals = _impl.card_values(pos, limit, keep)
     if vals is None:
         raise NodeLimit(limit or 0)
     return {CARDS[c]: v for c, v in sorted(vals.items())}
+
+
+_leaf_lock = threading.Lock()
+_leaf_set = False
+
+
+def _set_leaf(pos: Position) -> None:
+    """The learned leaf value given to the solver the first time a position asks for it (its
+    weights are read with numpy, which only the bots that use it need)."""
+    global _leaf_set
+    if pos.leaf and not _leaf_set:
+        with _leaf_lock:
+            if not _leaf_set:
+                from belote.solver.leaf import default_model
+
+                set_leaf = getattr(_backend, "set_leaf", None)
+                if set_leaf is not None:
+                    model = default_model()
+                    set_leaf(model.hidden, model.shift, *model.to_bytes())
+                _leaf_set = True
 
 
 def forget() -> None:

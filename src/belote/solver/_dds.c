@@ -61,9 +61,9 @@ static inline int popcount(uint32_t x) {
  * it), the lower and upper bounds (a value is at most 252; an upper bound of 255 is none yet) and
  * the card to try first, plus one (0: none). */
 typedef uint64_t Entry;
-#define KEY_BITS 36
-#define HASHED_KEY ((1ull << 35) - 1) /* the side's bit is in the tag, not in the hash */
-#define GEN_BITS 6
+#define KEY_BITS 37
+#define HASHED_KEY (((1ull << 35) - 1) | 1ull << 36) /* the side's bit is in the tag, not in the hash */
+#define GEN_BITS 5
 #define TAG_MASK ((1ull << (KEY_BITS + GEN_BITS)) - 1)
 #define LOWER_SHIFT (KEY_BITS + GEN_BITS)
 #define UPPER_SHIFT (LOWER_SHIFT + 8)
@@ -87,12 +87,12 @@ typedef uint64_t Entry;
 static _Thread_local Entry *table, *fresh_table, *kept_table;
 static _Thread_local uint64_t generation, fresh_generation, kept_generation;
 static _Thread_local uint32_t kept_owner[4];
-static _Thread_local int kept_rules[5], kept_open;
+static _Thread_local int kept_rules[6], kept_open;
 static _Thread_local int8_t kept_under[32];
 
 static inline uint64_t tag_of(uint64_t key) { return key | generation << KEY_BITS; }
-static inline uint64_t key_of(uint32_t cards, int leader, int capot, int side) {
-    return (uint64_t)cards | (uint64_t)leader << 32 | (uint64_t)capot << 34 | (uint64_t)side << 35;
+static inline uint64_t key_of(uint32_t cards, int leader, int capot, int side, int open) {
+    return (uint64_t)cards | (uint64_t)leader << 32 | (uint64_t)capot << 34 | (uint64_t)side << 35 | (uint64_t)open << 36;
 }
 static inline int lower_of(Entry e) { return (int)(e >> LOWER_SHIFT & 255); }
 static inline int upper_of(Entry e) { return (int)(e >> UPPER_SHIFT & 255); }
@@ -144,7 +144,9 @@ typedef struct {
     uint32_t on_table;
     int leader, best, best_seat;
     int capot, side, step, play_flags, mode; /* play_flags: belote.play.PlayRules.flags */
+    int won;              /* the side we count for has taken a trick of the deal (the other's capot is shut) */
     int players, shape;
+    int leaf;             /* at a trick boundary with this many cards a hand: the learned value (0: none) */
     unsigned camp_bits;   /* bit s: the side of seat s */
     uint32_t tops;        /* the cards with another lying under them */
     int8_t under[32];     /* the card under each card, or -1 */
@@ -273,6 +275,40 @@ INLINE int ordered(const Search *s, int seat, int hint, int *moves, int shape) {
     return n;
 }
 
+/* ------------------------------------------------------------------ the learned leaf value */
+
+/* belote.solver.leaf describes it (its features and its integer network, which this mirrors bit for
+ * bit): at a trick boundary with Search.leaf cards in each hand, it stands for the rest of the
+ * search. Set once (set_leaf) before any solve asks for it, then only read, by every thread. */
+#define LEAF_INPUTS 128
+#define LEAF_MAX_HIDDEN 256
+#define LEAF_CAPOT 4 /* card points: a leaf valued this near a capot is searched to the end */
+static int32_t *LEAF_W1, *LEAF_B1, *LEAF_W2; /* (3, 128, H), (3, H), (3, H) */
+static int64_t LEAF_B2[3];
+static int LEAF_HIDDEN, LEAF_SHIFT;
+/* The input of each card in a mode: the trump suit first, the other suits in their order. */
+static int LEAF_CARD[NMODES][32];
+
+/* The value the network gives the leader's side: the card points and the last trick's ten it takes
+ * from here (capot left aside), clamped to what is left (all). */
+static int leaf_value(const Search *s, int all) {
+    int k = s->mode < 4 ? 0 : s->mode - 3, h = LEAF_HIDDEN;
+    const int32_t *w1 = LEAF_W1 + (size_t)k * LEAF_INPUTS * h;
+    int32_t acc[LEAF_MAX_HIDDEN];
+    memcpy(acc, LEAF_B1 + (size_t)k * h, sizeof(int32_t) * h);
+    for (int r = 0; r < 4; r++)
+        for (uint32_t m = s->hands[(s->leader + s->step * r) & 3]; m; m &= m - 1) {
+            const int32_t *row = w1 + (size_t)(32 * r + LEAF_CARD[s->mode][__builtin_ctz(m)]) * h;
+            for (int j = 0; j < h; j++) acc[j] += row[j];
+        }
+    const int32_t *w2 = LEAF_W2 + (size_t)k * h;
+    int64_t out = LEAF_B2[k];
+    for (int j = 0; j < h; j++)
+        if (acc[j] > 0) out += (int64_t)w2[j] * acc[j];
+    int64_t v = (out + ((int64_t)1 << (LEAF_SHIFT - 1))) >> LEAF_SHIFT;
+    return v < 0 ? 0 : v > all ? all : (int)v;
+}
+
 /* ------------------------------------------------------------------ the search */
 
 static int turn_four(Search *s, int alpha, int beta, int hint, int *best_card);
@@ -313,7 +349,7 @@ INLINE int etc(Search *s, int seat, int maximise, const int *moves, int n, int a
         int ours = camp(s, winner, shape) == s->side;
         uint32_t after = (rest & ~(1u << c)) | turned;
         if (tops(s, shape) >> c & 1) after |= 1u << s->under[c];
-        keys[i] = key_of(after, winner, s->capot && ours, s->side);
+        keys[i] = key_of(after, winner, s->capot && ours, s->side, s->leaf && !(s->won || ours));
         __builtin_prefetch(bucket_of(keys[i]));
     }
     for (int i = 0; i < n; i++) {
@@ -339,7 +375,7 @@ INLINE int trick_taken(Search *s, int alpha, int beta, int shape) {
     int points = 0;
     for (int i = 0; i < players; i++) points += p[s->trick[i]];
     int ours = camp(s, s->best_seat, shape) == s->side;
-    int leader = s->leader, capot = s->capot;
+    int leader = s->leader, capot = s->capot, won = s->won;
     /* The cards under those of the trick turn up, each for the player of the card above it. */
     uint32_t hands[4] = {0};
     int turned = (tops(s, shape) & s->on_table) != 0;
@@ -358,6 +394,7 @@ INLINE int trick_taken(Search *s, int alpha, int beta, int shape) {
     int trick[4];
     memcpy(trick, s->trick, sizeof trick);
     s->capot = capot && ours;
+    s->won = won || ours;
     s->ntrick = 0;
     s->leader = s->best_seat;
     s->on_table = 0;
@@ -367,6 +404,7 @@ INLINE int trick_taken(Search *s, int alpha, int beta, int shape) {
     s->ntrick = players;
     s->leader = leader;
     s->capot = capot;
+    s->won = won;
     if (turned) memcpy(s->hands, hands, sizeof hands);
     /* The caller restores best, best_seat and on_table. */
     return v;
@@ -469,7 +507,20 @@ INLINE int boundary_body(Search *s, int alpha, int beta, int shape) {
     if (s->capot && master != 1 - s->side) top += CAPOT_BONUS;
     if (top <= alpha) return top;
     if (low >= beta) return low;
-    uint64_t key = key_of(rest, s->leader, s->capot, s->side);
+    if (shape == FOUR && s->leaf && popcount(rest) == 4 * s->leaf) {
+        visit(s);
+        int v = leaf_value(s, all);
+        if (camp(s, s->leader, shape) != s->side) v = all - v;
+        /* The network leaves capot aside: where a side that may still make capot is valued within
+         * LEAF_CAPOT of every point left (or the other side of none), the rest is searched exactly;
+         * not where the other side holds the master trump (it takes a trick with it).
+         * Whether the other side may is then part of the key (only with leaves: an exact value does
+         * not depend on it). */
+        if (!(s->capot && master != 1 - s->side && v >= all - LEAF_CAPOT) &&
+            !(!s->won && master != s->side && v <= LEAF_CAPOT))
+            return v < low ? low : v > top ? top : v;
+    }
+    uint64_t key = key_of(rest, s->leader, s->capot, s->side, s->leaf && !s->won);
     Entry *e = probe_entry(key);
     int lower = lower_of(*e) > low ? lower_of(*e) : low, upper = upper_of(*e) < top ? upper_of(*e) : top;
     if (lower >= beta) return lower;
@@ -582,6 +633,17 @@ static int read_ints(PyObject *o, int n, int lo, int hi, const char *what, int *
     return 0;
 }
 
+/* Four masks into out[0..4). */
+static int read_ints_masks(PyObject *o, uint32_t *out) {
+    PyObject *seq = PySequence_Fast(o, "hands must be four masks");
+    if (seq == NULL) return -1;
+    int r = PySequence_Fast_GET_SIZE(seq) == 4 ? 0 : -1;
+    if (r < 0) PyErr_SetString(PyExc_ValueError, "hands must be four masks");
+    for (int i = 0; r == 0 && i < 4; i++) r = read_mask(PySequence_Fast_GET_ITEM(seq, i), &out[i]);
+    Py_DECREF(seq);
+    return r;
+}
+
 /* A new generation of the table t: every entry of earlier solves in it is now stale. */
 static void new_generation(Entry *t, uint64_t *gen) {
     if (++*gen >> GEN_BITS) {
@@ -592,7 +654,7 @@ static void new_generation(Entry *t, uint64_t *gen) {
 
 /* Whether the position s may read and write the kept table: the same rules as the solves before it,
  * and no card held (or on the table) by another seat than there. It joins them if so. */
-static int joins_kept(const Search *s, const int rules[5], const uint32_t owner[4]) {
+static int joins_kept(const Search *s, const int rules[6], const uint32_t owner[4]) {
     if (!kept_open || memcmp(rules, kept_rules, sizeof kept_rules) || memcmp(s->under, kept_under, sizeof kept_under))
         return 0;
     for (int i = 0; i < 4; i++)
@@ -616,7 +678,7 @@ static int choose_table(const Search *s, int keep) {
         generation = fresh_generation;
         return 0;
     }
-    int rules[5] = {s->mode, s->step, s->play_flags, s->players, (int)s->camp_bits};
+    int rules[6] = {s->mode, s->step, s->play_flags, s->players, (int)s->camp_bits, s->leaf};
     uint32_t owner[4];
     memcpy(owner, s->hands, sizeof owner);
     for (int i = 0; i < s->ntrick; i++) owner[s->seat_at[s->leader][i]] |= 1u << s->trick[i];
@@ -633,10 +695,10 @@ static int choose_table(const Search *s, int keep) {
 
 /* The fields of belote.solver.Position that the search reads, by their names: the position is
  * described there, once, and any object with these attributes is read as one. */
-enum { F_HANDS, F_MODE, F_LEADER, F_TRICK, F_STEP, F_RULES, F_TRICKS_WON, F_CAMPS, F_UNDER, NFIELDS };
+enum { F_HANDS, F_MODE, F_LEADER, F_TRICK, F_STEP, F_RULES, F_TRICKS_WON, F_CAMPS, F_UNDER, F_LEAF, NFIELDS };
 static const char *const FIELD_NAMES[NFIELDS] = {
     [F_HANDS] = "hands", [F_MODE] = "mode",         [F_LEADER] = "leader", [F_TRICK] = "trick", [F_STEP] = "step",
-    [F_RULES] = "rules", [F_TRICKS_WON] = "tricks_won", [F_CAMPS] = "camps",   [F_UNDER] = "under",
+    [F_RULES] = "rules", [F_TRICKS_WON] = "tricks_won", [F_CAMPS] = "camps",   [F_UNDER] = "under", [F_LEAF] = "leaf",
 };
 static PyObject *FIELDS[NFIELDS]; /* the names, interned at import */
 
@@ -744,6 +806,15 @@ static int setup_fields(Search *s, PyObject *const *f, long long limit, int keep
         return -1;
     }
     s->shape = n == 4 && s->camp_bits == 0xA && !s->tops ? FOUR : ANY; /* 0xA: seats 1 and 3 on side 1 */
+    if (read_int(f[F_LEAF], 0, 8, "leaf", &s->leaf) < 0) return -1;
+    if (s->leaf && s->shape != FOUR) {
+        PyErr_SetString(PyExc_ValueError, "the leaf value is for four hands in two partnerships");
+        return -1;
+    }
+    if (s->leaf && LEAF_W1 == NULL) {
+        PyErr_SetString(PyExc_ValueError, "no leaf value is set: belote.solver.leaf sets it");
+        return -1;
+    }
     s->side = camp(s, seat_to_move(s, ANY), ANY);
     PyObject *won = PySequence_Fast(f[F_TRICKS_WON], "tricks_won must be two counts");
     if (won == NULL) return -1;
@@ -753,10 +824,12 @@ static int setup_fields(Search *s, PyObject *const *f, long long limit, int keep
         return -1;
     }
     long other = PyLong_AsLong(PySequence_Fast_GET_ITEM(won, 1 - s->side));
+    long ours = other == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(PySequence_Fast_GET_ITEM(won, s->side));
     Py_DECREF(won);
-    if (other == -1 && PyErr_Occurred()) return -1;
+    if ((other == -1 || ours == -1) && PyErr_Occurred()) return -1;
     /* Capot is open for the side we count for while the other side has taken no trick. */
     s->capot = other == 0;
+    s->won = ours > 0;
     if (choose_table(s, keep) < 0) return -1;
     probes = 0;
     return 0;
@@ -858,6 +931,77 @@ static PyObject *dds_card_values(PyObject *module, PyObject *const *args, Py_ssi
     return out;
 }
 
+/* Copies n items of size bytes each from a buffer of exactly that size into a new array. */
+static void *copy_buffer(PyObject *o, Py_ssize_t n, Py_ssize_t size, const char *what) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(o, &view, PyBUF_SIMPLE) < 0) return NULL;
+    void *out = NULL;
+    if (view.len != n * size) PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not %zd", what, view.len, n * size);
+    else if ((out = malloc((size_t)view.len)) == NULL) PyErr_NoMemory();
+    else memcpy(out, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* set_leaf(hidden, shift, w1, b1, w2, b2): the network of belote.solver.leaf, its arrays as bytes
+ * (int32, int32, int32 and int64, C order). Once only: solves in other threads read it unlocked. */
+static PyObject *dds_set_leaf(PyObject *module, PyObject *args) {
+    int hidden, shift;
+    PyObject *w1, *b1, *w2, *b2;
+    if (!PyArg_ParseTuple(args, "iiOOOO", &hidden, &shift, &w1, &b1, &w2, &b2)) return NULL;
+    if (LEAF_W1 != NULL) {
+        PyErr_SetString(PyExc_ValueError, "the leaf value is set once");
+        return NULL;
+    }
+    if (hidden < 1 || hidden > LEAF_MAX_HIDDEN || shift < 1 || shift > 62) {
+        PyErr_Format(PyExc_ValueError, "a leaf network of 1 to %d hidden units and a shift of 1 to 62",
+                     LEAF_MAX_HIDDEN);
+        return NULL;
+    }
+    int32_t *a = copy_buffer(w1, 3 * LEAF_INPUTS * hidden, 4, "w1"), *b = NULL, *c = NULL;
+    int64_t *d = NULL;
+    if (a) b = copy_buffer(b1, 3 * hidden, 4, "b1");
+    if (b) c = copy_buffer(w2, 3 * hidden, 4, "w2");
+    if (c) d = copy_buffer(b2, 3, 8, "b2");
+    if (d == NULL) {
+        free(a);
+        free(b);
+        free(c);
+        return NULL;
+    }
+    memcpy(LEAF_B2, d, sizeof LEAF_B2);
+    free(d);
+    LEAF_HIDDEN = hidden;
+    LEAF_SHIFT = shift;
+    LEAF_B1 = b;
+    LEAF_W2 = c;
+    LEAF_W1 = a;
+    Py_RETURN_NONE;
+}
+
+/* leaf_value(hands, mode, leader, step) -> what the network gives the leader's side (the tests hold
+ * it to belote.solver.leaf's plain Python). */
+static PyObject *dds_leaf_value(PyObject *module, PyObject *args) {
+    PyObject *hands;
+    Search s;
+    memset(&s, 0, sizeof s);
+    if (!PyArg_ParseTuple(args, "Oiii", &hands, &s.mode, &s.leader, &s.step)) return NULL;
+    if (LEAF_W1 == NULL) {
+        PyErr_SetString(PyExc_ValueError, "no leaf value is set: belote.solver.leaf sets it");
+        return NULL;
+    }
+    if (s.mode < 0 || s.mode >= NMODES || s.leader < 0 || s.leader > 3 || (s.step != 1 && s.step != 3)) {
+        PyErr_SetString(PyExc_ValueError, "a mode 0..5, a leader 0..3 and a step 1 or 3");
+        return NULL;
+    }
+    if (read_ints_masks(hands, s.hands) < 0) return NULL;
+    uint32_t all_cards = held(&s);
+    const int(*bp)[256] = BYTE_POINTS[s.mode];
+    int all = bp[0][all_cards & 255] + bp[1][all_cards >> 8 & 255] + bp[2][all_cards >> 16 & 255] +
+              bp[3][all_cards >> 24] + LAST_TRICK;
+    return PyLong_FromLong(leaf_value(&s, all));
+}
+
 static PyObject *dds_forget(PyObject *module, PyObject *unused) {
     kept_open = 0;
     Py_RETURN_NONE;
@@ -875,6 +1019,10 @@ static PyMethodDef dds_methods[] = {
     {"card_values", (PyCFunction)(void (*)(void))dds_card_values, METH_FASTCALL,
      "card_values(position[, limit[, keep]]) -> {card: value} for the legal cards of a belote.solver.Position, or "
      "None when the search would visit more than limit nodes"},
+    {"set_leaf", (PyCFunction)dds_set_leaf, METH_VARARGS,
+     "set_leaf(hidden, shift, w1, b1, w2, b2) -> None: the learned leaf value's network (belote.solver.leaf), once"},
+    {"leaf_value", (PyCFunction)dds_leaf_value, METH_VARARGS,
+     "leaf_value(hands, mode, leader, step) -> the learned value of a trick boundary for the leader's side"},
     {"forget", (PyCFunction)dds_forget, METH_NOARGS,
      "forget() -> None: the next solve that keeps its table starts it anew (the thread's kept table)"},
     {"stats", (PyCFunction)dds_stats, METH_NOARGS,
@@ -898,6 +1046,12 @@ static int module_exec(PyObject *m) {
         PyErr_SetString(PyExc_ImportError, "the solver's table keeps values in a byte: 252 at most");
         goto fail;
     }
+    for (int md = 0; md < NMODES; md++)
+        for (int c = 0; c < 32; c++) {
+            int suit = c >> 3, place = suit; /* the trump suit first, the others in their order */
+            if (md < 4) place = suit == md ? 0 : suit < md ? suit + 1 : suit;
+            LEAF_CARD[md][c] = 8 * place + (c & 7);
+        }
     for (int md = 0; md < NMODES; md++)
         for (int suit = 0; suit < 4; suit++) {
             int *order = SUIT_ORDER[md][suit];

@@ -52,6 +52,8 @@ CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
 INFINITY = 1000
 #: Where MTD(f) starts when nothing better is known: about half of a deal's points.
 GUESS = 81
+#: Card points: a learned leaf valued this near a capot (all, or nothing) is searched to the end.
+LEAF_CAPOT = 4
 
 #: SUIT_ORDER[mode][suit]: the cards of the suit, strongest first.
 SUIT_ORDER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -109,12 +111,21 @@ class Search:
         self.side = self.camps[self.seat_to_move()]
         # Capot is open for the side we count for while the other side has taken no trick.
         self.capot = pos.tricks_won[1 - self.side] == 0
+        #: Whether the side we count for has taken a trick of the deal (the other's capot is shut).
+        self.won = pos.tricks_won[self.side] > 0
         #: key -> [lower bound, upper bound, card to try first]
         self.table: dict[int, list[int]] = {}
         self.nodes = 0
         #: the most nodes the search may visit (``Stop`` is raised at the next)
         self.limit = limit if limit is not None else INFINITE_NODES
         self.probes = 0
+        #: at a trick boundary with this many cards a hand, the learned value (``belote.solver.leaf``)
+        self.leaf = pos.leaf
+        self.leaf_model = None
+        if pos.leaf:
+            from belote.solver.leaf import default_model
+
+            self.leaf_model = default_model()
 
     def visit(self) -> None:
         """Counts a node; past the limit the search is given up."""
@@ -252,7 +263,8 @@ class Search:
             winner = seat if beats(self.mode, c, self.best) else self.best_seat
             ours = self.camps[winner] == self.side
             after = rest & ~(1 << c) | turned | (1 << under[c] if tops >> c & 1 else 0)
-            entry = self.table.get(after | winner << 32 | (self.capot and ours) << 34)
+            shut = not self.leaf or self.won or ours
+            entry = self.table.get(after | winner << 32 | (self.capot and ours) << 34 | (not shut) << 36)
             if entry is None:
                 continue
             gain = base + p[c] if ours else 0
@@ -303,7 +315,7 @@ class Search:
 
     def trick_taken(self, alpha: int, beta: int) -> int:
         """The trick on the table is complete: its points go to the winner, who leads next."""
-        trick, leader, capot = self.trick, self.leader, self.capot
+        trick, leader, capot, won = self.trick, self.leader, self.capot, self.won
         p = self.points
         points = 0
         for x in trick:
@@ -318,10 +330,11 @@ class Search:
             return points + LAST_TRICK + (CAPOT_BONUS if capot else 0)
         gain = points if ours else 0
         self.capot = capot and ours
+        self.won = won or ours
         self.trick, self.leader, self.on_table = [], self.best_seat, 0
         self.best = self.best_seat = -1
         v = gain + self.boundary(alpha - gain, beta - gain)
-        self.trick, self.leader, self.capot = trick, leader, capot
+        self.trick, self.leader, self.capot, self.won = trick, leader, capot, won
         if turned:
             self.turn_down(trick, leader)
         # The caller restores best, best_seat and on_table.
@@ -393,7 +406,19 @@ class Search:
             return top
         if low >= beta:
             return low
-        key = rest | self.leader << 32 | capot << 34
+        if self.leaf_model is not None and rest.bit_count() == 4 * self.leaf:
+            self.visit()
+            hands = (self.hands[0], self.hands[1], self.hands[2], self.hands[3])
+            v = self.leaf_model.value(hands, self.mode, self.leader, self.step)
+            if self.camps[self.leader] != self.side:
+                v = every - v
+            # The network leaves capot aside: where a side that may still make capot is valued near
+            # every point left (or the other side near none), search to the end (``_dds.c`` says why).
+            if not (capot and master != 1 - self.side and v >= every - LEAF_CAPOT) and not (
+                not self.won and master != self.side and v <= LEAF_CAPOT
+            ):
+                return min(max(v, low), top)
+        key = rest | self.leader << 32 | capot << 34 | (bool(self.leaf) and not self.won) << 36
         entry = self.table.get(key)
         if entry is None:
             entry = self.table[key] = [0, INFINITY, -1]
