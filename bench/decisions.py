@@ -1,6 +1,6 @@
 """How long the search bot thinks: every decision of whole deals timed, with the solver nodes it spent.
 
-Plays deals of each game with the search bot (default strength, or ``--think``) at every seat, as a
+Plays deals of each game with the search bot (the tables' ``--strength``, or ``--think``) at every seat, as a
 server table seeds them, and times each decision. Each deal is played ``--runs`` times: a decision's
 time is its median over the runs (its nodes and its action are the same in every run, which is
 checked: the bots replay exactly). Prints per game and phase (bid / card) the p50, p99 and max of
@@ -11,7 +11,7 @@ work the wall clock measures the others too. The wall time's p99 and max are sho
 idle core the two agree.
 
     python bench/decisions.py [--deals 30] [--runs 3] [--games classic,coinche,three-handed,two-handed]
-                              [--seed 1] [--think 1.0] [--budget NODES] [--slowest 5]
+                              [--seed 1] [--strength normal|strong] [--think X] [--budget NODES] [--slowest 5]
 
 ``--budget 0`` lifts the bot's node budget (its thinking as before the budget existed).
 """
@@ -29,6 +29,7 @@ import belote.solver
 from belote.bots import make_bot
 from belote.game import Action, Match
 from belote.rules import PRESETS
+from belote.server.room import STRENGTHS
 
 GAMES = ("classic", "coinche", "three-handed", "two-handed")
 #: A deal thrown in (everyone passed) is followed by the next: at most this many tried for one played.
@@ -113,13 +114,23 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="plays of each deal; times are medians (default 3)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated presets (default: the four games)")
     parser.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
-    parser.add_argument("--think", type=float, default=1.0, help="the search bot's option think (default 1.0)")
+    parser.add_argument(
+        "--strength",
+        choices=[k for k, (bot, _) in STRENGTHS.items() if bot == "search"],
+        default="normal",
+        help="the tables' search bot of that strength (default normal, the tables' default)",
+    )
+    parser.add_argument(
+        "--think", type=float, default=None, help="the search bot's option think (default: the level's)"
+    )
     parser.add_argument(
         "--budget", type=int, default=None, help="the search bot's node budget (default: its own; 0: none)"
     )
     parser.add_argument("--slowest", type=int, default=5, help="slowest decisions shown per game (default 5)")
     args = parser.parse_args()
-    options: dict[str, Any] = {"think": args.think}
+    options: dict[str, Any] = dict(STRENGTHS[args.strength][1])
+    if args.think is not None:
+        options["think"] = args.think
     if args.budget is not None:
         options["budget"] = args.budget
     counter = CountingSolver(belote.solver._impl)
@@ -148,6 +159,9 @@ def main() -> int:
             decisions.extend(first)
         wall = time.perf_counter() - started
         print(f"\n{game}: {len(decisions)} decisions in {args.deals} deals ({wall:.0f} s for {args.runs} runs)")
+        bids = sum(d.seconds for d in decisions if d.phase == "bid") / args.deals
+        cards = sum(d.seconds for d in decisions if d.phase == "card") / args.deals
+        print(f"  cpu a deal (four bots) {ms(bids + cards)}: bids {ms(bids)}, cards {ms(cards)}")
         for phase in ("bid", "card"):
             some = [d for d in decisions if d.phase == phase]
             if not some:

@@ -121,32 +121,52 @@ def _spending(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return spent
 
 
+# The exact solves (no learned leaf: ``horizon=None``), whose nodes the budget bounds where it bites.
+EXACT = {"horizon": None}
+
+
 @pytest.mark.parametrize("kind", ["bid", "card", "coinche"])
 def test_a_search_decision_spends_at_most_its_budget_of_nodes(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     view = _first_views()[kind]
     spent = _spending(monkeypatch)
-    make_bot("search", seed=3, budget=0).act(view)
+    make_bot("search", seed=3, budget=0, **EXACT).act(view)
     unbounded = sum(spent)
     assert unbounded > 400_000  # the budget below bites
     spent.clear()
-    action = make_bot("search", seed=3, budget=200_000).act(view)
+    action = make_bot("search", seed=3, budget=200_000, **EXACT).act(view)
     assert action in view.legal
     assert sum(spent) <= 200_000 + len(spent)  # each solve stopped visits one node past its limit
     spent.clear()
-    assert make_bot("search", seed=3, budget=200_000).act(view) == action  # nodes, not seconds: it replays
+    assert make_bot("search", seed=3, budget=200_000, **EXACT).act(view) == action  # nodes, not seconds: it replays
 
 
 @pytest.mark.parametrize("kind", ["bid", "card", "coinche"])
 def test_a_budget_that_does_not_bite_changes_nothing(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     view = _first_views()[kind]
     spent = _spending(monkeypatch)
-    action = make_bot("search", seed=3, budget=0).act(view)
+    action = make_bot("search", seed=3, budget=0, **EXACT).act(view)
     unbounded = list(spent)
     assert sum(unbounded) > 400_000
     spent.clear()
     # Room for all of it in each trump's or contract's part, and for each world within a world's share.
-    assert make_bot("search", seed=3, budget=search.WORLD_SHARE * 3 * sum(unbounded)).act(view) == action
+    budget = search.WORLD_SHARE * 3 * sum(unbounded)
+    assert make_bot("search", seed=3, budget=budget, **EXACT).act(view) == action
     assert spent == unbounded
+
+
+@pytest.mark.parametrize("kind", ["bid", "card", "coinche"])
+def test_the_learned_leaf_spends_a_small_share_of_the_exact_nodes(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default bot searches the tricks ahead to the learned value of ``belote.solver.leaf``: the
+    same decision in far fewer nodes, and the same action again for the same view."""
+    view = _first_views()[kind]
+    spent = _spending(monkeypatch)
+    make_bot("search", seed=3, worlds=20, budget=0, **EXACT).act(view)
+    exact = sum(spent)
+    spent.clear()
+    action = make_bot("search", seed=3, worlds=20, budget=0).act(view)
+    assert sum(spent) * 10 < exact, (sum(spent), exact)
+    assert action in view.legal
+    assert make_bot("search", seed=3, worlds=20, budget=0).act(view) == action
 
 
 def test_with_no_world_within_its_budget_the_count_or_the_heuristic_decides() -> None:

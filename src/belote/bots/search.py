@@ -130,9 +130,10 @@ def _position(
     tricks_won: tuple[int, int],
     camps: tuple[int, ...],
     under: tuple[int, ...] | None,
+    leaf: int = 0,
 ) -> Position:
     four = len(hands) == PLAYERS
-    return Position(
+    return Position.trusted(
         tuple(hands),
         mode,
         leader,
@@ -142,6 +143,7 @@ def _position(
         tricks_won,
         camps=None if four else camps,
         under=under,
+        leaf=leaf if four and camps == (0, 1, 0, 1) and under is None else 0,
     )
 
 
@@ -154,7 +156,8 @@ class SearchBot:
         self,
         seed: int | None = None,
         think: float = 1.0,
-        worlds: int = 20,
+        worlds: int = 12,
+        late_worlds: int | None = None,
         bid_worlds: int = 12,
         take_margin: float = -20.0,
         bidding: str = "search",
@@ -164,10 +167,15 @@ class SearchBot:
         contract_modes: int = 2,
         two_handed_from: int = 4,
         budget: int = BUDGET,
+        horizon: int | None = 1,
+        exact_from: int = 5,
         **_: Any,
     ) -> None:
         self.seed = 0 if seed is None else seed
         self.worlds = max(1, round(worlds * think))
+        #: Worlds added for every three tricks played (by default as many as ``worlds``): late in
+        #: a deal a world is cheap to solve.
+        self.late_worlds = self.worlds if late_worlds is None else max(0, round(late_worlds * think))
         self.bid_worlds = max(1, round(bid_worlds * think))
         self.contract_worlds = max(1, round(contract_worlds * think))
         self.contract_modes = contract_modes
@@ -176,6 +184,11 @@ class SearchBot:
         #: At two hands, the first tricks (sixteen cards each, half of them hidden) take the solver
         #: seconds a world: they are played as the heuristic plays them.
         self.two_handed_from = two_handed_from
+        #: Tricks searched after the one on the table before the learned value stands for the rest
+        #: (``belote.solver.leaf``; None: every world solved to the end), from hands of more than
+        #: ``exact_from`` cards: below, a world is solved exactly in about as few nodes.
+        self.horizon = horizon
+        self.exact_from = exact_from
         self.take_margin = take_margin
         if bidding not in ("search", "heuristic"):
             raise ValueError("bidding is 'search' or 'heuristic'")
@@ -192,6 +205,12 @@ class SearchBot:
             return NodeBudget(None)
         share = max(1, self.budget // parts)
         return NodeBudget(share, max(1, self.budget // WORLD_SHARE))
+
+    def _leaf(self, cards: int) -> int:
+        """The ``Position.leaf`` of a solve from a trick begun with ``cards`` in each hand."""
+        if self.horizon is None or cards <= self.exact_from:
+            return 0
+        return max(0, cards - 1 - self.horizon)
 
     def _rng(self, view: PlayerView) -> random.Random:
         """A generator seeded by the bot's seed and everything the view shows, nothing else."""
@@ -283,9 +302,15 @@ class SearchBot:
         score = _DealScore(view)
         plausible = Plausibility(view, evaluate=coinche.count)
         # Late in the deal a world is cheap to solve and fewer cards are hidden: draw more of them.
-        worlds = self.worlds + self.worlds * len(view.tricks) // (3 * rules.tricks // 8)
+        worlds = self.worlds + self.late_worlds * len(view.tricks) // (3 * rules.tricks // 8)
         budget = self._budget(1)
+        leaf = self._leaf(rules.tricks - len(view.tricks))
         solved = 0
+        #: A world drawn again is not solved again (late in a deal, when few cards are hidden, most are).
+        seen: dict[tuple[tuple[int, ...], tuple[int, ...] | None], dict[int, int]] = {}
+        #: The score of a card's value is the same in every world with the same belote (four hands:
+        #: the same cards are left in every world).
+        utilities: dict[tuple[int, int, int | None], float] = {}
         for _ in range(worlds):
             if not budget.open:
                 break
@@ -298,17 +323,28 @@ class SearchBot:
                     if under[c] >= 0:
                         in_play |= 1 << under[c]
             remaining = on_table + sum(points[c] for c in bits_of(in_play)) + LAST_TRICK
-            pos = _position(hands, view.trump, leader, trick, rules, (tricks_won[0], tricks_won[1]), camps, under)
-            values = budget.card_values(pos)
+            key = (tuple(hands), under)
+            values = seen.get(key)
             if values is None:
-                continue
+                pos = _position(
+                    hands, view.trump, leader, trick, rules, (tricks_won[0], tricks_won[1]), camps, under, leaf
+                )
+                values = budget.card_values(pos)
+                if values is None:
+                    continue
+                seen[key] = values
             solved += 1
             belote = score.belote(hands, under)
             for c, v in values.items():
-                mine_capot = v > remaining
-                mine = v - CAPOT_BONUS if mine_capot else v
-                theirs_capot = tricks_won[side] == 0 and v == 0
-                totals[c] += score.utility(mine, remaining - mine, mine_capot, theirs_capot, belote)
+                u = utilities.get((v, remaining, belote))
+                if u is None:
+                    mine_capot = v > remaining
+                    mine = v - CAPOT_BONUS if mine_capot else v
+                    theirs_capot = tricks_won[side] == 0 and v == 0
+                    u = utilities[v, remaining, belote] = score.utility(
+                        mine, remaining - mine, mine_capot, theirs_capot, belote
+                    )
+                totals[c] += u
                 raw[c] += v
         return totals, raw, solved
 
@@ -384,6 +420,7 @@ class SearchBot:
                 leader=leader,
                 step=rules.step,
                 rules=rules.play,
+                leaf=self._leaf(rules.tricks),
             )
         )
         if v is None:
@@ -449,7 +486,15 @@ class _SolvedValuer(coinche.CountValuer):
                 if not budget.open:
                     break
                 v = budget.value(
-                    Position((hands[0], hands[1], hands[2], hands[3]), mode, leader, (), rules.step, rules.play)
+                    Position(
+                        (hands[0], hands[1], hands[2], hands[3]),
+                        mode,
+                        leader,
+                        (),
+                        rules.step,
+                        rules.play,
+                        leaf=self.bot._leaf(rules.tricks),
+                    )
                 )
                 if v is None:
                     continue
