@@ -395,3 +395,17 @@ def test_a_private_tournament_by_its_link_on_a_phone_in_french(site: str, open_t
     assert_no_serious(lea.page, "a profile with its tournaments (en, desktop)")
     assert lea.tab.unexpected_errors() == []
     assert zoe.tab.unexpected_errors("status of 404") == []  # the tournament asked without its code
+
+
+def test_a_name_picked_in_another_tab_reaches_the_tournaments_page_without_a_reload(site: str, open_tab: Any) -> None:
+    """The tournaments page, open without an identity, offers to pick a name; picked on the home
+    page in a second tab of the same browser, it reaches the first tab at once (the storage's event:
+    also how a page that read the storage before the last page's write was committed catches up)."""
+    lea = person(open_tab, "en", DESKTOP, "Léa")
+    lea.page.goto(f"{site}/tournaments")
+    expect(lea.page.get_by_test_id("create-need-name")).to_be_visible()
+    expect(lea.page.get_by_test_id("create-form")).to_be_hidden()
+    other = Person(type(lea.tab)(lea.page.context.new_page()), "en", False, "Léa")
+    first_visit(other, site)
+    expect(lea.page.get_by_test_id("create-form")).to_be_visible()
+    expect(lea.page.get_by_test_id("create-need-name")).to_be_hidden()

@@ -31,10 +31,12 @@ function write(key, value) {
   }
 }
 
-let held = (() => {
-  const saved = read(KEY);
-  return saved && typeof saved.secret === "string" && saved.player && typeof saved.player.id === "string" ? saved : null;
-})();
+function saved() {
+  const value = read(KEY);
+  return value && typeof value.secret === "string" && value.player && typeof value.player.id === "string" ? value : null;
+}
+
+let held = saved();
 
 /** The identity's answer to GET /api/me, once asked (friends, requests, blocks, invitations). */
 let mine = null;
@@ -47,6 +49,21 @@ function changed() {
 /** Calls `fn` whenever the identity or what the server says of it changes. */
 export function onIdentity(fn) {
   listeners.add(fn);
+}
+
+// Another page of the site kept or forgot an identity: this one follows. So does a page that read
+// the storage before the page it came from had its last write committed (a browser may commit
+// localStorage after the next page has loaded: the name just picked on the home page then reaches
+// the page its link opened a moment later, as this event).
+if (typeof window !== "undefined") {
+  window.addEventListener("storage", (ev) => {
+    if (ev.key !== KEY && ev.key !== null) return;
+    const now = saved();
+    if ((now && now.secret) === (held && held.secret)) return;
+    held = now;
+    mine = null;
+    changed();
+  });
 }
 
 /** The player of this browser ({id, name, tag, handle, password}), or null. */

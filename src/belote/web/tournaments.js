@@ -358,6 +358,7 @@ el.kept.addEventListener("click", (ev) => {
 });
 
 startPage({ draw, title });
+identity.onIdentity(draw); // a name picked or forgotten on another page: the form follows
 draw();
 loadDaily();
 loadMonthly();
