@@ -45,8 +45,8 @@ SPEEDS = {  # seconds a bot waits before acting, and a finished trick stays on t
 }
 STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("heuristic", {}),
-    "normal": ("search", {"think": 1.0}),
-    "strong": ("search", {"think": 3.0}),
+    "normal": ("search", {}),
+    "strong": ("search", {"worlds": 48}),  # four times the worlds of each card (docs/bots.md)
 }
 #: The settings of a table that are not rules: the bots, the page's language, the turn timer.
 TABLE_SETTINGS: tuple[OptionSpec, ...] = (
