@@ -16,6 +16,11 @@ draw whole deals weighted by what the bids said, solve each in the modes worth a
 every contract (each level, made or failed, coinched or not, ``score_contract``) by its mean score
 over the worlds blended with the heuristic's count; bid, pass, coinche or surcoinche by the best.
 
+A world is searched through the trick on the table and the next one (``horizon``); beyond, while
+more than five cards are left in each hand, the learned value of ``belote.solver.leaf`` stands for
+the rest of the deal (``Position.leaf``): a tenth of the cost of solving every world to its end, for
+the same play on average (docs/bots.md). ``horizon=None`` solves every world to its end.
+
 Every draw is seeded from the bot's seed and the view, so a game replays exactly and two views
 that are the same give the same decision.
 
@@ -308,8 +313,8 @@ class SearchBot:
         solved = 0
         #: A world drawn again is not solved again (late in a deal, when few cards are hidden, most are).
         seen: dict[tuple[tuple[int, ...], tuple[int, ...] | None], dict[int, int]] = {}
-        #: The score of a card's value is the same in every world with the same belote (four hands:
-        #: the same cards are left in every world).
+        #: A card's value turns into the same score in every world with the same points left and the
+        #: same belote.
         utilities: dict[tuple[int, int, int | None], float] = {}
         for _ in range(worlds):
             if not budget.open:
