@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Protocol
 
 from belote.cards import CARDS, FULL_PACK, bits_of
@@ -185,19 +185,9 @@ class Position:
         of a deal by construction (a bot's drawn worlds, thousands a decision). The C solver checks
         again what its search trusts; the plain Python one does not."""
         pos = object.__new__(cls)
-        for name, v in (
-            ("hands", hands),
-            ("mode", mode),
-            ("leader", leader),
-            ("trick", trick),
-            ("step", step),
-            ("rules", rules),
-            ("tricks_won", tricks_won),
-            ("camps", camps),
-            ("under", under),
-            ("leaf", leaf),
-        ):
-            object.__setattr__(pos, name, v)
+        values = (hands, mode, leader, trick, step, rules, tricks_won, camps, under, leaf)
+        for field, v in zip(fields(cls), values, strict=True):
+            object.__setattr__(pos, field.name, v)
         return pos
 
     def _hidden_by_seat(self) -> list[int]:

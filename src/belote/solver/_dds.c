@@ -282,7 +282,7 @@ INLINE int ordered(const Search *s, int seat, int hint, int *moves, int shape) {
  * search. Set once (set_leaf) before any solve asks for it, then only read, by every thread. */
 #define LEAF_INPUTS 128
 #define LEAF_MAX_HIDDEN 256
-#define LEAF_CAPOT 4 /* card points: a leaf valued this near a capot is searched to the end */
+static int LEAF_CAPOT; /* card points: a leaf valued this near a capot is searched to the end (alphabeta's) */
 static int32_t *LEAF_W1, *LEAF_B1, *LEAF_W2; /* (3, 128, H), (3, H), (3, H) */
 static int64_t LEAF_B2[3];
 static int LEAF_HIDDEN, LEAF_SHIFT;
@@ -1041,6 +1041,11 @@ static int module_exec(PyObject *m) {
     if (load_int(scoring, "DEAL_POINTS", &deal_points) < 0 || load_int(scoring, "CAPOT_POINTS", &capot_points) < 0)
         goto fail;
     CAPOT_BONUS = capot_points - deal_points;
+    PyObject *twin = PyImport_ImportModule("belote.solver.alphabeta"); /* the plain solver: LEAF_CAPOT's one place */
+    if (twin == NULL) goto fail;
+    int leaf_capot = load_int(twin, "LEAF_CAPOT", &LEAF_CAPOT);
+    Py_DECREF(twin);
+    if (leaf_capot < 0) goto fail;
     MAX_VALUE = capot_points;
     if (MAX_VALUE >= NO_UPPER) {
         PyErr_SetString(PyExc_ImportError, "the solver's table keeps values in a byte: 252 at most");
