@@ -180,3 +180,24 @@ def test_with_no_world_within_its_budget_the_count_or_the_heuristic_decides() ->
     assert bid.turned is not None and TAKE in bid.legal
     worth = hand_worth(mask_of(bid.hand) | 1 << bid.turned, bid.turned.suit)
     assert bot.act(bid) == (TAKE if worth > search.SearchBot().take_margin else PASS)
+
+
+@pytest.mark.parametrize(
+    ("hand", "counts"),
+    [
+        ("JH 9H AH 7H AS AD 8C 7S", (82.6, 135.7, 73.9, 77.9, 102.0, 79.7)),
+        ("AS 10S KS AH 10H 7D 8D QC", (78.7, 71.5, 74.2, 65.9, 95.5, 52.3)),
+        ("JS JH 9D 9C AC 7S 8H KD", (82.3, 82.3, 70.4, 67.8, 66.5, 90.4)),
+    ],
+)
+def test_a_coinche_count_for_each_mode(hand: str, counts: tuple[float, ...]) -> None:
+    """The fitted count of a hand, in clubs, hearts, diamonds, spades, no trumps and all trumps."""
+    assert tuple(round(coinche.count(mask_of(hand.split()), mode), 6) for mode in range(6)) == counts
+
+
+def test_the_coinche_features_of_a_hand() -> None:
+    hand = mask_of("JH 9H AH 7H AS AD 8C 7S".split())
+    assert coinche.no_trump_features(hand) == (3, 0, 0, 0, 1, 0, 0, 0, 9)
+    assert coinche.all_trump_features(hand) == (1, 1, 0, 1, 3, 0, 2, 0, 1)
+    # diamonds as trumps: the ace alone; outside, two aces and a singleton (clubs)
+    assert coinche.suit_features(hand, 2) == (0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1)

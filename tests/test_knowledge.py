@@ -420,3 +420,63 @@ def test_a_belote_kept_quiet_never_leaves_a_seat_without_a_deal(variant: str) ->
                     assert k.fits(), (variant, seed, seat)
                     k.sample(rng)
     assert quiet > 5
+
+
+# ----------------------------------------------------------------- the draw itself
+
+
+def test_a_deal_is_drawn_as_the_plain_reference_says() -> None:
+    """Seed 1: six cards for three holders; the third may take none, the fifth card (8) goes only to
+    the first holder, the sixth (9) to the second or the third."""
+    from belote.knowledge import _deal_plain
+
+    assert _deal_plain(1, [0, 1, 2, 3, 8, 9], [3, 3, 3, 3, 1, 6], [3, 3, 0], [0, 0, 0], 5) == [266, 517, 0]
+    assert _deal_plain(7, [0, 1, 2, 3, 8, 9], [3, 3, 3, 3, 1, 6], [4, 2, 0], [0, 0, 0], 5) == [267, 516, 0]
+    # No holder may take card 8: no deal, whatever the attempts.
+    assert _deal_plain(1, [0, 8], [1, 0], [1, 1], [0, 0], 50) is None
+    # The bidding: holders full before every card is placed, the rest stays undealt.
+    dealt = _deal_plain(3, [0, 1, 2], [3, 3, 3], [1, 1], [1 << 31, 0], 1)
+    assert dealt == [1 << 31 | 1 << 1, 1 << 2]  # card 0 left in the pack
+
+
+def test_the_c_module_draws_the_same_deals_as_the_reference() -> None:
+    from belote.knowledge import _deal, _deal_plain
+    from belote.solver import IMPLEMENTATION
+
+    if IMPLEMENTATION != "belote.solver._dds":
+        pytest.fail("the C solver was not built: ./scripts/test builds it")
+    from belote.solver import _dds
+
+    assert _deal is _dds.deal
+    rng = random.Random(3)
+    placed = 0
+    for _ in range(3000):
+        holders = rng.choice([2, 3, 4, 4])
+        cards = rng.sample(range(32), rng.randrange(0, 25))
+        allowed = [rng.randrange(1, 1 << holders) if rng.random() < 0.9 else 0 for _ in cards]
+        room = [0] * holders
+        for _c in cards:
+            room[rng.randrange(holders)] += 1
+        hands = [rng.getrandbits(8) << 24 for _ in range(holders)]
+        args = (rng.getrandbits(64), cards, allowed, room, hands, rng.choice([1, 5, 50]))
+        dealt = _deal_plain(*args)
+        assert _dds.deal(*args) == dealt
+        placed += dealt is not None
+    assert placed > 500  # most of them place every card
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (1, [32], [1], [1], [0], 1),
+        (1, [0], [1], [33], [0], 1),
+        (1, [0, 1], [1], [1], [0], 1),
+        (1, [0], [1], [1] * 9, [0] * 9, 1),
+        (1, ["0"], [1], [1], [0], 1),
+    ],
+)
+def test_the_c_module_refuses_what_is_not_a_draw(args: tuple[object, ...]) -> None:
+    from belote.solver import _dds
+
+    with pytest.raises((ValueError, TypeError, OverflowError)):
+        _dds.deal(*args)

@@ -251,49 +251,91 @@ class Knowledge:
         return hands[: self.players], tuple(under)
 
     @cached_property
-    def _allowed(self) -> tuple[list[int], dict[int, list[int]], list[int]]:
-        """The cards not placed, the holders each may go to, and the cards each holder still takes."""
+    def _allowed(self) -> tuple[list[int], list[int], list[int]]:
+        """The cards not placed, the holders each may go to (a mask of holders), and the cards each
+        holder still takes."""
         holders = len(self.counts)
         need = [self.counts[s] - self.hands[s].bit_count() for s in range(holders)]
         cards = [c for c in range(32) if self.unknown >> c & 1]
-        allowed = {c: [s for s in range(holders) if s != self.seat and not self.excluded[s] >> c & 1] for c in cards}
+        allowed = [
+            sum(1 << s for s in range(holders) if s != self.seat and not self.excluded[s] >> c & 1) for c in cards
+        ]
         return cards, allowed, need
 
     def _sample(self, rng: random.Random, attempts: int) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
-        cards_left, allowed, need = self._allowed
-        cards = cards_left[:]
-        choose = rng.random
-        for _ in range(attempts):
-            # The most constrained cards first; random order among equals.
-            rng.shuffle(cards)
-            cards.sort(key=lambda c: len(allowed[c]))
-            room = need[:]
-            hands = list(self.hands)
-            ok = True
-            for c in cards:
-                # A holder with room, at random in proportion to its room: ``rng.choices`` written
-                # out (the same draw from the same generator), as it runs for every card of a world.
-                total = 0
-                for s in allowed[c]:
-                    total += room[s]
-                if not total:
-                    if sum(room) == 0:
-                        break  # the bidding: the rest of the pack stays undealt
-                    ok = False
-                    break
-                x = choose() * total
-                acc = 0
-                for s in allowed[c]:
-                    acc += room[s]
-                    if room[s] and acc > x:
+        cards, allowed, need = self._allowed
+        hands = _deal(rng.getrandbits(64), cards, allowed, need, list(self.hands), attempts)
+        if hands is None:
+            raise InconsistentView("no deal fits this view")
+        return hands, self.slots
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _deal_plain(
+    seed: int, cards: list[int], allowed: list[int], room: list[int], hands: list[int], attempts: int
+) -> list[int] | None:
+    """The cards not placed dealt to the holders, ``hands`` completed: each card (``cards``) goes to
+    one of the holders it may go to (``allowed``, a mask of holders for each card) that still has
+    room (``room``, the cards each still takes), at random in proportion to its room, the most
+    constrained cards first. Tried ``attempts`` times (a card may find every holder it may go to
+    full); None when no attempt placed every card. During the bidding, the rest of the pack stays
+    undealt once every holder is full.
+
+    Its generator is splitmix64 seeded by ``seed``: the C solver's module has the same function,
+    draw for draw (``belote.solver._dds.deal``), for a tenth of the time; this one is the reference
+    and what runs without it. A world of the search bots is drawn by it: a few thousand a deal.
+    """
+    state = seed & _MASK64
+
+    def below(n: int) -> int:
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        return ((z >> 32) * n) >> 32
+
+    holders = len(room)
+    for _ in range(attempts):
+        order = cards[:]
+        for i in range(len(order) - 1, 0, -1):
+            j = below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        # The most constrained cards first; the shuffled order among equals.
+        may = dict(zip(cards, allowed, strict=True))
+        order.sort(key=lambda c: may[c].bit_count())
+        left = room[:]
+        dealt = hands[:]
+        ok = True
+        for c in order:
+            total = sum(left[h] for h in range(holders) if may[c] >> h & 1)
+            if not total:
+                ok = not any(left)  # the bidding: the rest of the pack stays undealt
+                break
+            x = below(total)
+            for h in range(holders):
+                if may[c] >> h & 1:
+                    if x < left[h]:
                         break
-                else:  # x * total rounded up to total itself: the last holder with room, as choices does
-                    s = next(s for s in reversed(allowed[c]) if room[s])
-                hands[s] |= 1 << c
-                room[s] -= 1
-            if ok and not any(room):
-                return hands, self.slots
-        raise InconsistentView("no deal fits this view")
+                    x -= left[h]
+            dealt[h] |= 1 << c
+            left[h] -= 1
+        if ok and not any(left):
+            return dealt
+    return None
+
+
+def _deal_function() -> Callable[[int, list[int], list[int], list[int], list[int], int], list[int] | None]:
+    from belote.solver import _backend
+
+    return getattr(_backend, "deal", _deal_plain)
+
+
+#: How a deal is drawn: the C solver's module when it was built, else ``_deal_plain``.
+_deal = _deal_function()
 
 
 def _belote_silence(view: PlayerView, mode: int) -> tuple[int, int] | None:

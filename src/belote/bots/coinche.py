@@ -50,17 +50,63 @@ def _has(held: int, rank: int) -> int:
     return held >> rank & 1
 
 
+def _outside_terms(h: int) -> tuple[int, ...]:
+    """A suit outside trumps: its ace, ten beside the ace, ten guarded without it, king beside both,
+    void, singleton."""
+    ace, ten = _has(h, ACE), _has(h, TEN)
+    return (ace, ace & ten, (1 - ace) & ten & (h.bit_count() >= 2), ace & ten & _has(h, KING), int(h == 0), int(h.bit_count() == 1))
+
+
+def _no_trump_terms(h: int) -> tuple[int, ...]:
+    """A suit at no-trumps: ace, ten beside it, ten guarded (three long) without it, king under both,
+    length behind the ace, behind ace and ten, void, bare ten."""
+    ace, ten, n = _has(h, ACE), _has(h, TEN), h.bit_count()
+    return (
+        ace,
+        ace & ten,
+        (1 - ace) & ten & (n >= 3),
+        ace & ten & _has(h, KING),
+        ace * max(0, n - 3),
+        ace * ten * max(0, n - 3),
+        int(h == 0),
+        (1 - ace) & ten & (n < 3),
+    )
+
+
+def _all_trump_terms(h: int) -> tuple[int, ...]:
+    """A suit at all-trumps: jack, nine beside it, nine guarded without it, ace under both, ace,
+    ten beside the jack, length behind the jack, void."""
+    jack, nine, n = _has(h, JACK), _has(h, NINE), h.bit_count()
+    return (
+        jack,
+        jack & nine,
+        (1 - jack) & nine & (n >= 2),
+        jack & nine & _has(h, ACE),
+        _has(h, ACE),
+        _has(h, TEN) & jack,
+        jack * max(0, n - 2),
+        int(h == 0),
+    )
+
+
+#: Each suit's terms by its eight cards (a byte), read by the features below: a hand's count is
+#: computed for every hand of every world the bots draw in Coinche.
+_OUTSIDE = tuple(_outside_terms(h) for h in range(256))
+_NO_TRUMP = tuple(_no_trump_terms(h) for h in range(256))
+_ALL_TRUMP = tuple(_all_trump_terms(h) for h in range(256))
+
+
+def _summed(table: tuple[tuple[int, ...], ...], hand: int, skip: int = -1) -> list[int]:
+    """The terms of ``table`` added over the hand's suits (but ``skip``)."""
+    rows = [table[hand >> (8 * s) & 0xFF] for s in range(4) if s != skip]
+    return [sum(column) for column in zip(*rows, strict=True)]
+
+
 def suit_features(hand: int, trump: int) -> tuple[float, ...]:
     """A suit as trumps: its honours and length, then the aces, tens, kings and voids outside."""
     t = _suit(hand, trump)
     n = t.bit_count()
-    outside = [_suit(hand, s) for s in range(4) if s != trump]
-    aces = sum(_has(h, ACE) for h in outside)
-    tens_with_ace = sum(_has(h, ACE) & _has(h, TEN) for h in outside)
-    tens_guarded = sum((1 - _has(h, ACE)) & _has(h, TEN) & (h.bit_count() >= 2) for h in outside)
-    kings_with_ace_ten = sum(_has(h, ACE) & _has(h, TEN) & _has(h, KING) for h in outside)
-    voids = sum(h == 0 for h in outside)
-    singletons = sum(h.bit_count() == 1 for h in outside)
+    aces, tens_with_ace, tens_guarded, kings_with_ace_ten, voids, singletons = _summed(_OUTSIDE, hand, trump)
     jack, nine = _has(t, JACK), _has(t, NINE)
     return (
         jack,
@@ -84,30 +130,14 @@ def suit_features(hand: int, trump: int) -> tuple[float, ...]:
 
 def no_trump_features(hand: int) -> tuple[float, ...]:
     """No-trumps: aces, tens (beside the ace or guarded), kings under both, long suits headed by the ace."""
-    held = [_suit(hand, s) for s in range(4)]
-    aces = sum(_has(h, ACE) for h in held)
-    tens_with_ace = sum(_has(h, ACE) & _has(h, TEN) for h in held)
-    tens_guarded = sum((1 - _has(h, ACE)) & _has(h, TEN) & (h.bit_count() >= 3) for h in held)
-    kings = sum(_has(h, ACE) & _has(h, TEN) & _has(h, KING) for h in held)
-    length_ace = sum(_has(h, ACE) * max(0, h.bit_count() - 3) for h in held)
-    length_ace_ten = sum(_has(h, ACE) * _has(h, TEN) * max(0, h.bit_count() - 3) for h in held)
-    voids = sum(h == 0 for h in held)
-    bare_tens = sum((1 - _has(h, ACE)) & _has(h, TEN) & (h.bit_count() < 3) for h in held)
-    return (aces, tens_with_ace, tens_guarded, kings, length_ace, length_ace_ten, voids, bare_tens, aces * aces)
+    terms = _summed(_NO_TRUMP, hand)
+    return (*terms, terms[0] * terms[0])
 
 
 def all_trump_features(hand: int) -> tuple[float, ...]:
     """All-trumps: jacks, nines (beside their jack or guarded), aces under both, length behind the jack."""
-    held = [_suit(hand, s) for s in range(4)]
-    jacks = sum(_has(h, JACK) for h in held)
-    nines_with_jack = sum(_has(h, JACK) & _has(h, NINE) for h in held)
-    nines_guarded = sum((1 - _has(h, JACK)) & _has(h, NINE) & (h.bit_count() >= 2) for h in held)
-    aces_with = sum(_has(h, JACK) & _has(h, NINE) & _has(h, ACE) for h in held)
-    aces = sum(_has(h, ACE) for h in held)
-    tens = sum(_has(h, TEN) & _has(h, JACK) for h in held)
-    length = sum(_has(h, JACK) * max(0, h.bit_count() - 2) for h in held)
-    voids = sum(h == 0 for h in held)
-    return (jacks, nines_with_jack, nines_guarded, aces_with, aces, tens, length, voids, jacks * jacks)
+    terms = _summed(_ALL_TRUMP, hand)
+    return (*terms, terms[0] * terms[0])
 
 
 def features(hand: int, mode: int) -> tuple[float, ...]:
@@ -145,7 +175,10 @@ def count(hand: int, mode: int, leads: bool | None = None) -> float:
     """The points this hand's side may expect in ``mode`` with an average partner (an 8-card hand);
     ``leads``: whether its side leads to the first trick (None: as likely as not)."""
     intercept, weights, lead, _ = WEIGHTS[_kind(mode)]
-    worth = intercept + sum(w * f for w, f in zip(weights, features(hand, mode), strict=True))
+    total = 0.0
+    for w, f in zip(weights, features(hand, mode), strict=True):
+        total += w * f
+    worth = intercept + total
     if leads is not None:
         worth += lead / 2 if leads else -lead / 2
     return worth

@@ -1002,6 +1002,118 @@ static PyObject *dds_leaf_value(PyObject *module, PyObject *args) {
     return PyLong_FromLong(leaf_value(&s, all));
 }
 
+/* ------------------------------------------------------------------ drawing a deal (belote.knowledge) */
+
+static uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A number in 0..n-1 (n at most 32): the top 32 bits of a draw scaled to n. */
+static int below(uint64_t *state, int n) { return (int)(((splitmix(state) >> 32) * (uint64_t)n) >> 32); }
+
+#define MAX_HOLDERS 8
+
+/* n numbers from a Python sequence, each 0..2**64-1 */
+static int read_numbers(PyObject *seq, Py_ssize_t n, unsigned long long *out) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(seq, i);
+        if (item == NULL) return -1;
+        out[i] = PyLong_AsUnsignedLongLong(item);
+        Py_DECREF(item);
+        if (out[i] == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+/* deal(seed, cards, allowed, room, hands, attempts) -> hands, or None when no attempt placed every
+ * card: belote.knowledge._deal_plain, step for step (the tests hold the two to the same draws). */
+static PyObject *dds_deal(PyObject *module, PyObject *args) {
+    unsigned long long seed;
+    PyObject *cards_o, *allowed_o, *room_o, *hands_o;
+    int attempts;
+    if (!PyArg_ParseTuple(args, "KOOOOi", &seed, &cards_o, &allowed_o, &room_o, &hands_o, &attempts)) return NULL;
+    Py_ssize_t n = PySequence_Size(cards_o), holders = PySequence_Size(room_o);
+    if (n < 0 || holders < 0) return NULL;
+    if (n > 32 || holders > MAX_HOLDERS || PySequence_Size(allowed_o) != n || PySequence_Size(hands_o) != holders) {
+        PyErr_SetString(PyExc_ValueError, "at most 32 cards, as many holder masks, at most 8 holders with their hands");
+        return NULL;
+    }
+    unsigned long long cards_in[32], allowed_in[32], need[MAX_HOLDERS], start[MAX_HOLDERS];
+    if (read_numbers(cards_o, n, cards_in) < 0 || read_numbers(allowed_o, n, allowed_in) < 0 ||
+        read_numbers(room_o, holders, need) < 0 || read_numbers(hands_o, holders, start) < 0)
+        return NULL;
+    for (Py_ssize_t h = 0; h < holders; h++)
+        if (need[h] > 32) {
+            PyErr_SetString(PyExc_ValueError, "a holder takes at most 32 cards");
+            return NULL;
+        }
+    int cards[32], by_card[32]; /* the holders each card may go to, by card */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (cards_in[i] > 31) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0..31");
+            return NULL;
+        }
+        cards[i] = (int)cards_in[i];
+        by_card[cards[i]] = (int)(allowed_in[i] & ((1u << holders) - 1));
+    }
+    uint64_t state = seed;
+    for (int attempt = 0; attempt < attempts; attempt++) {
+        int order[32], sorted[32], m = 0;
+        for (Py_ssize_t i = 0; i < n; i++) order[i] = cards[i];
+        for (Py_ssize_t i = n - 1; i > 0; i--) {
+            int j = below(&state, (int)i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        /* the most constrained cards first, the shuffled order kept among equals */
+        for (int k = 0; k <= holders; k++)
+            for (Py_ssize_t i = 0; i < n; i++)
+                if (__builtin_popcount(by_card[order[i]]) == k) sorted[m++] = order[i];
+        int room[MAX_HOLDERS], left = 0, ok = 1;
+        uint64_t hands[MAX_HOLDERS];
+        for (Py_ssize_t h = 0; h < holders; h++) {
+            room[h] = (int)need[h];
+            left += (int)need[h];
+            hands[h] = start[h];
+        }
+        for (int i = 0; i < m; i++) {
+            int c = sorted[i], may = by_card[c], total = 0;
+            for (int h = 0; h < holders; h++)
+                if (may >> h & 1) total += room[h];
+            if (!total) {
+                ok = left == 0; /* the bidding: the rest of the pack stays undealt */
+                break;
+            }
+            int x = below(&state, total), h = 0;
+            for (;; h++)
+                if (may >> h & 1) {
+                    if (x < room[h]) break;
+                    x -= room[h];
+                }
+            hands[h] |= 1ULL << c;
+            room[h]--;
+            left--;
+        }
+        if (ok && left == 0) {
+            PyObject *out = PyList_New(holders);
+            if (out == NULL) return NULL;
+            for (Py_ssize_t h = 0; h < holders; h++) {
+                PyObject *v = PyLong_FromUnsignedLongLong(hands[h]);
+                if (v == NULL) {
+                    Py_DECREF(out);
+                    return NULL;
+                }
+                PyList_SET_ITEM(out, h, v);
+            }
+            return out;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *dds_forget(PyObject *module, PyObject *unused) {
     kept_open = 0;
     Py_RETURN_NONE;
@@ -1023,6 +1135,8 @@ static PyMethodDef dds_methods[] = {
      "set_leaf(hidden, shift, w1, b1, w2, b2) -> None: the learned leaf value's network (belote.solver.leaf), once"},
     {"leaf_value", (PyCFunction)dds_leaf_value, METH_VARARGS,
      "leaf_value(hands, mode, leader, step) -> the learned value of a trick boundary for the leader's side"},
+    {"deal", (PyCFunction)dds_deal, METH_VARARGS,
+     "deal(seed, cards, allowed, room, hands, attempts) -> every holder's cards, or None: belote.knowledge's draw"},
     {"forget", (PyCFunction)dds_forget, METH_NOARGS,
      "forget() -> None: the next solve that keeps its table starts it anew (the thread's kept table)"},
     {"stats", (PyCFunction)dds_stats, METH_NOARGS,
