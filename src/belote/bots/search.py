@@ -59,8 +59,10 @@ from belote.variants.base import complete_hands
 
 PLAYERS = 4
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
-#: The solver nodes a decision may spend at ``think=1``: under a second of solving on one core of this machine.
-BUDGET = 12_000_000
+#: The solver nodes a decision may spend at ``think=1``: about a fifth of a second of solving on one core
+#: of this machine where it is slowest (two hands, no learned value), a tenth in the other games. Most
+#: decisions spend a thousandth of it (docs/bots.md, "Tails").
+BUDGET = 1_500_000
 #: A world whose solve would pass this share of a budget is left out.
 WORLD_SHARE = 2
 
@@ -170,7 +172,7 @@ class SearchBot:
         bid_blend: float = 0.5,
         contract_worlds: int = 8,
         contract_modes: int = 2,
-        two_handed_from: int = 4,
+        two_handed_from: int = 6,
         budget: int = BUDGET,
         horizon: int | None = 1,
         exact_from: int = 5,

@@ -46,7 +46,8 @@ SPEEDS = {  # seconds a bot waits before acting, and a finished trick stays on t
 STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("heuristic", {}),
     "normal": ("search", {}),
-    "strong": ("search", {"worlds": 48}),  # four times the worlds of each card (docs/bots.md)
+    # four times the worlds of each card, and the budget that lets it solve them (docs/bots.md)
+    "strong": ("search", {"worlds": 48, "budget": 12_000_000}),
 }
 #: The settings of a table that are not rules: the bots, the page's language, the turn timer.
 TABLE_SETTINGS: tuple[OptionSpec, ...] = (
