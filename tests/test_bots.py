@@ -196,7 +196,7 @@ def test_a_coinche_count_for_each_mode(hand: str, counts: tuple[float, ...]) -> 
 
 
 def test_the_coinche_features_of_a_hand() -> None:
-    hand = mask_of("JH 9H AH 7H AS AD 8C 7S".split())
+    hand = mask_of(["JH", "9H", "AH", "7H", "AS", "AD", "8C", "7S"])
     assert coinche.no_trump_features(hand) == (3, 0, 0, 0, 1, 0, 0, 0, 9)
     assert coinche.all_trump_features(hand) == (1, 1, 0, 1, 3, 0, 2, 0, 1)
     # diamonds as trumps: the ace alone; outside, two aces and a singleton (clubs)

@@ -54,7 +54,14 @@ def _outside_terms(h: int) -> tuple[int, ...]:
     """A suit outside trumps: its ace, ten beside the ace, ten guarded without it, king beside both,
     void, singleton."""
     ace, ten = _has(h, ACE), _has(h, TEN)
-    return (ace, ace & ten, (1 - ace) & ten & (h.bit_count() >= 2), ace & ten & _has(h, KING), int(h == 0), int(h.bit_count() == 1))
+    return (
+        ace,
+        ace & ten,
+        (1 - ace) & ten & (h.bit_count() >= 2),
+        ace & ten & _has(h, KING),
+        int(h == 0),
+        int(h.bit_count() == 1),
+    )
 
 
 def _no_trump_terms(h: int) -> tuple[int, ...]:
