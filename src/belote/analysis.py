@@ -58,10 +58,11 @@ from belote.variants import Variant
 
 FORMAT = "belote-analysis/1"
 CAPOT_BONUS = CAPOT_POINTS - DEAL_POINTS
-#: Solver nodes one position of the play may visit: the first lead of a deal of four hands takes at
-#: most about 3 million (of three hands, half a million); a young two-handed deal may pass it, and
-#: that position's values are then null rather than seconds long.
-LIMIT = 10_000_000
+#: Solver nodes one position of the play may visit, where its game says no other
+#: (``Variant.analysis_limit``): the first lead of a deal of four hands takes at most about 3 million
+#: (of three hands, half a million); a young two-handed deal may pass its game's limit, and that
+#: position's values are then null rather than seconds long.
+LIMIT = Variant.analysis_limit
 #: Solver nodes the par of one deal may spend in all, where its game says no other
 #: (``Variant.par_budget``).
 PAR_BUDGET = Variant.par_budget
@@ -81,18 +82,23 @@ class AnalysisError(ValueError):
 class Options:
     """How the analysis is made: the bot's seed and thinking, whether to ask it at all, the node limits
     (``limit`` for each position of the play, ``par_budget`` for the whole par; None: the game's,
-    ``par_budget_for``)."""
+    ``limit_for`` and ``par_budget_for``)."""
 
     seed: int = 0
     think: float = 1.0
     view: bool = True
-    limit: int = LIMIT
+    limit: int | None = None
     par_budget: int | None = None
 
 
 def par_budget_for(rules: Rules) -> int:
     """The par's nodes for a game: its ``Variant.par_budget``."""
     return rules.game.par_budget
+
+
+def limit_for(rules: Rules) -> int:
+    """The nodes of each position of the play for a game: its ``Variant.analysis_limit``."""
+    return rules.game.analysis_limit
 
 
 # ----------------------------------------------------------------------------- double dummy
@@ -323,15 +329,14 @@ def analyse(record: dict[str, Any], options: Options | None = None, *, view: boo
     # same nodes wherever it runs: the table starts anew).
     forget()
     contract = None if played.taker is None else (played.taker, played.mode)
+    limit = limit_for(rules) if opts.limit is None else opts.limit
     out: dict[str, Any] = {
         "format": FORMAT,
         "game": rules.variant,
         "record": to_record(played, score_before),
         "complete": played.phase == "done",
         "summary": describe(played, score_before),
-        "par": par(
-            deal.copy(), par_budget_for(rules) if opts.par_budget is None else opts.par_budget, contract, opts.limit
-        ),
+        "par": par(deal.copy(), par_budget_for(rules) if opts.par_budget is None else opts.par_budget, contract, limit),
         "bids": [],
         "plays": [],
     }
@@ -339,7 +344,7 @@ def analyse(record: dict[str, Any], options: Options | None = None, *, view: boo
         if deal.phase == BIDDING:
             out["bids"].append(_bid_entry(deal, action, bot))
         else:
-            out["plays"].append(_play_entry(deal, int(action), bot, opts.limit))
+            out["plays"].append(_play_entry(deal, int(action), bot, limit))
         deal.apply(action)
     out["players"] = _players(deal, out["plays"])
     return out
@@ -494,6 +499,7 @@ __all__ = [
     "best_cards",
     "dd_cards",
     "ending",
+    "limit_for",
     "margin",
     "par",
     "par_budget_for",

@@ -87,6 +87,9 @@ class Variant:
     #: Solver nodes the par of one of its deals may spend in all (``belote.analysis``: its solves one
     #: after another, each stopped past what is left): a deal of four or three hands needs a few million.
     par_budget: ClassVar[int] = 10_000_000
+    #: Solver nodes the analysis may spend on each position of the play (``belote.analysis``): past
+    #: them that position's values are null.
+    analysis_limit: ClassVar[int] = 10_000_000
 
     def __init__(self) -> None:
         n = self.players
