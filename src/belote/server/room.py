@@ -46,8 +46,8 @@ SPEEDS = {  # seconds a bot waits before acting, and a finished trick stays on t
 STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("heuristic", {}),
     "normal": ("search", {}),
-    # four times the worlds of each card, and the budget that lets it solve them (docs/bots.md)
-    "strong": ("search", {"worlds": 48, "budget": 12_000_000}),
+    # four times the thinking of normal: the worlds of each card and of each bid, and the nodes to solve them
+    "strong": ("search", {"think": 4}),
 }
 #: The settings of a table that are not rules: the bots, the page's language, the turn timer.
 TABLE_SETTINGS: tuple[OptionSpec, ...] = (
