@@ -177,10 +177,10 @@ def test_the_games_registry() -> None:
 GAME_FACTS: list[tuple[str, dict[str, object]]] = [
     ("sheet_entry", {"classic": "sides", "coinche": "contract", "three-handed": "players", "two-handed": "sides"}),
     ("take_extra", {"classic": 0, "coinche": 0, "three-handed": 25, "two-handed": 20}),
-    ("par_budget", {"classic": 10_000_000, "coinche": 10_000_000, "three-handed": 10_000_000, "two-handed": 1_500_000}),
+    ("par_budget", {"classic": 10_000_000, "coinche": 10_000_000, "three-handed": 10_000_000, "two-handed": 1_000_000}),
     (
         "analysis_limit",
-        {"classic": 10_000_000, "coinche": 10_000_000, "three-handed": 10_000_000, "two-handed": 1_500_000},
+        {"classic": 10_000_000, "coinche": 10_000_000, "three-handed": 10_000_000, "two-handed": 1_000_000},
     ),
 ]
 

@@ -29,12 +29,12 @@ class TwoHanded(Variant):
     #: The par's eight deals of sixteen tricks need 15 to 35 million nodes in all (3 to 5 s): it could
     #: never be whole within the analysis's second. The deal as played is solved apart, as the first
     #: position of its play (``belote.analysis.par``); the other trumps and takers while these nodes
-    #: last (about a fifth of a second of them), the rest marked unsolved.
-    par_budget = 1_500_000
+    #: last (about a seventh of a second of them), the rest marked unsolved.
+    par_budget = 1_000_000
     #: A position of the first tricks, sixteen cards a side and some face down, may need ten million
-    #: nodes or more: past a million and a half (a fifth of a second) its values are null, so that a
-    #: deal's analysis takes about a second (``bench/analyse.py``).
-    analysis_limit = 1_500_000
+    #: nodes or more: past a million (a seventh of a second) its values are null, so that a deal's
+    #: analysis takes under a second (``bench/analyse.py``).
+    analysis_limit = 1_000_000
 
     def second_distribution(
         self, deck: Sequence[int], hands: list[int], order: Sequence[int], taker: int
