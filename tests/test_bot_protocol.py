@@ -275,3 +275,18 @@ def test_arena_stops_on_a_broken_program(tmp_path: Path, capsys: pytest.CaptureF
         run_arena(Team(f"exec:{talker}"), "random", deals=1, jobs=1)
     with pytest.raises(ArenaError, match="cannot start"):
         run_arena(Team(f"exec:{tmp_path / 'nothing-here'}"), "random", deals=1, jobs=1)
+
+
+def test_the_protocol_page_names_every_field_of_a_view() -> None:
+    """docs/bot-protocol.md's table of a view's fields is the schema's list, no more and no less."""
+    root = Path(__file__).resolve().parent.parent
+    schema = json.loads((root / "src/belote/schemas/server-message.json").read_text())
+    fields = set(schema["$defs"]["view"]["properties"])
+    page = (root / "docs/bot-protocol.md").read_text()
+    table = page.split("## The view", 1)[1].split("\n## ", 1)[0]
+    named: set[str] = set()
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            first = line.split("|")[1]
+            named.update(part.strip(" `") for part in first.split(","))
+    assert named == fields
