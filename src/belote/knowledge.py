@@ -299,22 +299,20 @@ def _deal_plain(
         return ((z >> 32) * n) >> 32
 
     holders = len(room)
+    may = dict(zip(cards, allowed, strict=True))
     for _ in range(attempts):
         order = cards[:]
         for i in range(len(order) - 1, 0, -1):
             j = below(i + 1)
             order[i], order[j] = order[j], order[i]
         # The most constrained cards first; the shuffled order among equals.
-        may = dict(zip(cards, allowed, strict=True))
         order.sort(key=lambda c: may[c].bit_count())
         left = room[:]
         dealt = hands[:]
-        ok = True
         for c in order:
             total = sum(left[h] for h in range(holders) if may[c] >> h & 1)
             if not total:
-                ok = not any(left)  # the bidding: the rest of the pack stays undealt
-                break
+                break  # every holder it may go to is full (in the bidding, every holder: the rest stays undealt)
             x = below(total)
             for h in range(holders):
                 if may[c] >> h & 1:
@@ -323,7 +321,7 @@ def _deal_plain(
                     x -= left[h]
             dealt[h] |= 1 << c
             left[h] -= 1
-        if ok and not any(left):
+        if not any(left):
             return dealt
     return None
 

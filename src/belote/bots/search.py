@@ -28,9 +28,9 @@ Thinking is bounded by a budget of solver nodes, not of seconds, so that it stil
 on any machine under any load (``NodeBudget``): a decision stops adding worlds once its budget is
 spent (shared evenly among the trumps or contracts it compares), and leaves out a world whose solve
 alone would pass half of it, or what is left of it. Most decisions never reach it (the median
-decision spends a few thousand nodes in play, a few million in the auction): it cuts the slow
-tail, the first tricks of a deal, when the hidden cards are many, and the Coinche auctions that
-solve whole deals in three modes. With no world solved, the count or the heuristic decides.
+decision spends a few thousand nodes in play, under a hundred thousand in the auction): it cuts
+the slow tail, the first tricks of a deal when the hidden cards are many, and the Coinche auctions
+that solve whole deals in three modes. With no world solved, the count or the heuristic decides.
 """
 
 from __future__ import annotations

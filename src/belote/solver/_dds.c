@@ -1072,7 +1072,7 @@ static PyObject *dds_deal(PyObject *module, PyObject *args) {
         for (int k = 0; k <= holders; k++)
             for (Py_ssize_t i = 0; i < n; i++)
                 if (__builtin_popcount(by_card[order[i]]) == k) sorted[m++] = order[i];
-        int room[MAX_HOLDERS], left = 0, ok = 1;
+        int room[MAX_HOLDERS], left = 0;
         uint64_t hands[MAX_HOLDERS];
         for (Py_ssize_t h = 0; h < holders; h++) {
             room[h] = (int)need[h];
@@ -1083,10 +1083,7 @@ static PyObject *dds_deal(PyObject *module, PyObject *args) {
             int c = sorted[i], may = by_card[c], total = 0;
             for (int h = 0; h < holders; h++)
                 if (may >> h & 1) total += room[h];
-            if (!total) {
-                ok = left == 0; /* the bidding: the rest of the pack stays undealt */
-                break;
-            }
+            if (!total) break; /* every holder it may go to is full (in the bidding, every holder) */
             int x = below(&state, total), h = 0;
             for (;; h++)
                 if (may >> h & 1) {
@@ -1097,7 +1094,7 @@ static PyObject *dds_deal(PyObject *module, PyObject *args) {
             room[h]--;
             left--;
         }
-        if (ok && left == 0) {
+        if (left == 0) {
             PyObject *out = PyList_New(holders);
             if (out == NULL) return NULL;
             for (Py_ssize_t h = 0; h < holders; h++) {
