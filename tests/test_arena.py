@@ -118,6 +118,33 @@ def test_the_command_refuses_an_unknown_bot() -> None:
     assert out.stdout == ""
 
 
+def test_the_command_gives_each_team_its_bot_options() -> None:
+    args = ("arena", "--ns", "search", "--ew", "search", "--deals", "2", "--jobs", "1", "--json")
+    out = belote(*args, "--ns-bot", "worlds=4", "--ns-bot", "horizon=null", "--ew-bot", "bidding=heuristic")
+    assert out.returncode == 0, out.stderr
+    teams = json.loads(out.stdout)
+    assert teams["team_a"] == {"bot": "search", "options": {"worlds": 4, "horizon": None}}
+    assert teams["team_b"] == {"bot": "search", "options": {"bidding": "heuristic"}}
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        ("wolds=4", "--ns-bot: the search bot has no option 'wolds'; its options: think, worlds,"),
+        ("worlds", "--ns-bot takes NAME=VALUE, not 'worlds'"),
+        (
+            "bidding=guess",
+            "--ns-bot: the search bot refuses 'search bidding=guess': bidding is 'search' or 'heuristic'",
+        ),
+    ],
+)
+def test_the_command_refuses_a_bot_option_it_cannot_give(option: str, says: str) -> None:
+    out = belote("arena", "--ns", "search", "--ew", "random", "--deals", "2", "--jobs", "1", "--ns-bot", option)
+    assert out.returncode == 2 and says in out.stderr and out.stdout == ""
+    out = belote("arena", "--ns", "random", "--ew", "heuristic", "--deals", "2", "--ew-bot", "x=1")
+    assert out.returncode == 2 and "the heuristic bot has no option 'x'; its options: none" in out.stderr
+
+
 @pytest.mark.parametrize("variant", OTHER_GAMES)  # the classic game: test_the_same_bot_on_both_sides_...
 def test_the_same_bot_ties_exactly_in_every_game(variant: str) -> None:
     rules = Rules(variant=variant)

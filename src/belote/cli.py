@@ -7,7 +7,7 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from belote import sheet_cli, tournament_cli
 from belote.cli_rules import add_game_argument, add_rules_arguments, rules_from_args
@@ -97,17 +97,44 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Two bots on duplicate deals: the difference per deal with its 95% interval."""
     from belote.arena import ArenaError, Team, run_arena
     from belote.bot_protocol import ProgramError
-    from belote.bots import EXEC
+    from belote.bots import EXEC, bot_options
 
     rules = rules_from_args(args, target=args.target, deals=args.match_deals)
 
-    def team(bot: str, think: float | None) -> Team:
-        options: dict[str, float] = {} if think is None else {"think": think}
-        if bot.startswith(EXEC) and args.bot_timeout is not None:
-            options["timeout"] = args.bot_timeout
-        return Team(bot, options)
+    def team(bot: str, think: float | None, given: list[str], flag: str) -> Team:
+        options: dict[str, Any] = {} if think is None else {"think": think}
+        if bot.startswith(EXEC):
+            if given:
+                raise ValueError(f"{flag}: an outside program takes no options here (its own command line does)")
+            if args.bot_timeout is not None:
+                options["timeout"] = args.bot_timeout
+            return Team(bot, options)
+        known = bot_options(bot)
+        for item in given:
+            name, eq, text = item.partition("=")
+            if not eq or not name:
+                raise ValueError(f"{flag} takes NAME=VALUE, not {item!r}")
+            if name not in known:
+                raise ValueError(
+                    f"{flag}: the {bot} bot has no option {name!r}; its options: {', '.join(known) or 'none'}"
+                )
+            try:
+                options[name] = json.loads(text)
+            except ValueError:
+                options[name] = text
+        made = Team(bot, options)
+        try:
+            made.make(0)  # an option of the wrong kind is refused before a deal is played
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{flag}: the {bot} bot refuses {made.label!r}: {e}") from None
+        return made
 
-    ns, ew = team(args.ns, args.ns_think), team(args.ew, args.ew_think)
+    try:
+        ns = team(args.ns, args.ns_think, args.ns_bot, "--ns-bot")
+        ew = team(args.ew, args.ew_think, args.ew_bot, "--ew-bot")
+    except ValueError as e:
+        print(f"belote arena: {e}", file=sys.stderr)
+        return 2
     try:
         result = run_arena(ns, ew, deals=args.deals, seed=args.seed, rules=rules, jobs=args.jobs)
     except (ArenaError, ProgramError) as e:
@@ -560,6 +587,15 @@ def arena_parser(sub: Subcommands) -> None:
     p.add_argument("--jobs", type=int, default=None, help="processes to play in (default: every core)")
     p.add_argument("--ns-think", type=float, default=None, metavar="X", help="team A's option think (time scale)")
     p.add_argument("--ew-think", type=float, default=None, metavar="X", help="team B's option think (time scale)")
+    for side, team in (("ns", "A"), ("ew", "B")):
+        p.add_argument(
+            f"--{side}-bot",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help=f"an option of team {team}'s bot, given to its constructor (the value read as JSON, else as text); "
+            "repeat it for more, e.g. --ns-bot worlds=20 --ns-bot horizon=null (docs/bots.md names the search bot's)",
+        )
     p.add_argument("--target", type=int, default=None, help="the match's target score (default: the preset's)")
     p.add_argument("--match-deals", type=int, default=None, metavar="N", help="matches of N deals, not to a target")
     p.add_argument(

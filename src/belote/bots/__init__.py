@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from belote.bots.base import Bot, RandomBot
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.search import SearchBot
 
-__all__ = ["EXEC", "Bot", "BotFactory", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = ["EXEC", "Bot", "BotFactory", "RandomBot", "bot_names", "bot_options", "make_bot", "register"]
 
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
@@ -29,6 +30,16 @@ def register(name: str, factory: BotFactory) -> None:
 
 def bot_names() -> list[str]:
     return sorted(_REGISTRY)
+
+
+def bot_options(name: str) -> list[str]:
+    """The options a built-in bot's constructor names (besides ``seed``), e.g. ``search``'s ``worlds``."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"no bot named {name!r}; the bots are: {', '.join(sorted(_REGISTRY))}") from None
+    params = inspect.signature(factory).parameters.values()
+    return [p.name for p in params if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
 #: The prefix of a bot that is a program speaking the line protocol (``exec:python mybot.py``).
