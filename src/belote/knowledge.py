@@ -22,6 +22,11 @@ believed (``Knowledge.fits``). The declarations announced but not shown bind the
 is given cards that make it before a deal is drawn (``Knowledge.place_declarations``), and a drawn
 deal is kept only when its hands announce exactly those names (``Plausibility``).
 
+All of this is certain, or (the bids) a tendency of the hands behind them. How the others *played*
+their cards says more, as a tendency too: a defender who led a seven rarely held the ace. That is
+learned, not ruled: the card-play prior (``belote.bots.prior``) weighs the deals drawn here by the
+chance of each card played from the hand a deal gives its player; it rules none out.
+
 The hidden cards are dealt among *holders*: the players, and where the game keeps cards nobody
 sees, piles of fixed size that are nobody's hand. At three hands the eight cards out of play are
 one such pile (``OUT``). At two hands each player's face-down table cards are a pile of their own,

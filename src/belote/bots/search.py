@@ -6,7 +6,8 @@ their cards), value every legal card in each world with the double-dummy solver 
 or the two defenders together against the taker), turn the card points into the score of the deal
 (made or dedans at the line, or the Coinche contract with its coinche; capot, declarations,
 belote), and play the card with the best mean score for its seat: its score less the mean of the
-others'.
+others'. In the four-handed games the worlds are drawn as a larger pool and kept in proportion to
+the chance, in each, of the cards the others played (``belote.bots.prior``, ``prior_pool``).
 
 For a bid of the game with a turned card: draw the hidden hands and the rest of the pack, solve the
 whole deal with each trump it may choose, blend the mean score as takers with the heuristic's
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -45,6 +46,7 @@ import belote.bots.coinche as coinche
 from belote.auctions.contracts import CONTRACTS
 from belote.auctions.turned import TURNED
 from belote.bots.heuristic import HeuristicBot, hand_worth
+from belote.bots.prior import PlayPrior
 from belote.cards import SUIT_MASKS, bits_of, mask_of
 from belote.contracts import Contract
 from belote.declarations import POINTS_BY_NAME, belote_holder, find_declarations, name_key
@@ -176,6 +178,9 @@ class SearchBot:
         budget: int = BUDGET,
         horizon: int | None = 1,
         exact_from: int = 5,
+        prior_pool: float = 5.0,
+        prior_temper: float = 0.5,
+        prior_floor: float = 0.1,
         **_: Any,
     ) -> None:
         self.seed = 0 if seed is None else seed
@@ -196,6 +201,12 @@ class SearchBot:
         #: ``exact_from`` cards: below, a world is solved exactly in about as few nodes.
         self.horizon = horizon
         self.exact_from = exact_from
+        #: The card-play prior (``belote.bots.prior``): draw ``prior_pool - 1`` times the first
+        #: trick's worlds more than a card needs, and keep as many as it needs, each in proportion to
+        #: how likely the others' cards played were in it (0 or 1: every world drawn is kept).
+        self.prior_pool = prior_pool
+        self.prior_temper = prior_temper
+        self.prior_floor = prior_floor
         self.take_margin = take_margin
         if bidding not in ("search", "heuristic"):
             raise ValueError("bidding is 'search' or 'heuristic'")
@@ -318,10 +329,9 @@ class SearchBot:
         #: A card's value turns into the same score in every world with the same points left and the
         #: same belote.
         utilities: dict[tuple[int, int, int | None], float] = {}
-        for _ in range(worlds):
+        for hands, under in self._card_worlds(view, knowledge, plausible, rng, worlds):
             if not budget.open:
                 break
-            hands, under = plausible.draw_world(knowledge, rng)
             in_play = 0
             for h in hands:
                 in_play |= h
@@ -354,6 +364,33 @@ class SearchBot:
                 totals[c] += u
                 raw[c] += v
         return totals, raw, solved
+
+    def _card_worlds(
+        self, view: PlayerView, knowledge: Knowledge, plausible: Plausibility, rng: random.Random, worlds: int
+    ) -> Iterator[tuple[list[int], tuple[int, ...] | None]]:
+        """The worlds a card is valued in: drawn one by one, or, with the prior, drawn as a pool and
+        kept in proportion to the chance of the others' cards played in each (with repetition)."""
+        pool = worlds + round(self.worlds * (self.prior_pool - 1))
+        others = any(s != view.seat for s in view.played_by)
+        if pool <= worlds or not others or view.rules.players != 4 or view.game.table_cards:
+            for _ in range(worlds):
+                yield plausible.draw_world(knowledge, rng)
+            return
+        drawn = [plausible.draw_world(knowledge, rng) for _ in range(pool)]
+        weights = PlayPrior(view, temper=self.prior_temper, floor=self.prior_floor).weights([h for h, _ in drawn])
+        total = 0.0
+        for w in weights:
+            total += w
+        for _ in range(worlds):
+            r = rng.random() * total
+            acc = 0.0
+            pick = drawn[-1]
+            for w, world in zip(weights, drawn, strict=True):
+                acc += w
+                if r < acc:
+                    pick = world
+                    break
+            yield pick
 
     # ----------------------------------------------------------------- bidding with a turned card
     def _take_or_name(self, view: PlayerView) -> Action:
