@@ -206,3 +206,23 @@ def test_the_search_bot_weighs_its_worlds_the_same_every_time() -> None:
     assert [make_bot("search", seed=11, prior_pool=3).act(v) for v in views] == with_prior
     without = [make_bot("search", seed=11, prior_pool=0).act(v) for v in views]
     assert with_prior != without
+
+
+def test_in_coinche_the_default_bot_keeps_every_world_it_draws() -> None:
+    rules = PRESETS["coinche"]
+    match = Match(rules, 5, 1)
+    bots = [make_bot("search", seed=40 + s) for s in range(4)]
+    views = []
+    deal = match.deal
+    while match.deal is deal and not match.over:
+        view = match.view(match.to_move)
+        if view.phase == "play" and len(view.legal) > 1 and view.played:
+            views.append(view)
+        match.apply(bots[match.to_move].act(view))
+    assert len(views) >= 10
+    assert [make_bot("search", seed=3).act(v) for v in views] == [
+        make_bot("search", seed=3, prior_pool=0).act(v) for v in views
+    ]
+    assert any(
+        make_bot("search", seed=3, contract_prior_pool=5).act(v) != make_bot("search", seed=3).act(v) for v in views
+    )

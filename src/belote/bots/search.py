@@ -6,8 +6,9 @@ their cards), value every legal card in each world with the double-dummy solver 
 or the two defenders together against the taker), turn the card points into the score of the deal
 (made or dedans at the line, or the Coinche contract with its coinche; capot, declarations,
 belote), and play the card with the best mean score for its seat: its score less the mean of the
-others'. In the four-handed games the worlds are drawn as a larger pool and kept in proportion to
-the chance, in each, of the cards the others played (``belote.bots.prior``, ``prior_pool``).
+others'. In classic the worlds are drawn as a larger pool and kept in proportion to the chance, in
+each, of the cards the others played (``belote.bots.prior``, ``prior_pool``; in Coinche
+``contract_prior_pool``, off).
 
 For a bid of the game with a turned card: draw the hidden hands and the rest of the pack, solve the
 whole deal with each trump it may choose, blend the mean score as takers with the heuristic's
@@ -179,6 +180,7 @@ class SearchBot:
         horizon: int | None = 1,
         exact_from: int = 5,
         prior_pool: float = 5.0,
+        contract_prior_pool: float = 0.0,
         prior_temper: float = 0.5,
         prior_floor: float = 0.1,
         **_: Any,
@@ -203,8 +205,11 @@ class SearchBot:
         self.exact_from = exact_from
         #: The card-play prior (``belote.bots.prior``): draw ``prior_pool - 1`` times the first
         #: trick's worlds more than a card needs, and keep as many as it needs, each in proportion to
-        #: how likely the others' cards played were in it (0 or 1: every world drawn is kept).
+        #: how likely the others' cards played were in it (0 or 1: every world drawn is kept). In
+        #: Coinche ``contract_prior_pool``: there each world kept costs many draws (the bids' counts
+        #: weigh them), and the prior has shown no gain there yet (docs/bots.md).
         self.prior_pool = prior_pool
+        self.contract_prior_pool = contract_prior_pool
         self.prior_temper = prior_temper
         self.prior_floor = prior_floor
         self.take_margin = take_margin
@@ -370,7 +375,8 @@ class SearchBot:
     ) -> Iterator[tuple[list[int], tuple[int, ...] | None]]:
         """The worlds a card is valued in: drawn one by one, or, with the prior, drawn as a pool and
         kept in proportion to the chance of the others' cards played in each (with repetition)."""
-        pool = worlds + round(self.worlds * (self.prior_pool - 1))
+        factor = self.contract_prior_pool if view.game.auction.name == CONTRACTS.name else self.prior_pool
+        pool = worlds + round(self.worlds * (factor - 1))
         others = any(s != view.seat for s in view.played_by)
         if pool <= worlds or not others or view.rules.players != 4 or view.game.table_cards:
             for _ in range(worlds):
