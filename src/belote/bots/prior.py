@@ -38,8 +38,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from belote.cards import bits_of
 from belote.play import beats, not_held
-from belote.solver.leaf import suit_perm
+from belote.solver.leaf import read_weights, suit_perm
 from belote.view import PlayerView
 
 __all__ = ["INPUTS", "PlayPrior", "PriorModel", "default_prior", "hand_inputs", "public_inputs"]
@@ -60,19 +61,10 @@ _PLACE: tuple[tuple[int, ...], ...] = tuple(tuple(8 * _PERMS[m][c >> 3] + (c & 7
 _CARD_AT = tuple(np.argsort(np.array(_PLACE[m])).astype(np.int64) for m in range(6))
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def hand_inputs(mode: int, hand: int) -> list[int]:
     """The active inputs of a hand (a mask of cards)."""
     place = _PLACE[mode]
-    return [HAND + place[c] for c in _bits(hand)]
+    return [HAND + place[c] for c in bits_of(hand)]
 
 
 def public_inputs(
@@ -82,7 +74,7 @@ def public_inputs(
     (a mask), the cards on the table in the order played and whether each is partner's, partner
     winning the trick, and whether the player's side took."""
     place = _PLACE[mode]
-    out = [BEFORE + place[c] for c in _bits(before)]
+    out = [BEFORE + place[c] for c in bits_of(before)]
     for c, ours in zip(trick, partner_cards, strict=True):
         out.append((PARTNER if ours else OPPONENTS) + place[c])
     out.append(POSITION + len(trick))
@@ -134,10 +126,7 @@ class PriorModel:
     @classmethod
     def load(cls, path: str | Path | None = None) -> PriorModel:
         """The model of a weights file; by default the one packaged with belote."""
-        with np.load(DEFAULT_PATH if path is None else path) as f:
-            arrays = {name: f[name] for name in f.files}
-        meta = {k: v for k, v in arrays.items() if k not in ("W1", "b1", "W2", "b2", "shift")}
-        return cls(arrays["W1"], arrays["b1"], arrays["W2"], arrays["b2"], int(arrays["shift"]), meta)
+        return cls(*read_weights(DEFAULT_PATH if path is None else path))
 
     def hidden_of(self, inputs: Sequence[int]) -> npt.NDArray[np.float64]:
         """The first layer's sum (before the ReLU, bias included) for active ``inputs``."""

@@ -47,7 +47,17 @@ import numpy.typing as npt
 
 from belote.play import LAST_TRICK, POINTS
 
-__all__ = ["CLASSES", "INPUTS", "LeafModel", "default_model", "features", "limit", "mode_class", "suit_perm"]
+__all__ = [
+    "CLASSES",
+    "INPUTS",
+    "LeafModel",
+    "default_model",
+    "features",
+    "limit",
+    "mode_class",
+    "read_weights",
+    "suit_perm",
+]
 
 #: The inputs of the network: four players of 32 cards.
 INPUTS = 128
@@ -118,6 +128,24 @@ def limit(hands: tuple[int, ...] | list[int], mode: int) -> int:
     return total
 
 
+def read_weights(
+    path: str | Path,
+) -> tuple[
+    npt.NDArray[np.generic],
+    npt.NDArray[np.generic],
+    npt.NDArray[np.generic],
+    npt.NDArray[np.generic],
+    int,
+    dict[str, npt.NDArray[np.generic]],
+]:
+    """``W1``, ``b1``, ``W2``, ``b2``, ``shift`` and the other arrays (metadata) of a network's weights
+    file: the leaf value's, and the card-play prior's (``belote.bots.prior``)."""
+    with np.load(path) as f:
+        arrays = {name: f[name] for name in f.files}
+    meta = {k: v for k, v in arrays.items() if k not in ("W1", "b1", "W2", "b2", "shift")}
+    return arrays["W1"], arrays["b1"], arrays["W2"], arrays["b2"], int(arrays["shift"]), meta
+
+
 class LeafModel:
     """The integer network of a weights file; ``value`` is the estimate of a leaf."""
 
@@ -159,10 +187,7 @@ class LeafModel:
     @classmethod
     def load(cls, path: str | Path | None = None) -> LeafModel:
         """The model of a weights file; by default the one packaged with belote."""
-        with np.load(DEFAULT_PATH if path is None else path) as f:
-            arrays = {name: f[name] for name in f.files}
-        meta = {k: v for k, v in arrays.items() if k not in ("W1", "b1", "W2", "b2", "shift")}
-        return cls(arrays["W1"], arrays["b1"], arrays["W2"], arrays["b2"], int(arrays["shift"]), meta)
+        return cls(*read_weights(DEFAULT_PATH if path is None else path))
 
     def raw(self, hands: tuple[int, ...] | list[int], mode: int, leader: int, step: int) -> int:
         """The network's value before the clamp: ``(out + 2**(shift-1)) >> shift``."""
