@@ -47,7 +47,6 @@ import belote.bots.coinche as coinche
 from belote.auctions.contracts import CONTRACTS
 from belote.auctions.turned import TURNED
 from belote.bots.heuristic import HeuristicBot, hand_worth
-from belote.bots.prior import PlayPrior
 from belote.cards import SUIT_MASKS, bits_of, mask_of
 from belote.contracts import Contract
 from belote.declarations import POINTS_BY_NAME, belote_holder, find_declarations, name_key
@@ -382,6 +381,8 @@ class SearchBot:
             for _ in range(worlds):
                 yield plausible.draw_world(knowledge, rng)
             return
+        from belote.bots.prior import PlayPrior  # numpy: loaded when a bot first weighs its worlds
+
         drawn = [plausible.draw_world(knowledge, rng) for _ in range(pool)]
         weights = PlayPrior(view, temper=self.prior_temper, floor=self.prior_floor).weights([h for h, _ in drawn])
         total = 0.0
