@@ -23,8 +23,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
-from belote.bots.prior import _PLACE, INPUTS, SCALE, PriorModel, hand_inputs, public_inputs
-from belote.play import beats
+from belote.bots.prior import _PLACE, INPUTS, SCALE, PriorModel, hand_inputs, public_inputs, winning
 
 
 def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -42,10 +41,8 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
             trick = [int(c) for c in d["trick"][i] if c >= 0]
             seats = [int(s) for s in d["trick_seats"][i] if s >= 0]
             ours = [(s - seat) % 2 == 0 for s in seats]
-            best, best_ours = -1, False
-            for c, o in zip(trick, ours, strict=True):
-                if best < 0 or beats(mode, c, best):
-                    best, best_ours = c, o
+            top = winning(mode, trick)
+            best_ours = top >= 0 and ours[top]
             active = public_inputs(mode, bool(d["took"][i]), int(d["before"][i]), trick, ours, best_ours) + hand_inputs(
                 mode, int(d["hand"][i])
             )

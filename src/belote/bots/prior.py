@@ -43,7 +43,7 @@ from belote.play import beats, not_held
 from belote.solver.leaf import read_weights, suit_perm
 from belote.view import PlayerView
 
-__all__ = ["INPUTS", "PlayPrior", "PriorModel", "default_prior", "hand_inputs", "public_inputs"]
+__all__ = ["INPUTS", "PlayPrior", "PriorModel", "default_prior", "hand_inputs", "public_inputs", "winning"]
 
 HAND, BEFORE, PARTNER, OPPONENTS = 0, 32, 64, 96
 POSITION, PARTNER_WINS, TOOK, MODE_CLASS, LED = 128, 132, 133, 134, 137
@@ -59,6 +59,15 @@ _PERMS = tuple(suit_perm(m) for m in range(6))
 _PLACE: tuple[tuple[int, ...], ...] = tuple(tuple(8 * _PERMS[m][c >> 3] + (c & 7) for c in range(32)) for m in range(6))
 #: _CARD_AT[mode][j]: the card at place ``j`` (the inverse of ``_PLACE[mode]``).
 _CARD_AT = tuple(np.argsort(np.array(_PLACE[m])).astype(np.int64) for m in range(6))
+
+
+def winning(mode: int, trick: Sequence[int]) -> int:
+    """Which card of a trick begun (in the order played) wins it so far; -1 for an empty trick."""
+    top = -1
+    for i, c in enumerate(trick):
+        if top < 0 or beats(mode, c, trick[top]):
+            top = i
+    return top
 
 
 def hand_inputs(mode: int, hand: int) -> list[int]:
@@ -196,10 +205,8 @@ class PlayPrior:
                 before |= 1 << c
             trick = played[start:i]
             seats = by[start:i]
-            best, best_seat = -1, -1
-            for s, c in zip(seats, trick, strict=True):
-                if best < 0 or beats(mode, c, best):
-                    best, best_seat = c, s
+            top = winning(mode, trick)
+            best, best_seat = (trick[top], seats[top]) if trick else (-1, -1)
             partner_wins = best_seat >= 0 and best_seat != seat and camps[best_seat] == camps[seat]
             inputs = public_inputs(
                 mode,
