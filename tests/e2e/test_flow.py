@@ -47,15 +47,20 @@ def url(db: Path) -> Iterator[str]:
         yield found
 
 
-def stored_match(db: Path, table: str) -> Match:
-    """The table's match as the store has it, replayed through the engine."""
+def stored_table(db: Path, table: str) -> tuple[dict[str, Any], list[str]]:
+    """The table's settings and seed, and its actions, as the store has them."""
     store = SQLiteStore(db)
     try:
         loaded = store.load_table(table)
     finally:
         store.close()
     assert loaded is not None
-    meta, actions = loaded
+    return loaded[0], list(loaded[1])
+
+
+def stored_match(db: Path, table: str) -> Match:
+    """The table's match as the store has it, replayed through the engine."""
+    meta, actions = stored_table(db, table)
     match = new_match(meta["settings"], int(meta["seed"]))
     for a in actions:
         match.apply(parse_action(a))
@@ -82,61 +87,97 @@ def click_card(page: Any, card: str) -> None:
 
 
 # ---------------------------------------------------------------------- the flow of a first visit
-def test_the_only_card_plays_itself_and_the_next_deal_starts_by_itself(open_tab: OpenTab, url: str) -> None:
-    tab = open_tab(flowing=True, **DESKTOP)
-    page = tab.page
-    open_solo(page, url)
-    assert page.evaluate("() => window.__belote.prefs") == {
-        "autoNext": 5, "autoPlay": True, "announce": "auto", "belote": "auto",
-    }  # fmt: skip
+# What flows by itself flows on the page's clock (a 250 ms tick, web/app.js): these tests hold that
+# clock still and move it on by hand (Playwright's page.clock), so that a moment the page shows for
+# a while (the only card before it plays itself, the score before the next deal) is seen however
+# slow the machine, and ends only when the test lets the time pass.
+TICK_MS = 250
+PANEL_PAUSE_MS = 1200  # web/app.js: the last trick is seen before the score covers it
+
+
+def hold_clock(page: Any) -> None:
+    """From now on the page's timers fire only when the test moves its clock on (``page.clock``)."""
+    page.clock.pause_at(page.evaluate("() => Date.now()") / 1000 + 1)
+
+
+def auto_play_ms(page: Any) -> int:
+    """How long the only card shows before it plays itself (web/flow.js, as the page has it)."""
+    return int(page.evaluate("async () => (await import('/static/flow.js')).AUTO_PLAY_MS"))
+
+
+def let_it_play(page: Any, db: Path, card: str, last: int) -> None:
+    """South's only card shows, the clock held; moved on past its moment, it plays itself: the
+    table's next action is that card. (Read from the store, which keeps an action before anyone hears
+    of it: once the deal's last card is played the view already holds the next deal's hand, which may
+    hold the same card again.)"""
+    assert card in hand_of(page), "the only card shows before it plays itself"
+    table = state(page)["table"]
+    played = len(stored_table(db, table)[1])
+    page.clock.run_for(auto_play_ms(page) + 2 * TICK_MS)
+    wait_js(page, "n => window.__belote.last > n", last)
+    assert stored_table(db, table)[1][played] == card
+
+
+def hand_of(page: Any) -> list[str]:
+    return list(page.evaluate("() => window.__belote.view.hand"))
+
+
+def play_first_deal(page: Any, db: Path) -> int:
+    """Bid and play South's first deal to its score, letting the only card play itself: how often it did."""
     played_by_itself = 0
-    while True:
-        s = wait_turn(page)
+    while (s := wait_turn(page))["waiting"] != "continue":
         view = s["view"]
-        if s["waiting"] == "continue":
-            break
+        assert view["deal_number"] == 1, "the clock held, the first deal's score waits"
         if view["phase"] == "bidding":
             bid(page, view)
         elif len(view["legal"]) == 1:
             # Nobody clicks: the only card plays itself, after a moment where it shows.
-            card = view["legal"][0]
-            gone = "([c, n]) => !window.__belote.view.hand.includes(c) && window.__belote.last > n"
-            wait_js(page, gone, [card, s["last"]])
+            let_it_play(page, db, view["legal"][0], s["last"])
             played_by_itself += 1
         else:
             click_card(page, view["legal"][0])
-    assert played_by_itself >= 1, "the last card at least plays itself"
+    return played_by_itself
+
+
+def test_the_only_card_plays_itself_and_the_next_deal_starts_by_itself(open_tab: OpenTab, url: str, db: Path) -> None:
+    tab = open_tab(flowing=True, **DESKTOP)
+    page = tab.page
+    page.clock.install()
+    open_solo(page, url)
+    hold_clock(page)
+    assert page.evaluate("() => window.__belote.prefs") == {
+        "autoNext": 5, "autoPlay": True, "announce": "auto", "belote": "auto",
+    }  # fmt: skip
+    assert play_first_deal(page, db) >= 1, "the last card at least plays itself"
     panel = page.get_by_test_id("score-panel")
     count = panel.get_by_test_id("next-deal")
+    page.clock.run_for(PANEL_PAUSE_MS + 2 * TICK_MS)
     expect(count).to_have_text(re.compile(r"Next deal in [1-5] s"))
     expect(panel.get_by_test_id("stay")).to_be_visible()
-    # Nobody presses Continue: the next deal starts by itself.
+    # Nobody presses Continue: once the count's seconds pass, the next deal starts by itself.
+    page.clock.run_for(5000 + 2 * TICK_MS)
     next_deal = "() => window.__belote.waiting !== 'continue' && window.__belote.view.deal_number === 2"
-    wait_js(page, next_deal, timeout=15_000)
+    wait_js(page, next_deal)
     expect(panel).to_be_hidden()
     assert not tab.unexpected_errors()
 
 
-def test_stay_keeps_the_score_and_continue_goes_on_at_once(open_tab: OpenTab, url: str) -> None:
+def test_stay_keeps_the_score_and_continue_goes_on_at_once(open_tab: OpenTab, url: str, db: Path) -> None:
     tab = open_tab(flowing=True, **DESKTOP)
     page = tab.page
+    page.clock.install()
     open_solo(page, url)
-    while (s := wait_turn(page))["waiting"] != "continue":
-        view = s["view"]
-        if view["phase"] == "bidding":
-            bid(page, view)
-        elif len(view["legal"]) > 1:
-            click_card(page, view["legal"][0])
-        else:
-            wait_js(page, "n => window.__belote.last > n", s["last"])
+    hold_clock(page)
+    play_first_deal(page, db)
     panel = page.get_by_test_id("score-panel")
+    page.clock.run_for(PANEL_PAUSE_MS + 2 * TICK_MS)
     expect(panel.get_by_test_id("next-deal")).to_be_visible()
     due = page.evaluate("() => window.__belote.nextDeal.at")
     panel.get_by_test_id("stay").click()
     expect(panel.get_by_test_id("next-deal")).to_have_count(0)
     expect(panel.get_by_test_id("stay")).to_have_count(0)
     # The moment the count would have ended passes on the page's clock: the score stays.
-    wait_js(page, "due => Date.now() > due + 1000", due, timeout=15_000)
+    page.clock.run_for(int(due - page.evaluate("() => Date.now()")) + 1000)
     assert state(page)["waiting"] == "continue"
     expect(panel).to_be_visible()
     panel.get_by_test_id("continue").click()
