@@ -106,10 +106,10 @@ def test_pettingzoo_seed_test(game: str) -> None:
 def test_pettingzoo_max_cycles_test(game: str) -> None:
     """``max_cycles`` counts steps of the parallel form; its round-robin AEC form (PettingZoo's
     ``parallel_to_aec``) gives each agent that many turns. The test draws actions without the mask:
-    the environment plays a legal one instead (``illegal="random"``)."""
+    with the default options the environment plays a legal one instead (``illegal="random"``)."""
     module = SimpleNamespace(
-        parallel_env=lambda **kw: parallel_env(game=game, illegal="random", **kw),
-        env=lambda **kw: parallel_to_aec(parallel_env(game=game, illegal="random", **kw)),
+        parallel_env=lambda **kw: parallel_env(game=game, **kw),
+        env=lambda **kw: parallel_to_aec(parallel_env(game=game, **kw)),
     )
     max_cycles_test(module)
 
@@ -122,11 +122,63 @@ def test_pettingzoo_parallel_api_test(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_check_env(game: str) -> None:
     """Through the registered id, so that check_env also makes it in each render mode; check_env
-    steps with actions drawn without the mask, hence ``illegal="random"``."""
-    made = gym.make("belote/Belote-v0", game=game, illegal="random", render_mode="ansi")
+    steps with actions drawn without the mask, which the default options take (``illegal="random"``)."""
     with env_warnings() as caught:
-        check_env(made.unwrapped)
+        check_env(gym.make("belote/Belote-v0", game=game).unwrapped)
+        check_env(gym.make("belote/Belote-v0", game=game, render_mode="ansi", observation="flat").unwrapped)
     assert [str(w.message) for w in caught] == []
+
+
+def test_the_flat_observation_is_the_observation_then_the_mask() -> None:
+    e = BeloteSingleEnv(game="coinche", seat=2, observation="flat")
+    obs, _ = e.reset(seed=5)
+    assert obs.shape == (OBS_SIZE + ACTIONS,) and obs.dtype == np.float32
+    assert e.observation_space.contains(obs)
+    view = e.table.view("player_2")
+    assert np.array_equal(obs[:OBS_SIZE], encode(view))
+    assert [int(a) for a in np.flatnonzero(obs[OBS_SIZE:])] == sorted(view.legal)
+    assert np.array_equal(e.action_masks(), obs[OBS_SIZE:].astype(np.int8))
+    with pytest.raises(ValueError, match="observation must be one of dict, flat, not 'image'"):
+        BeloteSingleEnv(observation="image")
+
+
+def test_made_as_stable_baselines3_makes_a_vector_env() -> None:
+    """stable-baselines3's ``make_vec_env`` asks for ``render_mode="rgb_array"`` and, refused with a
+    ``TypeError``, makes the environment without it (its code, as of 2.x, in that order)."""
+    refused = pytest.raises(TypeError, match="render_mode must be None or 'ansi', not 'rgb_array'")
+    with refused, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # gymnasium.make's warning of a mode not in the metadata
+        gym.make("belote/Belote-v0", render_mode="rgb_array", game="coinche")
+    made = gym.make("belote/Belote-v0", game="coinche")
+    obs, _ = made.reset(seed=1)
+    assert obs["action_mask"].sum() > 0
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        raw_env(render_mode="human")
+
+
+@pytest.mark.parametrize("same_step", [False, True], ids=["next-step", "same-step"])
+def test_a_vector_env_after_a_deal_ends(same_step: bool) -> None:
+    """Gymnasium's vector environments reset a finished episode by themselves. By default (autoreset
+    NEXT_STEP) the step that ends a deal returns its last observation, whose mask is all 0, and the
+    next step resets that environment, its action unused; with SAME_STEP the step that ends a deal
+    returns the next deal's first observation and mask (the last one in ``info["final_obs"]``)."""
+    mode = gym.vector.AutoresetMode.SAME_STEP if same_step else gym.vector.AutoresetMode.NEXT_STEP
+    v = gym.make_vec("belote/Belote-v0", num_envs=2, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode})
+    obs, _ = v.reset(seed=3)
+    first = [int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]  # pass, at both tables
+    for _ in range(8):  # eight passes in a row: the deal of seed 3's first table is thrown in
+        obs, reward, terminated, _, info = v.step(np.array(first))
+        if terminated.any():
+            break
+    assert terminated.tolist() == [True, False] and reward.tolist() == [0.0, 0.0]
+    masks = obs["action_mask"].sum(axis=1)
+    if same_step:
+        assert masks[0] > 0 and info["final_obs"][0]["action_mask"].sum() == 0
+    else:
+        assert masks[0] == 0
+        obs, *_ = v.step(np.array(first))  # the reset step: table 0's action is not played
+        assert obs["action_mask"][0].sum() > 0
+    v.close()
 
 
 def test_one_seat_against_the_search_bot() -> None:
@@ -299,19 +351,44 @@ def test_the_match_reward_goes_to_the_winner() -> None:
     assert total == {"player_0": -0.5, "player_1": -0.5, "player_2": 1.0}
 
 
-def test_an_illegal_action_is_refused_or_replaced() -> None:
-    e = raw_env(game="classic")
-    e.reset(seed=1)
-    with pytest.raises(IllegalAction) as refused:
-        e.step(0)  # a card during the bidding
-    assert refused.value.code == "bidding_not_over"
-    assert e.view(e.agent_selection).bids == ()  # nothing changed
-    e = raw_env(game="classic", illegal="random")
+def test_an_illegal_action_is_replaced_or_refused() -> None:
+    e = raw_env(game="classic")  # the default: a legal action drawn instead
     e.reset(seed=1)
     agent = e.agent_selection
-    e.step(0)
+    e.step(0)  # a card during the bidding
     assert e.infos[agent] == {"illegal": True}
     assert len(e.view(agent).bids) == 1
+    e = raw_env(game="classic", illegal="raise")
+    e.reset(seed=1)
+    with pytest.raises(IllegalAction) as refused:
+        e.step(0)
+    assert refused.value.code == "bidding_not_over"
+    assert e.view(e.agent_selection).bids == ()  # nothing changed
+
+
+@pytest.mark.parametrize("illegal", ["random", "raise"])
+@pytest.mark.parametrize("action", [ACTIONS, -1, 10_000])
+def test_an_action_outside_the_space_is_refused_as_such(illegal: str, action: int) -> None:
+    e = raw_env(game="coinche", illegal=illegal)
+    e.reset(seed=1)
+    agent = e.agent_selection
+    with pytest.raises(ValueError, match=rf"action {action} is outside the action space Discrete\(118\)"):
+        e.step(action)
+    assert e.view(agent).bids == () and e.agent_selection == agent and e.infos[agent] == {}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rewards_scaled(game: str) -> None:
+    scale = 1 / 162
+    e = raw_env(game=game, reward_scale=scale)
+    e.reset(seed=7)
+    total = lowest_to_the_end(e)
+    assert [total[f"player_{s}"] for s in range(e.rules.players)] == [r * scale for r in of_game(REWARDS, game)]
+    g = BeloteSingleEnv(game=game, reward_scale=0.5, bot="random")
+    assert g.table.reward_scale == 0.5
+    for bad in (0, -1.0, float("nan"), float("inf"), "1"):
+        with pytest.raises(ValueError, match="reward_scale must be a finite number above 0"):
+            raw_env(reward_scale=bad)
 
 
 def test_max_cycles_truncates_after_that_many_steps() -> None:

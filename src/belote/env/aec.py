@@ -14,6 +14,7 @@ bids). docs/env.md tells the options.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -32,17 +33,33 @@ from belote.game import BIDDING, DONE, PLAY, SEATS, Deal, Match
 from belote.rules import Rules
 from belote.view import PlayerView
 
-__all__ = ["EPISODES", "ILLEGAL", "REWARDS", "BeloteEnv", "env", "make_rules", "parallel_env", "raw_env"]
+__all__ = [
+    "EPISODES",
+    "ILLEGAL",
+    "REWARDS",
+    "BeloteEnv",
+    "RenderModeError",
+    "env",
+    "make_rules",
+    "parallel_env",
+    "raw_env",
+]
 
 #: What one episode is: one deal (a deal thrown in ends it too, with nothing scored), or a match.
 EPISODES = ("deal", "match")
 #: What rewards say: each deal's points (as each seat's side scores them, less what the others
 #: score), or the match's end only (1 to the winner, the others share -1).
 REWARDS = ("deal", "match")
-#: What an action the rules refuse does: raise the engine's refusal (``IllegalAction``, with its
-#: code), or play a legal action drawn by the environment's own generator instead (``info``
-#: then says ``illegal``).
-ILLEGAL = ("raise", "random")
+#: What an action the rules refuse does: play a legal action drawn by the environment's own
+#: generator instead (``info`` then says ``illegal``: the default, so that checkers drawing actions
+#: without the mask run as they are), or raise the engine's refusal (``IllegalAction``, with its code).
+ILLEGAL = ("random", "raise")
+
+
+class RenderModeError(TypeError, ValueError):
+    """A render mode the environment does not have (it has ``ansi``). A ``TypeError`` as well as a
+    ``ValueError``: stable-baselines3's ``make_vec_env`` asks for ``rgb_array`` first and, refused
+    with a ``TypeError``, makes the environment without a render mode."""
 
 
 def make_rules(game: str | None, rules: Rules | dict[str, Any] | None) -> Rules:
@@ -72,9 +89,10 @@ class BeloteEnv(AECEnv):
         rules: Rules | dict[str, Any] | None = None,
         episode: str = "deal",
         reward: str = "deal",
-        illegal: str = "raise",
+        illegal: str = "random",
         max_cycles: int | None = None,
         render_mode: str | None = None,
+        reward_scale: float = 1.0,
     ) -> None:
         super().__init__()
         _check("episode", episode, EPISODES)
@@ -83,15 +101,18 @@ class BeloteEnv(AECEnv):
         if reward == "match" and episode != "match":
             raise ValueError("reward='match' needs episode='match'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise RenderModeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError("max_cycles must be at least 1")
+        if not (isinstance(reward_scale, (int, float)) and math.isfinite(reward_scale) and reward_scale > 0):
+            raise ValueError(f"reward_scale must be a finite number above 0, not {reward_scale!r}")
         self.rules = make_rules(game, rules)
         # An episode of one deal is a match of one deal: the match deals no other after it (a deal
         # thrown in does not count, and ends the episode all the same).
         self._match_rules = replace(self.rules, deals=1) if episode == "deal" else self.rules
         self.episode, self.reward_mode, self.illegal = episode, reward, illegal
         self.max_cycles = max_cycles
+        self.reward_scale = float(reward_scale)
         self.render_mode = render_mode
         n = self.rules.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
@@ -195,6 +216,11 @@ class BeloteEnv(AECEnv):
         seat = deal.to_move
         bidding = deal.phase is BIDDING
         a = action if action.__class__ is int else int(action)
+        if not 0 <= a < ACTIONS:
+            raise ValueError(
+                f"action {action!r} is outside the action space Discrete({ACTIONS}): "
+                f"0-31 are the cards, 32-{ACTIONS - 1} the bids (belote.actions)"
+            )
         try:
             match.apply(a)
         except IllegalAction:
@@ -243,9 +269,10 @@ class BeloteEnv(AECEnv):
         (so that the rewards of a deal add up to 0)."""
         teams = len(by_team)
         total = sum(by_team)
+        scale = self.reward_scale
         for agent in self.agents:
             own = by_team[self._team_of[self._seat_of[agent]]]
-            self.rewards[agent] = float(own - (total - own) / (teams - 1)) if relative else float(own)
+            self.rewards[agent] = scale * float(own - (total - own) / (teams - 1) if relative else own)
         self._rewarded = True
 
     # ----------------------------------------------------------------- the rest of the API

@@ -23,16 +23,17 @@ from belote.env.aec import BeloteEnv
 from belote.env.encoding import ACTIONS, OBS_SIZE
 from belote.rules import Rules
 
-__all__ = ["BOTS", "BeloteSingleEnv"]
+__all__ = ["BOTS", "OBSERVATIONS", "BeloteSingleEnv"]
 
 #: The bots the other seats may be: the heuristic bot, or the search bot (much stronger, and
 #: about a second a decision: for evaluation rather than training).
 BOTS = ("heuristic", "search", "random")
+#: What an observation is: the dict of the PettingZoo environment (``observation`` and
+#: ``action_mask``), or one flat vector, the observation followed by the mask (for a plain MLP policy).
+OBSERVATIONS = ("dict", "flat")
 
-Obs = dict[str, np.ndarray[Any, Any]]
 
-
-class BeloteSingleEnv(gym.Env[Obs, int]):
+class BeloteSingleEnv(gym.Env[Any, int]):
     """One seat of any game against bots, for single-agent learning."""
 
     # Gymnasium reads the class's render modes before making an environment (gymnasium.make).
@@ -47,13 +48,23 @@ class BeloteSingleEnv(gym.Env[Obs, int]):
         bot_options: dict[str, Any] | None = None,
         episode: str = "deal",
         reward: str = "deal",
-        illegal: str = "raise",
+        illegal: str = "random",
         render_mode: str | None = None,
+        reward_scale: float = 1.0,
+        observation: str = "dict",
     ) -> None:
         if bot not in BOTS:
             raise ValueError(f"bot must be one of {', '.join(BOTS)}, not {bot!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
         self.table = BeloteEnv(
-            game=game, rules=rules, episode=episode, reward=reward, illegal=illegal, render_mode=render_mode
+            game=game,
+            rules=rules,
+            episode=episode,
+            reward=reward,
+            illegal=illegal,
+            render_mode=render_mode,
+            reward_scale=reward_scale,
         )
         players = self.table.rules.players
         if not 0 <= seat < players:
@@ -62,16 +73,21 @@ class BeloteSingleEnv(gym.Env[Obs, int]):
         self.agent = self.table.possible_agents[seat]
         self.bot_name, self.bot_options = bot, dict(bot_options or {})
         self.render_mode = render_mode
-        self.observation_space: spaces.Space[Any] = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
-            }
+        self.flat = observation == "flat"
+        self.observation_space: spaces.Space[Any] = (
+            spaces.Box(0.0, 1.0, (OBS_SIZE + ACTIONS,), np.float32)
+            if self.flat
+            else spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
+                }
+            )
         )
         self.action_space: spaces.Space[Any] = spaces.Discrete(ACTIONS)
         self.bots: dict[str, Bot] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         self.table.reset(seed=int(rng.integers(2**63)))
@@ -84,7 +100,7 @@ class BeloteSingleEnv(gym.Env[Obs, int]):
         self._play_bots()
         return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         table = self.table
         if table.agent_selection != self.agent or table.terminations.get(self.agent, True):
             raise RuntimeError("the episode is over: call reset()")
@@ -100,7 +116,7 @@ class BeloteSingleEnv(gym.Env[Obs, int]):
 
     def action_masks(self) -> np.ndarray[Any, Any]:
         """The legal actions now (the name sb3-contrib's MaskablePPO asks for)."""
-        return self._observe()["action_mask"]
+        return self.table.observe(self.agent)["action_mask"]
 
     def render(self) -> str | None:
         return self.table.render()
@@ -123,8 +139,11 @@ class BeloteSingleEnv(gym.Env[Obs, int]):
             table.step(self.bots[agent].act(table.view(agent)))
             self._collect()
 
-    def _observe(self) -> Obs:
-        return self.table.observe(self.agent)
+    def _observe(self) -> Any:
+        obs = self.table.observe(self.agent)
+        if self.flat:
+            return np.concatenate((obs["observation"], obs["action_mask"].astype(np.float32)))
+        return obs
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat}
