@@ -31,12 +31,37 @@ function write(key, value) {
   }
 }
 
+function isPlayer(p) {
+  return Boolean(p) && typeof p.id === "string";
+}
+
 function saved() {
   const value = read(KEY);
-  return value && typeof value.secret === "string" && value.player && typeof value.player.id === "string" ? value : null;
+  return value && typeof value.secret === "string" && isPlayer(value.player) ? value : null;
 }
 
 let held = saved();
+
+/**
+ * A secret kept without its player (an earlier page wrote an answer cut short by leaving): the
+ * server is asked once who it is, and the identity is whole again; a secret it does not know is
+ * dropped.
+ */
+async function recover() {
+  const value = read(KEY);
+  if (held || !value || typeof value.secret !== "string" || typeof fetch !== "function") return;
+  let res;
+  let data;
+  try {
+    res = await fetch("/api/me", { headers: { Authorization: `Bearer ${value.secret}` } });
+    data = await res.json();
+  } catch {
+    return; // out of reach: asked again by the next page
+  }
+  if (held) return; // an identity was picked meanwhile
+  if (res.ok && isPlayer(data && data.player)) keep(value.secret, data.player);
+  else if (res.status === 401 && data && data.code === "no_identity") write(KEY, null);
+}
 
 /** The identity's answer to GET /api/me, once asked (friends, requests, blocks, invitations). */
 let mine = null;
@@ -51,10 +76,7 @@ export function onIdentity(fn) {
   listeners.add(fn);
 }
 
-// Another page of the site kept or forgot an identity: this one follows. So does a page that read
-// the storage before the page it came from had its last write committed (a browser may commit
-// localStorage after the next page has loaded: the name just picked on the home page then reaches
-// the page its link opened a moment later, as this event).
+// Another page of the site (another tab) kept or forgot an identity: this one follows.
 if (typeof window !== "undefined") {
   window.addEventListener("storage", (ev) => {
     if (ev.key !== KEY && ev.key !== null) return;
@@ -64,6 +86,7 @@ if (typeof window !== "undefined") {
     mine = null;
     changed();
   });
+  recover();
 }
 
 /** The player of this browser ({id, name, tag, handle, password}), or null. */
@@ -148,7 +171,9 @@ export async function request(method, url, body = undefined, { auth = true } = {
   try {
     data = await res.json();
   } catch {
-    // An answer without a body.
+    // A body cut short (the page went elsewhere as it came) or not JSON: nothing to act on, even
+    // with a status that said yes (an identity "refreshed" from it would lose its player).
+    return { ok: false, status: res.status, data: { code: "server_error", args: {}, error: "the server's answer did not arrive whole: try again" } };
   }
   if (auth && held && res.status === 401 && data && data.code === "no_identity") forget(); // deleted elsewhere
   return { ok: res.ok, status: res.status, data };
@@ -159,7 +184,7 @@ export async function refresh() {
   if (!held) return null;
   const asked = held.secret;
   const { ok, data } = await request("GET", "/api/me");
-  if (!ok || !held || held.secret !== asked) return mine;
+  if (!ok || !held || held.secret !== asked || !isPlayer(data && data.player)) return mine;
   mine = data;
   held = { ...held, player: data.player };
   write(KEY, held);
