@@ -737,23 +737,13 @@ function leaveTable() {
   render();
 }
 
-/** A request that creates or sits at a table, with the identity's header when there is one. */
+/** A request that creates or sits at a table, with the identity's header when there is one
+ * (identity.request): an identity deleted on another device is forgotten there, and the request is
+ * made again without it. */
 async function postJson(url, body) {
-  const send = async () => {
-    const headers = { "content-type": "application/json", ...identity.authHeaders() };
-    const res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-    let data = {};
-    try {
-      data = await res.json();
-    } catch {
-      /* an answer without a body */
-    }
-    return { ok: res.ok, status: res.status, data };
-  };
-  const first = await send();
-  if (first.status === 401 && first.data.code === "no_identity" && identity.secret()) {
-    identity.forget(); // deleted on another device: the table takes the person without it
-    return send();
+  const first = await identity.request("POST", url, body);
+  if (first.status === 401 && first.data.code === "no_identity" && !identity.secret()) {
+    return identity.request("POST", url, body); // the table takes the person without it
   }
   return first;
 }
