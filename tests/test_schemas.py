@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
+from openapi_spec_validator import validate as validate_openapi
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from schemathesis import GenerationMode
@@ -115,6 +116,15 @@ def test_the_served_openapi_document_stands_alone() -> None:
         resolver.lookup(ref)
     for schema in doc["components"]["schemas"].values():
         Draft202012Validator.check_schema(schema)
+
+
+def test_the_kept_openapi_file_stands_alone() -> None:
+    """As a program reads the file in the package: alone, no address to resolve a reference against,
+    by openapi-spec-validator (the reference validator of OpenAPI documents)."""
+    doc = json.loads(schemas.text("openapi"))
+    assert not [ref for ref in schemas.refs(doc) if not ref.startswith("#/")]
+    validate_openapi(doc)
+    assert doc == schemas.openapi()  # what the server serves
 
 
 def test_the_routes_of_the_app_are_in_the_openapi_document() -> None:

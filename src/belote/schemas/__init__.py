@@ -8,8 +8,8 @@ are written by hand; what the code's registries say (the games, the rule options
 codes and their args) is made from them by ``python -m belote.schemas.build`` (``belote.schemas.build``),
 which the tests hold the files to. The schemas refer to the
 definitions they share as ``common.json#/$defs/...``, which resolves next to them wherever they are
-served or kept. The OpenAPI document is served bundled (``openapi()``): those definitions copied under
-``components.schemas``, so that a tool needs the one document.
+served or kept. The OpenAPI document stands alone, as kept and as served (``openapi()``): the build copies
+those definitions under its ``components.schemas``, so that a tool needs the one document.
 
 >>> sorted(load("common")["$defs"])[:3]
 ['action', 'bid', 'bidContract']
@@ -53,7 +53,7 @@ def load(name: str) -> dict[str, Any]:
     return data
 
 
-def _rewrite(value: Any, prefixes: tuple[tuple[str, str], ...]) -> Any:
+def rewrite_refs(value: Any, prefixes: tuple[tuple[str, str], ...]) -> Any:
     """``value`` with each ``$ref`` that starts with one of the prefixes given the other one instead."""
     if isinstance(value, dict):
         out = {}
@@ -63,10 +63,10 @@ def _rewrite(value: Any, prefixes: tuple[tuple[str, str], ...]) -> Any:
                     if v.startswith(old):
                         v = new + v[len(old) :]
                         break
-            out[k] = _rewrite(v, prefixes)
+            out[k] = rewrite_refs(v, prefixes)
         return out
     if isinstance(value, list):
-        return [_rewrite(v, prefixes) for v in value]
+        return [rewrite_refs(v, prefixes) for v in value]
     return value
 
 
@@ -84,13 +84,6 @@ def refs(value: Any) -> Iterator[str]:
 
 
 def openapi() -> dict[str, Any]:
-    """The OpenAPI document as served: self-contained, common.json's definitions under ``components.schemas``."""
-    doc = load("openapi")
-    shared = _rewrite(load("common")["$defs"], ((LOCAL, COMPONENTS),))
-    schemas = doc["components"]["schemas"]
-    clash = sorted(set(schemas) & set(shared))
-    if clash:  # a name in both would make a reference mean two things
-        raise ValueError(f"openapi.json and common.json both define {clash}")
-    bundled: dict[str, Any] = _rewrite(doc, ((COMMON, COMPONENTS),))
-    bundled["components"]["schemas"].update(shared)
-    return bundled
+    """The OpenAPI document, as kept and served: it stands alone, common.json's definitions copied
+    under ``components.schemas`` by ``python -m belote.schemas.build``."""
+    return load("openapi")

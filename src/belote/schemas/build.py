@@ -38,7 +38,7 @@ from typing import Any
 from belote.actions import KEPT_QUIET, REFUSALS
 from belote.record import RULE_KEYS
 from belote.rules import KINDS, MATCH_OPTIONS, OPTION_SPECS, OPTIONS, OptionSpec
-from belote.schemas import NAMES
+from belote.schemas import COMMON, COMPONENTS, LOCAL, NAMES, rewrite_refs
 from belote.scoring import ROWS
 from belote.server.messages import CLIENT_MESSAGES, RATES
 from belote.server.room import DEFAULT_SETTINGS, REACTIONS, RULE_SETTINGS, SEATINGS, TABLE_SETTINGS
@@ -712,12 +712,32 @@ def build() -> dict[str, Json]:
             node, key = _parent(docs[p.file], pointer)
             node[key] = one
             placed.add((p.file, pointer))
+    placed |= _bundle(docs)
     for file, doc in docs.items():
         for pointer in list(_made(doc)):
             if (file, pointer) not in placed:
                 node, key = _parent(doc, pointer)
                 del node[key]
     return docs
+
+
+def _bundle(docs: dict[str, Json]) -> set[tuple[str, str]]:
+    """The OpenAPI document made to stand alone: common.json's definitions copied under its
+    ``components.schemas`` (their references to each other made local to it), and each of its
+    references to common.json made one to the copy. Returns where the copies went."""
+    openapi = rewrite_refs(docs["openapi"], ((COMMON, COMPONENTS),))
+    docs["openapi"] = openapi
+    schemas = openapi["components"]["schemas"]
+    placed = set()
+    for name, schema in rewrite_refs(docs["common"]["$defs"], ((LOCAL, COMPONENTS),)).items():
+        kept = schemas.get(name)
+        if kept is not None and not list(_made(kept)) == [""]:
+            raise ValueError(f"openapi.json and common.json both define {name!r}: a reference would mean two things")
+        body = {k: v for k, v in schema.items() if k != "$comment"}
+        copied = COMMENT[: COMMENT.index("{")] + f"common.json#/$defs/{name}: change it there, then run it."
+        schemas[name] = {"$comment": copied, **body}
+        placed.add(("openapi", "/components/schemas/" + name.replace("~", "~0").replace("/", "~1")))
+    return placed
 
 
 def text(doc: Json) -> str:
