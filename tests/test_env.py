@@ -87,6 +87,20 @@ def test_docs_env_md_tells_every_field_where_it_is() -> None:
     assert told == [(f.offset, f.name, f.size) for f in FIELDS]
 
 
+def test_the_code_of_docs_env_md_runs() -> None:
+    """Each Python example of docs/env.md, in order in one namespace, as a newcomer pastes them."""
+    text = (Path(__file__).parent.parent / "docs" / "env.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) >= 4
+    done: dict[str, Any] = {}
+    exec(blocks[0], done)  # the learning loop: one deal played to its end
+    first = done["e"]
+    assert all(first.terminations.values()) and sum(first.rewards.values()) == 0
+    for block in blocks[1:]:
+        exec(block, done)
+    done["v"].close()
+
+
 # ----------------------------------------------------------------- PettingZoo's and Gymnasium's tests
 
 
