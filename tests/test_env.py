@@ -80,6 +80,20 @@ def test_the_engine_imports_none_of_the_optional_extras() -> None:
     assert out.strip() == "[]"
 
 
+def test_the_environments_import_none_of_the_server() -> None:
+    """The base install brings the web server's packages (``pip install .`` then ``belote serve``);
+    the environments, their bots and a deal played through them load none of them."""
+    server = ("starlette", "uvicorn", "websockets", "redis", "anyio", "openskill", "argon2", "segno", "belote.server")
+    code = (
+        "import sys, gymnasium, belote.env; from belote.env.single import BeloteSingleEnv; "
+        "e = BeloteSingleEnv(game='coinche', bot='heuristic'); o, _ = e.reset(seed=1); "
+        "e.step(int(o['action_mask'].nonzero()[0][0])); "
+        f"print(sorted(m for m in sys.modules if any(m == s or m.startswith(s + '.') for s in {server!r})))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_docs_env_md_tells_every_field_where_it_is() -> None:
     text = (Path(__file__).parent.parent / "docs" / "env.md").read_text()
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \| (?:(\d) × )?(\d+) \|", text, re.MULTILINE)
