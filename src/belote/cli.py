@@ -93,45 +93,48 @@ def cmd_problems(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_arena(args: argparse.Namespace) -> int:
-    """Two bots on duplicate deals: the difference per deal with its 95% interval."""
-    from belote.arena import ArenaError, Team, run_arena
-    from belote.bot_protocol import ProgramError
+def make_team(bot: str, think: float | None, given: list[str], flag: str, timeout: float | None) -> Any:
+    """A ``belote.arena.Team`` from the command line: the bot's name, its ``think``, its options as
+    ``NAME=VALUE`` (checked against its constructor before a deal is played), an outside program's
+    decision ``timeout``. Raises ``ValueError`` with what is wrong."""
+    from belote.arena import Team
     from belote.bots import EXEC, bot_options
 
-    rules = rules_from_args(args, target=args.target, deals=args.match_deals)
-
-    def team(bot: str, think: float | None, given: list[str], flag: str) -> Team:
-        options: dict[str, Any] = {} if think is None else {"think": think}
-        if bot.startswith(EXEC):
-            if given:
-                raise ValueError(f"{flag}: an outside program takes no options here (its own command line does)")
-            if args.bot_timeout is not None:
-                options["timeout"] = args.bot_timeout
-            return Team(bot, options)
-        known = bot_options(bot)
-        for item in given:
-            name, eq, text = item.partition("=")
-            if not eq or not name:
-                raise ValueError(f"{flag} takes NAME=VALUE, not {item!r}")
-            if name not in known:
-                raise ValueError(
-                    f"{flag}: the {bot} bot has no option {name!r}; its options: {', '.join(known) or 'none'}"
-                )
-            try:
-                options[name] = json.loads(text)
-            except ValueError:
-                options[name] = text
-        made = Team(bot, options)
+    options: dict[str, Any] = {} if think is None else {"think": think}
+    if bot.startswith(EXEC):
+        if given:
+            raise ValueError(f"{flag}: an outside program takes no options here (its own command line does)")
+        if timeout is not None:
+            options["timeout"] = timeout
+        return Team(bot, options)
+    known = bot_options(bot)
+    for item in given:
+        name, eq, text = item.partition("=")
+        if not eq or not name:
+            raise ValueError(f"{flag} takes NAME=VALUE, not {item!r}")
+        if name not in known:
+            raise ValueError(f"{flag}: the {bot} bot has no option {name!r}; its options: {', '.join(known) or 'none'}")
         try:
-            made.make(0)  # an option of the wrong kind is refused before a deal is played
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"{flag}: the {bot} bot refuses {made.label!r}: {e}") from None
-        return made
-
+            options[name] = json.loads(text)
+        except ValueError:
+            options[name] = text
+    made = Team(bot, options)
     try:
-        ns = team(args.ns, args.ns_think, args.ns_bot, "--ns-bot")
-        ew = team(args.ew, args.ew_think, args.ew_bot, "--ew-bot")
+        made.make(0)  # an option of the wrong kind is refused before a deal is played
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{flag}: the {bot} bot refuses {made.label!r}: {e}") from None
+    return made
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Two bots on duplicate deals: the difference per deal with its 95% interval."""
+    from belote.arena import ArenaError, run_arena
+    from belote.bot_protocol import ProgramError
+
+    rules = rules_from_args(args, target=args.target, deals=args.match_deals)
+    try:
+        ns = make_team(args.ns, args.ns_think, args.ns_bot, "--ns-bot", args.bot_timeout)
+        ew = make_team(args.ew, args.ew_think, args.ew_bot, "--ew-bot", args.bot_timeout)
     except ValueError as e:
         print(f"belote arena: {e}", file=sys.stderr)
         return 2
@@ -142,6 +145,44 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print(f"belote arena: {e}{notes}", file=sys.stderr)
         return 2
     print(json.dumps(result.to_json()) if args.json else result.report())
+    return 0
+
+
+def cmd_benchmark(args: argparse.Namespace) -> int:
+    """A bot against the benchmark's fixed opponents on its fixed deals (belote.benchmark)."""
+    from belote.arena import ArenaError
+    from belote.benchmark import GAMES, OPPONENTS, run_benchmark
+    from belote.bot_protocol import ProgramError
+
+    try:
+        team = make_team(args.bot, None, args.bot_option, "--bot-option", args.bot_timeout)
+    except ValueError as e:
+        print(f"belote benchmark: {e}", file=sys.stderr)
+        return 2
+
+    def done(cell: Any) -> None:
+        lo, hi = cell.result.ci95
+        print(f"{cell.game} against {cell.opponent}: {cell.result.mean:+.1f} ({lo:+.1f} .. {hi:+.1f})", file=sys.stderr)
+
+    try:
+        result = run_benchmark(
+            team,
+            games=args.game or GAMES,
+            opponents=args.opponent or [o.name for o in OPPONENTS],
+            pairs=args.pairs,
+            jobs=args.jobs,
+            done=done,
+        )
+    except (ArenaError, ProgramError) as e:
+        notes = "".join(f"; {n}" for n in getattr(e, "__notes__", ()))
+        print(f"belote benchmark: {e}{notes}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.report())
+        if args.markdown:
+            print(result.markdown_row(args.markdown))
     return 0
 
 
@@ -610,6 +651,51 @@ def arena_parser(sub: Subcommands) -> None:
     p.set_defaults(func=cmd_arena)
 
 
+def benchmark_parser(sub: Subcommands) -> None:
+    from belote.benchmark import GAMES, OPPONENTS, PAIRS, VERSION
+
+    p = sub.add_parser(
+        "benchmark",
+        help="a bot against fixed opponents on fixed duplicate deals of every game: figures to quote",
+        description=f"{VERSION}: the bot against the random, heuristic and search bots (the search bot at its "
+        f"default budget of nodes, without its card-play prior), {PAIRS} duplicate pairs of one-deal matches of "
+        "each game, from fixed seeds: the bot's points less the opponent's per deal, with the 95%% confidence "
+        "interval (docs/bots.md, where the built-in bots' rows are).",
+    )
+    p.add_argument(
+        "--bot", required=True, metavar="BOT", help='a built-in bot, or "exec:COMMAND" (docs/bot-protocol.md)'
+    )
+    p.add_argument(
+        "--bot-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the bot, given to its constructor (the value read as JSON, else as text); repeat for more",
+    )
+    p.add_argument("--game", action="append", choices=GAMES, help="only this game (repeat for more)")
+    p.add_argument(
+        "--opponent", action="append", choices=[o.name for o in OPPONENTS], help="only this opponent (repeat for more)"
+    )
+    p.add_argument(
+        "--pairs",
+        type=int,
+        default=PAIRS,
+        metavar="N",
+        help=f"pairs a cell (default {PAIRS}, the benchmark's; fewer give a first look, not its figures)",
+    )
+    p.add_argument("--jobs", type=int, default=None, help="processes to play in (default: every core)")
+    p.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="an outside bot's time for one decision (exec:COMMAND; default 30)",
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--markdown", metavar="NAME", help="print also the bot's row of the table of docs/bots.md")
+    p.set_defaults(func=cmd_benchmark)
+
+
 def bot_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "bot",
@@ -654,6 +740,7 @@ SUBCOMMANDS: tuple[Callable[[Subcommands], object], ...] = (
     analyse_parser,
     problems_parser,
     arena_parser,
+    benchmark_parser,
     bot_parser,
 )
 
