@@ -124,15 +124,20 @@ class BenchmarkResult:
             lines.append(f"{c.game:<14}{c.opponent:<11}{c.result.mean:>+12.1f}   {lo:+.1f} .. {hi:+.1f}")
         return "\n".join(lines)
 
-    def markdown_row(self, name: str | None = None) -> str:
-        """The bot's row of the table of docs/bots.md: each cell ``mean (lo..hi)``, games then opponents."""
+    def markdown_rows(self, name: str | None = None) -> list[str]:
+        """The bot's rows of the table of docs/bots.md, one a game it played: its name, the game, then
+        each opponent's cell, ``mean (lo .. hi)`` (empty for an opponent not played)."""
         by = {(c.game, c.opponent): c.result for c in self.cells}
-        cells = []
+        rows = []
         for g in GAMES:
+            if not any(game == g for game, _ in by):
+                continue
+            cells = []
             for o in OPPONENTS:
                 r = by.get((g, o.name))
-                cells.append("" if r is None else f"{r.mean:+.1f} ({r.ci95[0]:+.1f}..{r.ci95[1]:+.1f})")
-        return f"| {name or self.bot.label} | " + " | ".join(cells) + " |"
+                cells.append("" if r is None else f"{r.mean:+.1f} ({r.ci95[0]:+.1f} .. {r.ci95[1]:+.1f})")
+            rows.append(f"| {name or self.bot.label} | {g} | " + " | ".join(cells) + " |")
+        return rows
 
 
 def run_benchmark(

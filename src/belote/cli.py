@@ -182,7 +182,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     else:
         print(result.report())
         if args.markdown:
-            print(result.markdown_row(args.markdown))
+            print("\n".join(result.markdown_rows(args.markdown)))
     return 0
 
 
@@ -605,6 +605,18 @@ def problems_parser(sub: Subcommands) -> None:
     p.set_defaults(func=cmd_problems)
 
 
+def _outside_bot_and_json(p: argparse.ArgumentParser) -> None:
+    """The flags the arena and the benchmark share: an outside bot's time, and the figures as JSON."""
+    p.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="an outside bot's time for one decision (exec:COMMAND; default 30)",
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+
+
 def arena_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "arena",
@@ -639,14 +651,7 @@ def arena_parser(sub: Subcommands) -> None:
         )
     p.add_argument("--target", type=int, default=None, help="the match's target score (default: the preset's)")
     p.add_argument("--match-deals", type=int, default=None, metavar="N", help="matches of N deals, not to a target")
-    p.add_argument(
-        "--bot-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="an outside bot's time for one decision (exec:COMMAND; default 30)",
-    )
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    _outside_bot_and_json(p)
     add_rules_arguments(p)
     p.set_defaults(func=cmd_arena)
 
@@ -684,15 +689,8 @@ def benchmark_parser(sub: Subcommands) -> None:
         help=f"pairs a cell (default {PAIRS}, the benchmark's; fewer give a first look, not its figures)",
     )
     p.add_argument("--jobs", type=int, default=None, help="processes to play in (default: every core)")
-    p.add_argument(
-        "--bot-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="an outside bot's time for one decision (exec:COMMAND; default 30)",
-    )
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    p.add_argument("--markdown", metavar="NAME", help="print also the bot's row of the table of docs/bots.md")
+    _outside_bot_and_json(p)
+    p.add_argument("--markdown", metavar="NAME", help="print also the bot's rows of the table of docs/bots.md")
     p.set_defaults(func=cmd_benchmark)
 
 

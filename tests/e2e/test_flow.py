@@ -139,12 +139,18 @@ def play_first_deal(page: Any, db: Path) -> int:
     return played_by_itself
 
 
-def test_the_only_card_plays_itself_and_the_next_deal_starts_by_itself(open_tab: OpenTab, url: str, db: Path) -> None:
+def open_flowing(open_tab: OpenTab, url: str) -> Tab:
+    """A first visit's solo table (the page's own preferences), its clock held from the deal on."""
     tab = open_tab(flowing=True, **DESKTOP)
+    tab.page.clock.install()
+    open_solo(tab.page, url)
+    hold_clock(tab.page)
+    return tab
+
+
+def test_the_only_card_plays_itself_and_the_next_deal_starts_by_itself(open_tab: OpenTab, url: str, db: Path) -> None:
+    tab = open_flowing(open_tab, url)
     page = tab.page
-    page.clock.install()
-    open_solo(page, url)
-    hold_clock(page)
     assert page.evaluate("() => window.__belote.prefs") == {
         "autoNext": 5, "autoPlay": True, "announce": "auto", "belote": "auto",
     }  # fmt: skip
@@ -163,11 +169,8 @@ def test_the_only_card_plays_itself_and_the_next_deal_starts_by_itself(open_tab:
 
 
 def test_stay_keeps_the_score_and_continue_goes_on_at_once(open_tab: OpenTab, url: str, db: Path) -> None:
-    tab = open_tab(flowing=True, **DESKTOP)
+    tab = open_flowing(open_tab, url)
     page = tab.page
-    page.clock.install()
-    open_solo(page, url)
-    hold_clock(page)
     play_first_deal(page, db)
     panel = page.get_by_test_id("score-panel")
     page.clock.run_for(PANEL_PAUSE_MS + 2 * TICK_MS)
