@@ -186,6 +186,38 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dataset(args: argparse.Namespace) -> int:
+    """The bots' self-play as a dataset: deal records, and every decision as a learner sees it."""
+    from pathlib import Path
+
+    try:
+        import pyarrow  # noqa: F401  (the dataset's files: asked for here, not halfway through a run)
+
+        from belote import dataset
+    except ImportError as e:
+        print(f"belote dataset: {e.name} is missing: pip install 'belote[data]'", file=sys.stderr)
+        return 2
+    if args.deals < 1:
+        print(f"belote dataset: --deals must be at least 1, not {args.deals}", file=sys.stderr)
+        return 2
+    try:
+        team = make_team(args.bot, None, args.bot_option, "--bot-option", None)
+    except ValueError as e:
+        print(f"belote dataset: {e}", file=sys.stderr)
+        return 2
+    spec = dataset.spec_for(args.game, team, args.seed)
+    out = Path(args.output)
+    step = max(1, args.deals // 20)
+
+    def done(j: int) -> None:
+        if (j + 1) % step == 0 or j + 1 == args.deals:
+            print(f"{j + 1} of {args.deals} matches", file=sys.stderr)
+
+    meta = dataset.make(spec, args.deals, out, jobs=args.jobs or 1, done=done)
+    print(f"{out}: {meta['deals']} deals ({meta['matches']} matches), deals.jsonl and decisions.parquet")
+    return 0
+
+
 def cmd_bot_serve(args: argparse.Namespace) -> int:
     """A built-in bot behind the line protocol (docs/bot-protocol.md), on standard input and output."""
     from belote.bot_protocol import main_serve
@@ -694,6 +726,33 @@ def benchmark_parser(sub: Subcommands) -> None:
     p.set_defaults(func=cmd_benchmark)
 
 
+def dataset_parser(sub: Subcommands) -> None:
+    p = sub.add_parser(
+        "dataset",
+        help="the bots' self-play as a dataset: deal records, and each decision's observation, mask, action "
+        "and double-dummy values (Parquet)",
+        description="Plays one-deal matches of the bot at every seat and writes, in the folder -o: deals.jsonl "
+        "(the deal records), decisions.parquet (one row a decision: the observation of docs/env.md, the legal "
+        "actions' mask, the action, and for a card the double-dummy value of every legal card) and "
+        "dataset.json (how it was made). The same arguments write the same data (docs/dataset.md). Needs "
+        "pip install 'belote[data]'.",
+    )
+    p.add_argument("--game", choices=[name for name in VARIANTS], default=DEFAULT_GAME, help="the game")
+    p.add_argument("--deals", type=int, required=True, metavar="N", help="one-deal matches to play")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the matches and the bots (default 1)")
+    p.add_argument("--bot", default="search", metavar="BOT", help="the bot at every seat (default search)")
+    p.add_argument(
+        "--bot-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the bot, given to its constructor (the value read as JSON, else as text)",
+    )
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in (default 1)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write (made if need be)")
+    p.set_defaults(func=cmd_dataset)
+
+
 def bot_parser(sub: Subcommands) -> None:
     p = sub.add_parser(
         "bot",
@@ -739,6 +798,7 @@ SUBCOMMANDS: tuple[Callable[[Subcommands], object], ...] = (
     problems_parser,
     arena_parser,
     benchmark_parser,
+    dataset_parser,
     bot_parser,
 )
 
