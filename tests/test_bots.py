@@ -16,7 +16,7 @@ from belote.game import PASS, TAKE, Match, PlayerView
 from belote.knowledge import Knowledge
 from belote.rules import PRESETS
 
-BOTS = ["random", "heuristic", "search"]
+BOTS = ["random", "heuristic", "search", "learned"]
 
 
 def test_every_bot_is_registered() -> None:

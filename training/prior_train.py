@@ -80,11 +80,12 @@ def nll(params, x, legal, target) -> float:
 def train(x, legal, target, hidden: int, epochs: int, batch: int, lr: float, seed: int):
     rng = np.random.default_rng(seed)
     n = len(x)
+    inputs, outputs = x.shape[1], legal.shape[1]  # the prior's: INPUTS and 32 (the learned policy uses it too)
     params = [
-        (rng.standard_normal((INPUTS, hidden)) * np.sqrt(2 / 20)).astype(np.float32),
+        (rng.standard_normal((inputs, hidden)) * np.sqrt(2 / 20)).astype(np.float32),
         np.zeros(hidden, dtype=np.float32),
-        (rng.standard_normal((hidden, 32)) * np.sqrt(1 / hidden)).astype(np.float32),
-        np.zeros(32, dtype=np.float32),
+        (rng.standard_normal((hidden, outputs)) * np.sqrt(1 / hidden)).astype(np.float32),
+        np.zeros(outputs, dtype=np.float32),
     ]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]

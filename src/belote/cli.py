@@ -586,7 +586,7 @@ def play_parser(sub: Subcommands) -> None:
         "against East at two. Type a card's number or name; bids as take, pass, a suit letter, or in Coinche a "
         "contract such as 110H, 90NT, 160AT, capotS, and coinche, surcoinche; q quits.",
     )
-    p.add_argument("--bot", default="search", help="the bots to play with (random, heuristic, search)")
+    p.add_argument("--bot", default="search", help="the bots to play with (random, heuristic, search, learned)")
     p.add_argument("--think", type=float, default=1.0, help="the search bot's thinking time, as a multiple")
     p.add_argument("--seed", type=int, default=None, help="the random seed of the match")
     p.add_argument("--target", type=int, default=None, help="the line to reach (default 501)")
@@ -762,8 +762,8 @@ def bot_parser(sub: Subcommands) -> None:
     )
     bot = p.add_subparsers(dest="bot_command", metavar="COMMAND")
     bot.required = True
-    q = bot.add_parser("serve", help="run a built-in bot (random, heuristic, search) behind the line protocol")
-    q.add_argument("name", help="the bot: random, heuristic or search")
+    q = bot.add_parser("serve", help="run a built-in bot (random, heuristic, search, learned) behind the line protocol")
+    q.add_argument("name", help="the bot: random, heuristic, search or learned")
     q.add_argument("--think", type=float, default=None, help="the search bot's thinking time, as a multiple")
     q.set_defaults(func=cmd_bot_serve)
     q = bot.add_parser(

@@ -1,4 +1,5 @@
-"""The bots: random, heuristic (the strategy of seed 000), and search (sampling and a double-dummy solver).
+"""The bots: random, heuristic (the strategy of seed 000), search (sampling and a double-dummy solver),
+and learned (a policy network trained on the search bot's play).
 
 Every bot is made by name through this registry (``make_bot``); ``register`` adds another.
 
@@ -21,7 +22,21 @@ from belote.bots.search import SearchBot
 __all__ = ["EXEC", "Bot", "BotFactory", "RandomBot", "bot_names", "bot_options", "make_bot", "register"]
 
 BotFactory = Callable[..., Bot]
-_REGISTRY: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+
+
+def _learned(seed: int | None = None, temperature: float = 0.0) -> Bot:
+    """The learned bot (``belote.bots.learned``), loaded with numpy when first made."""
+    from belote.bots.learned import LearnedBot
+
+    return LearnedBot(seed=seed, temperature=temperature)
+
+
+_REGISTRY: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+    "learned": _learned,
+}
 
 
 def register(name: str, factory: BotFactory) -> None:

@@ -2,15 +2,37 @@
 
 Installed with the extra ``belote[rl]`` (numpy, gymnasium, pettingzoo); the rules engine never
 imports this package. docs/env.md tells the observation, the actions, the rewards and the options.
+
+The observation (``belote.env.encoding``) needs numpy alone: a bot that reads it (``learned``) runs
+on the base install. The environments load PettingZoo when first asked for (``belote.env.env``...),
+and importing this package registers ``belote/Belote-v0`` with Gymnasium when it is installed.
 """
 
-from gymnasium.envs.registration import register
+from __future__ import annotations
 
-from belote.env.aec import BeloteEnv, env, parallel_env, raw_env
+from typing import Any
+
 from belote.env.encoding import ACTIONS, FIELDS, OBS_SIZE, action_mask, encode, field
 
-#: ``gymnasium.make("belote/Belote-v0", game=..., seat=..., bot=...)``: one seat against the bots.
-register(id="belote/Belote-v0", entry_point="belote.env.single:BeloteSingleEnv")
+try:
+    from gymnasium.envs.registration import register
+except ImportError:  # the observation without the environments: nothing to register
+    pass
+else:
+    #: ``gymnasium.make("belote/Belote-v0", game=..., seat=..., bot=...)``: one seat against the bots.
+    register(id="belote/Belote-v0", entry_point="belote.env.single:BeloteSingleEnv")
+
+_ENVIRONMENTS = ("BeloteEnv", "env", "parallel_env", "raw_env")
+
+
+def __getattr__(name: str) -> Any:
+    """The environments (``belote.env.aec``), loaded with PettingZoo when first named."""
+    if name in _ENVIRONMENTS:
+        from belote.env import aec
+
+        return getattr(aec, name)
+    raise AttributeError(f"module 'belote.env' has no attribute {name!r}")
+
 
 __all__ = [
     "ACTIONS",
