@@ -290,3 +290,10 @@ def test_the_protocol_page_names_every_field_of_a_view() -> None:
             first = line.split("|")[1]
             named.update(part.strip(" `") for part in first.split(","))
     assert named == fields
+
+
+def test_serve_refuses_what_its_bot_does_not_take(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bot", "serve", "oracle"]) == 2
+    assert "no bot named 'oracle'; the bots are: heuristic, learned, random, search" in capsys.readouterr().err
+    assert main(["bot", "serve", "learned", "--think", "2"]) == 2
+    assert "the learned bot takes no --think (the search bot does)" in capsys.readouterr().err

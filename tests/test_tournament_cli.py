@@ -288,7 +288,10 @@ def test_quitting_says_the_seed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
         (["--field", "9"], "argument --field: a board's field has 1 to 8 bots' results, not 9"),
         (["--field", "all"], "argument --field: 'all' is not a number of bots (1 to 8)"),
         (["--game", "tarot"], "argument --game: invalid choice: 'tarot'"),
-        (["--auto", "oracle"], "argument --auto: no bot named 'oracle'; the bots are: heuristic, learned, random, search"),
+        (
+            ["--auto", "oracle"],
+            "argument --auto: no bot named 'oracle'; the bots are: heuristic, learned, random, search",
+        ),
         (["--lang", "fr"], "unrecognized arguments: --lang fr"),
     ],
 )

@@ -221,10 +221,13 @@ def cmd_dataset(args: argparse.Namespace) -> int:
 def cmd_bot_serve(args: argparse.Namespace) -> int:
     """A built-in bot behind the line protocol (docs/bot-protocol.md), on standard input and output."""
     from belote.bot_protocol import main_serve
-    from belote.bots import bot_names
+    from belote.bots import bot_names, bot_options
 
     if args.name not in bot_names():
         print(f"belote bot serve: no bot named {args.name!r}; the bots are: {', '.join(bot_names())}", file=sys.stderr)
+        return 2
+    if args.think is not None and "think" not in bot_options(args.name):
+        print(f"belote bot serve: the {args.name} bot takes no --think (the search bot does)", file=sys.stderr)
         return 2
     return main_serve(args.name, {} if args.think is None else {"think": args.think})
 
