@@ -51,8 +51,7 @@ def load(folder: Path) -> dict[str, np.ndarray]:
 
 def agreement(policy: Policy, x: np.ndarray, legal: np.ndarray, target: np.ndarray) -> float:
     """How often the network's best legal action is the one taken."""
-    scores = np.maximum(x.astype(np.float64) @ policy.w1 + policy.b1, 0) @ policy.w2 + policy.b2
-    scores = np.where(legal, scores, -np.inf)
+    scores = np.where(legal, policy.scores(x), -np.inf)  # a row an observation
     return float((scores.argmax(axis=1) == target).mean())
 
 

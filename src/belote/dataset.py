@@ -20,7 +20,6 @@ tells each column.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -214,11 +213,6 @@ def read(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
     meta = json.loads((folder / "dataset.json").read_text(encoding="utf-8"))
     records = [json.loads(line) for line in (folder / "deals.jsonl").read_text(encoding="utf-8").splitlines()]
     return meta, records, pq.read_table(folder / "decisions.parquet")
-
-
-def finite(values: Sequence[float]) -> list[float]:
-    """The legal cards' values of a ``dd_value`` (NaN for the others) left out."""
-    return [v for v in values if not math.isnan(v)]
 
 
 __all__ = ["COLUMNS", "FORMAT", "Decision", "Spec", "decisions", "make", "play_deal", "read", "schema", "spec_for"]
