@@ -22,5 +22,12 @@ setup(
             extra_compile_args=["-O3"],
             **PLAY_H,
         ),
+        Extension(
+            "belote.env._batch",
+            ["src/belote/env/_batch.c"],
+            optional=True,
+            extra_compile_args=["-O3"],
+            **PLAY_H,
+        ),
     ]
 )

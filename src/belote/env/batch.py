@@ -1,0 +1,220 @@
+"""Many deals stepped at once, in C: the batched engine of the research environments.
+
+``BatchEnv(num_envs, game=...)`` holds ``num_envs`` deals, each one episode (a deal, as the
+environments' default ``episode="deal"``), and steps them all with one call: ``step(actions)``
+takes one action for each deal's seat to move and writes, in place, into arrays made once:
+
+- ``obs`` (``num_envs`` x ``OBS_SIZE``, float32): the observation of the seat to move, the same
+  numbers as ``belote.env.encoding.encode`` of its view (the tests compare them at every step);
+- ``mask`` (``num_envs`` x ``ACTIONS``, int8): its legal actions;
+- ``seat`` (int64): the seat to move;
+- ``rewards`` (``num_envs`` x players, float32): at a deal's end, each seat's reward as the
+  environments give it (``reward="deal"``: the points of its score less the mean of the others',
+  times ``reward_scale``), 0 at every other step;
+- ``dones`` (bool): the deal ended with this step; the deal has started again on new cards (an
+  automatic reset), and ``obs``, ``mask`` and ``seat`` are already the new deal's.
+
+Self-play is a loop of ``step``: every seat of a deal is the same agent, told apart by ``seat``. It
+plays the classic game, Coinche and the three-handed game with every rule option (the two-handed
+game, its cards face down on the table, is played by the other environments). An illegal action
+raises ``ValueError`` naming the deal and the action, and nothing is played.
+
+>>> b = BatchEnv(4, game="coinche", seed=1)
+>>> b.obs.shape, b.mask.shape, int(b.mask[0].sum())
+((4, 769), (4, 118), 61)
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> steps = 0
+>>> while not b.dones[0]:
+...     _ = b.step(b.sample(rng))
+...     steps += 1
+>>> float(b.rewards[0].sum())
+0.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from belote.env.encoding import ACTIONS, FIELD, GAMES, OBS_SIZE
+from belote.rules import Rules
+
+_MISSING: ImportError | None = None
+try:
+    from belote.env import _batch
+except ImportError as error:  # built by the package's install where a C compiler is found
+    _batch = None
+    _MISSING = error
+
+__all__ = ["GAMES_BATCHED", "BatchEnv", "available"]
+
+#: The games the batched engine plays.
+GAMES_BATCHED = ("classic", "coinche", "three-handed")
+#: The fields the engine writes, in the order of its own table (``_batch.c``'s ``F_...``); the
+#: others (the two-handed game's table, the match's score and what waits) stay 0 in an episode of
+#: one deal of these games.
+_FIELDS = (
+    "hand",
+    "trick",
+    "played",
+    "turned",
+    "shown",
+    "game",
+    "phase",
+    "options",
+    "dealer",
+    "to_move",
+    "bid_round",
+    "last_bid",
+    "highest_bid",
+    "bidder",
+    "level",
+    "mode",
+    "coinched",
+    "taker",
+    "trump",
+    "declared",
+    "belote",
+    "hand_sizes",
+    "won_points",
+    "won_tricks",
+)
+
+
+def available() -> bool:
+    """Whether the C engine was built (it is by ``pip install`` wherever a C compiler is found)."""
+    return _batch is not None
+
+
+def _rules(game: str | None, rules: Rules | dict[str, Any] | None) -> Rules:
+    base = rules if isinstance(rules, Rules) else Rules.from_dict(dict(rules or {}))
+    if game is not None and game != base.variant:
+        base = replace(base, variant=game)
+    return base
+
+
+def _config(rules: Rules) -> tuple[int, ...]:
+    """The rules as the engine reads them (``_batch.c``'s ``C_...``, in order)."""
+    variant = rules.game
+    declarations = rules.declarations and variant.has_declarations
+    return (
+        variant.players,
+        rules.step,
+        rules.play.flags,
+        int(variant.contracts),
+        int(not variant.partners),
+        variant.tricks,
+        variant.bidding_hand,
+        GAMES.index(variant.name),
+        int(declarations),
+        int(rules.declaration_card_reuse),
+        int(rules.declaration_tie == "none"),
+        int(rules.rounding),
+        int(rules.round_five == "up"),
+        int(rules.litige == "carry"),
+        int(rules.belote_counts),
+        6 if rules.no_trump_all_trump else 4,
+        rules.coinche_max_bid,
+        int(rules.generale),
+        int(rules.coinche_made == "points"),
+        rules.coinche_failed,
+        rules.surcoinche,
+        int(rules.declarations),
+    )
+
+
+class BatchEnv:
+    """``num_envs`` deals of one game and rule set, stepped together in C."""
+
+    def __init__(
+        self,
+        num_envs: int = 1024,
+        game: str | None = None,
+        rules: Rules | dict[str, Any] | None = None,
+        seed: int | None = None,
+        reward_scale: float = 1.0,
+    ) -> None:
+        if _batch is None:
+            raise ImportError(
+                "belote.env.batch needs its C engine, built when the package is installed with a C compiler "
+                f"(pip install . on a machine with gcc or clang): {_MISSING}"
+            )
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+        if not (isinstance(reward_scale, (int, float)) and np.isfinite(reward_scale) and reward_scale > 0):
+            raise ValueError(f"reward_scale must be a finite number above 0, not {reward_scale!r}")
+        self.rules = _rules(game, rules)
+        if self.rules.variant not in GAMES_BATCHED:
+            raise ValueError(
+                f"the batched engine plays {', '.join(GAMES_BATCHED)}; {self.rules.variant} is played by "
+                "belote.env.raw_env and belote.env.single"
+            )
+        self.num_envs = num_envs
+        self.players = self.rules.players
+        self.reward_scale = float(reward_scale)
+        self.obs: npt.NDArray[np.float32] = np.zeros((num_envs, OBS_SIZE), np.float32)
+        self.mask: npt.NDArray[np.int8] = np.zeros((num_envs, ACTIONS), np.int8)
+        self.seat: npt.NDArray[np.int64] = np.zeros(num_envs, np.int64)
+        self.rewards: npt.NDArray[np.float32] = np.zeros((num_envs, self.players), np.float32)
+        self.dones: npt.NDArray[np.bool_] = np.zeros(num_envs, np.bool_)
+        variant = self.rules.game
+        self._engine = _batch.Engine(
+            num_envs,
+            _config(self.rules),
+            [FIELD[name].offset for name in _FIELDS],
+            [FIELD[name].width for name in _FIELDS],
+            variant.places,
+            _levels(),
+            self.reward_scale,
+            self.obs,
+            self.mask,
+            self.seat,
+            self.rewards,
+            self.dones.view(np.uint8),
+        )
+        self._seeds = np.random.default_rng(seed)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """A new deal everywhere (``seed``: the same seed, the same deals); returns ``obs`` and ``mask``."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self._engine.reset(int(self._seeds.integers(2**63)))
+        self.dones[:] = False
+        return self.obs, self.mask
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """One action for each deal's seat to move; returns ``obs``, ``mask``, ``rewards``, ``dones``
+        (the arrays themselves, written in place)."""
+        a = np.ascontiguousarray(actions, dtype=np.int64)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must be {self.num_envs} whole numbers, one a deal, not of shape {a.shape}")
+        self._engine.step(a)
+        return self.obs, self.mask, self.rewards, self.dones
+
+    def sample(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """A legal action for each deal, drawn evenly from its mask (a random player's)."""
+        weights = rng.random(self.mask.shape) * self.mask
+        return np.asarray(weights.argmax(axis=1), np.int64)
+
+    def deal(self, i: int) -> tuple[int, tuple[int, ...]]:
+        """Deal ``i``'s dealer and deck, as ``belote.game.Deal(rules, dealer, deck)`` takes them."""
+        dealer, deck = self._engine.deal(i)
+        return int(dealer), tuple(deck)
+
+    def set_deal(self, i: int, dealer: int, deck: tuple[int, ...] | list[int]) -> None:
+        """Deal ``i`` starts again on this deck (the next deals are drawn as before)."""
+        self._engine.set_deal(i, dealer, list(deck))
+        self.dones[i] = False
+
+
+def _levels() -> tuple[int, ...]:
+    from belote.contracts import LEVELS
+
+    return LEVELS

@@ -1,0 +1,203 @@
+"""The batched engine (belote.env.batch) beside the rules engine: every deal of the batch is played
+again by belote.game's Deal on the same deck, and at every step the batch's observation must equal
+``encode`` of the seat's view, its mask the legal actions, and at each deal's end its rewards the
+deal's points as the environments give them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from belote.actions import PASS
+from belote.contracts import COINCHE, CONTRACT_BASE
+from belote.env import batch
+from belote.env.encoding import ACTIONS, FIELDS, OBS_SIZE, action_mask, action_str, encode, field
+from belote.game import DONE, Deal
+from belote.rules import Rules
+
+# The batch is built wherever the package is (pip install needs a compiler for the other C modules
+# too): a missing engine is a failure here, not a skip.
+assert batch.available(), "belote.env._batch was not built"
+
+RULE_SETS = [
+    ("classic", {}),
+    ("classic", {"direction": "counterclockwise"}),
+    ("classic", {"rounding": True, "round_five": "up"}),
+    ("classic", {"litige": "hold", "declaration_tie": "none", "declaration_card_reuse": False}),
+    ("classic", {"declarations": False, "undertrump": False, "belote_counts": False}),
+    ("coinche", {}),
+    ("coinche", {"no_trump_all_trump": False, "generale": True, "coinche_max_bid": 180}),
+    ("coinche", {"coinche_made": "bid", "coinche_failed": 162, "surcoinche": 3, "rounding": True}),
+    ("coinche", {"direction": "counterclockwise", "declarations": False}),
+    ("three-handed", {}),
+    ("three-handed", {"rounding": True, "litige": "hold", "direction": "counterclockwise"}),
+]
+
+
+def differing(got: np.ndarray, expected: np.ndarray) -> list[str]:
+    """The fields where two observations differ, with both values."""
+    return [
+        f"{f.name}: {got[f.offset : f.stop].nonzero()[0].tolist()} {expected[f.offset : f.stop].nonzero()[0].tolist()}"
+        for f in FIELDS
+        if not np.array_equal(got[f.offset : f.stop], expected[f.offset : f.stop])
+    ]
+
+
+def rewards_of(deal: Deal, scale: float = 1.0) -> list[float]:
+    """The environments' rewards of a deal over (belote.env.aec: each seat's score less the mean of the others')."""
+    assert deal.result is not None
+    points = deal.result.points
+    teams = len(points)
+    total = sum(points)
+    team_of = deal.variant.team_of
+    return [scale * (points[team_of[s]] - (total - points[team_of[s]]) / (teams - 1)) for s in range(deal.players)]
+
+
+def play_beside(
+    game: str, options: dict[str, object], seed: int, deals: int, n: int = 6, scale: float = 1.0, pass_bias: float = 0.0
+) -> dict[str, int]:
+    """Steps the batch and the rules engine side by side until ``deals`` deals are over; counts what was seen."""
+    rules = Rules.from_dict({**options, "variant": game})
+    b = batch.BatchEnv(n, rules=rules, seed=seed, reward_scale=scale)
+    mirrors = [Deal(rules, *b.deal(i)) for i in range(n)]
+    rng = np.random.default_rng(seed)
+    seen = {"steps": 0, "deals": 0, "thrown_in": 0, "made": 0, "low": 0, "declared": 0, "belote": 0}
+    while seen["deals"] < deals:
+        for i, d in enumerate(mirrors):
+            seat = d.to_move
+            assert b.seat[i] == seat
+            expected = encode(d.view(seat))
+            if not np.array_equal(b.obs[i], expected):
+                pytest.fail(f"deal {i} after {[action_str(a) for a in d.actions]}: {differing(b.obs[i], expected)}")
+            np.testing.assert_array_equal(b.mask[i], action_mask(d.legal_actions()))
+        actions = b.sample(rng)
+        if pass_bias:  # more passes and the lowest contracts: contracts of every level, not only the highest
+            u = rng.random(n)
+            bidding = b.mask[:, PASS] == 1
+            lowest = CONTRACT_BASE + b.mask[:, CONTRACT_BASE:COINCHE].argmax(axis=1)
+            low = bidding & (u < 0.3) & (b.mask[np.arange(n), lowest] == 1)
+            actions[low] = lowest[low]
+            actions[bidding & (u >= 0.3) & (u < 0.3 + pass_bias)] = PASS
+        b.step(actions)
+        seen["steps"] += n
+        for i, d in enumerate(mirrors):
+            d.apply(int(actions[i]))
+            if d.phase == DONE:
+                assert b.dones[i], f"deal {i} is over"
+                assert d.result is not None
+                np.testing.assert_allclose(b.rewards[i], rewards_of(d, scale), rtol=1e-6, err_msg=str(d.result))
+                seen["deals"] += 1
+                seen["thrown_in"] += d.result.outcome == "thrown-in"
+                seen["made"] += d.result.outcome == "made"
+                seen["low"] += d.contract is not None and d.contract.level < 120
+                seen["declared"] += any(d.declared)
+                seen["belote"] += d.belote_seat() is not None
+                mirrors[i] = Deal(rules, *b.deal(i))
+            else:
+                assert not b.dones[i]
+                assert not b.rewards[i].any()
+    return seen
+
+
+@pytest.mark.parametrize(("game", "options"), RULE_SETS, ids=[f"{g}-{i}" for i, (g, _) in enumerate(RULE_SETS)])
+def test_every_observation_mask_and_reward_equals_the_rules_engine(game: str, options: dict[str, object]) -> None:
+    seen = play_beside(game, options, seed=7, deals=60)
+    if game == "coinche":
+        seen = play_beside(game, options, seed=8, deals=60, pass_bias=0.6)
+        assert seen["low"] > 10 and seen["made"] > 0
+    # the deals covered what the observation writes: bids, declarations, belote
+    assert seen["steps"] > 60 * 20
+    if options.get("declarations", True):
+        assert seen["declared"] > 0
+    assert seen["belote"] > 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), game=st.sampled_from(["classic", "coinche", "three-handed"]))
+def test_random_deals_of_every_batched_game(seed: int, game: str) -> None:
+    play_beside(game, {}, seed=seed, deals=8, n=3, scale=1 / 162)
+
+
+@pytest.mark.parametrize(("game", "passes"), [("classic", 8), ("coinche", 4), ("three-handed", 6)])
+def test_everybody_passes_the_deal_is_thrown_in_and_nothing_scored(game: str, passes: int) -> None:
+    b = batch.BatchEnv(2, game=game, seed=4)
+    first = [b.deal(i) for i in range(2)]
+    for _ in range(passes):
+        assert not b.dones.any()
+        assert b.mask[:, PASS].all()
+        b.step([PASS, PASS])
+    assert b.dones.all() and not b.rewards.any()
+    assert [b.deal(i) for i in range(2)] != first  # new cards
+    assert (b.obs[:, field("phase")][:, 0] == 1).all() and not b.obs[:, field("last_bid")].any()
+
+
+def test_the_arrays_and_a_new_deal_after_each_end() -> None:
+    b = batch.BatchEnv(16, game="classic", seed=3)
+    assert b.obs.shape == (16, OBS_SIZE) and b.obs.dtype == np.float32
+    assert b.mask.shape == (16, ACTIONS) and b.mask.dtype == np.int8
+    assert b.rewards.shape == (16, 4) and b.dones.dtype == np.bool_
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        obs, mask, rewards, dones = b.step(b.sample(rng))
+        assert obs is b.obs and mask is b.mask
+        # the rewards of a deal add up to 0, and every mask holds a legal action
+        np.testing.assert_allclose(rewards.sum(axis=1), 0, atol=1e-3)
+        assert (mask.sum(axis=1) > 0).all()
+        ended += int(dones.sum())
+    assert ended > 16
+
+
+def test_the_same_seed_gives_the_same_deals() -> None:
+    a, b = batch.BatchEnv(8, game="coinche", seed=11), batch.BatchEnv(8, game="coinche", seed=11)
+    assert [a.deal(i) for i in range(8)] == [b.deal(i) for i in range(8)]
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    for _ in range(100):
+        a.step(a.sample(rng_a))
+        b.step(b.sample(rng_b))
+    np.testing.assert_array_equal(a.obs, b.obs)
+    a.reset(5)
+    b.reset(5)
+    assert [a.deal(i) for i in range(8)] == [b.deal(i) for i in range(8)]
+    assert a.deal(0) != a.deal(1)
+
+
+def test_an_illegal_action_is_refused_and_nothing_is_played() -> None:
+    b = batch.BatchEnv(4, game="classic", seed=2)
+    before = b.obs.copy()
+    actions = b.sample(np.random.default_rng(0))
+    actions[2] = 0  # a card while bidding
+    with pytest.raises(ValueError, match="deal 2: action 0 is not legal"):
+        b.step(actions)
+    np.testing.assert_array_equal(b.obs, before)
+    for bad in ([-1] * 4, [ACTIONS] * 4):
+        with pytest.raises(ValueError, match="not legal"):
+            b.step(bad)
+    with pytest.raises(ValueError, match="4 whole numbers"):
+        b.step([32, 32])
+    actions[2] = b.mask[2].nonzero()[0][0]  # the same step with a legal action goes on
+    b.step(actions)
+    assert not np.array_equal(b.obs, before)
+
+
+def test_refusals_of_the_constructor() -> None:
+    with pytest.raises(ValueError, match="two-handed is played by"):
+        batch.BatchEnv(4, game="two-handed")
+    with pytest.raises(ValueError, match="num_envs"):
+        batch.BatchEnv(0)
+    with pytest.raises(ValueError, match="reward_scale"):
+        batch.BatchEnv(4, reward_scale=0)
+
+
+def test_a_deal_set_from_its_deck() -> None:
+    rules = Rules(variant="classic")
+    b = batch.BatchEnv(2, rules=rules, seed=0)
+    deck = tuple(range(32))
+    b.set_deal(1, 3, deck)
+    assert b.deal(1) == (3, deck)
+    d = Deal(rules, 3, deck)
+    np.testing.assert_array_equal(b.obs[1], encode(d.view(d.to_move)))
+    with pytest.raises(ValueError, match="each of the 32 cards once"):
+        b.set_deal(0, 0, [0] * 32)
