@@ -33,6 +33,8 @@ RULE_SETS = [
     ("coinche", {"direction": "counterclockwise", "declarations": False}),
     ("three-handed", {}),
     ("three-handed", {"rounding": True, "litige": "hold", "direction": "counterclockwise"}),
+    ("two-handed", {}),
+    ("two-handed", {"rounding": True, "litige": "hold", "undertrump": False}),
 ]
 
 
@@ -109,18 +111,18 @@ def test_every_observation_mask_and_reward_equals_the_rules_engine(game: str, op
         assert seen["low"] > 10 and seen["made"] > 0
     # the deals covered what the observation writes: bids, declarations, belote
     assert seen["steps"] > 60 * 20
-    if options.get("declarations", True):
+    if options.get("declarations", True) and game != "two-handed":  # nothing is declared at two hands
         assert seen["declared"] > 0
     assert seen["belote"] > 0
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32), game=st.sampled_from(["classic", "coinche", "three-handed"]))
+@given(seed=st.integers(0, 2**32), game=st.sampled_from(["classic", "coinche", "three-handed", "two-handed"]))
 def test_random_deals_of_every_batched_game(seed: int, game: str) -> None:
     play_beside(game, {}, seed=seed, deals=8, n=3, scale=1 / 162)
 
 
-@pytest.mark.parametrize(("game", "passes"), [("classic", 8), ("coinche", 4), ("three-handed", 6)])
+@pytest.mark.parametrize(("game", "passes"), [("classic", 8), ("coinche", 4), ("three-handed", 6), ("two-handed", 4)])
 def test_everybody_passes_the_deal_is_thrown_in_and_nothing_scored(game: str, passes: int) -> None:
     b = batch.BatchEnv(2, game=game, seed=4)
     first = [b.deal(i) for i in range(2)]
@@ -183,8 +185,8 @@ def test_an_illegal_action_is_refused_and_nothing_is_played() -> None:
 
 
 def test_refusals_of_the_constructor() -> None:
-    with pytest.raises(ValueError, match="two-handed is played by"):
-        batch.BatchEnv(4, game="two-handed")
+    with pytest.raises(ValueError, match="rule option 'variant' must be one of"):
+        batch.BatchEnv(4, game="five-handed")
     with pytest.raises(ValueError, match="num_envs"):
         batch.BatchEnv(0)
     with pytest.raises(ValueError, match="reward_scale"):

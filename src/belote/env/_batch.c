@@ -34,7 +34,7 @@ static int FOUR_POINTS[8]; /* by rank */
 enum {
     F_HAND, F_TRICK, F_PLAYED, F_TURNED, F_SHOWN, F_GAME, F_PHASE, F_OPTIONS, F_DEALER, F_TO_MOVE,
     F_BID_ROUND, F_LAST_BID, F_HIGHEST_BID, F_BIDDER, F_LEVEL, F_MODE, F_COINCHED, F_TAKER, F_TRUMP,
-    F_DECLARED, F_BELOTE, F_HAND_SIZES, F_WON_POINTS, F_WON_TRICKS, NFIELDS
+    F_DECLARED, F_BELOTE, F_HAND_SIZES, F_WON_POINTS, F_WON_TRICKS, F_TABLE, F_COVERING, F_FACE_DOWN, NFIELDS
 };
 
 typedef struct {
@@ -65,11 +65,15 @@ typedef struct {
     int decl_side; /* the camp whose declarations score, -1 none */
     int any_declared;
     int belote_holder, belote_said;
+    /* two hands: each seat's table cards (face up and face down), those dealt face up, and the card
+     * under each face-up one (-1 none) */
+    uint32_t tables[MAXP], ups[MAXP];
+    int8_t under[32];
 } Env;
 
 typedef struct {
     PyObject_HEAD
-    int n, players, step, flags, contracts, three, ntricks, bidding_hand, game;
+    int n, players, step, flags, contracts, three, two, ntricks, bidding_hand, game;
     int declarations, declaration_option, card_reuse, tie_none, rounding, five_up, litige_carry, belote_counts;
     int modes, max_level; /* Coinche: modes bid (4 or 6), the highest level index bid but capot/générale */
     int level_ok[32];     /* Coinche: whether a level index may be bid */
@@ -211,6 +215,7 @@ static void start_deal(Engine *g, Env *e) {
         e->decl_cards[i] = 0;
         e->ndecl[i] = 0;
         e->camps[i] = i & 1;
+        e->tables[i] = e->ups[i] = 0;
     }
     for (int k = 0; k < n; k++) {
         uint32_t m = 0;
@@ -240,7 +245,22 @@ static void start_deal(Engine *g, Env *e) {
 /* The auction is over: the second distribution, the camps, the declarations, then play. */
 static void start_play(Engine *g, Env *e, int taker, int mode) {
     int n = g->players;
-    if (!g->contracts) {
+    if (g->two) { /* belote.variants.two: one more card, then five piles each on the table */
+        int pos = 5 * n + 1;
+        e->hands[1 - taker] |= 1u << e->deck[pos];
+        memset(e->under, -1, sizeof e->under);
+        for (int k = 0; k < n; k++) {
+            int seat = e->order[k];
+            for (int i = 0; i < 5; i++) {
+                int down = e->deck[pos + 1 + 5 * k + i], up = e->deck[pos + 11 + 5 * k + i];
+                e->under[up] = (int8_t)down;
+                e->hands[seat] |= 1u << up;
+                e->ups[seat] |= 1u << up;
+                e->tables[seat] |= 1u << up | 1u << down;
+            }
+        }
+        e->hands[taker] |= 1u << e->turned;
+    } else if (!g->contracts) {
         int pos = 5 * n + 1;
         for (int k = 0; k < n; k++) {
             int seat = e->order[k];
@@ -259,7 +279,7 @@ static void start_play(Engine *g, Env *e, int taker, int mode) {
     if (mode < 4) {
         uint32_t pair = (1u << (8 * mode + 5)) | (1u << (8 * mode + 6));
         for (int s = 0; s < n; s++)
-            if ((e->hands[s] & pair) == pair) e->belote_holder = s;
+            if (((e->hands[s] | e->tables[s]) & pair) == pair) e->belote_holder = s;
     }
     if (g->declarations) {
         /* belote.declarations.best_side, over the seats in playing order */
@@ -516,6 +536,11 @@ static int play(Engine *g, Env *e, int c) {
     int last = e->ntaken == g->ntricks - 1;
     if (last) points += LAST_TRICK;
     int w = e->best_seat;
+    if (g->two)
+        for (int i = 0; i < n; i++) {
+            int u = e->under[e->trick[i]];
+            if (u >= 0) e->hands[(e->leader + g->step * i) % n] |= 1u << u;
+        }
     e->won[e->camps[w]] += points;
     e->won_tricks[e->camps[w]]++;
     e->by_seat[w] += points;
@@ -554,11 +579,27 @@ static void observe(Engine *g, Env *e, float *o, int8_t *mask) {
     const int *off = g->off, *w = g->width;
     memset(o, 0, sizeof(float) * g->obs_size);
     memset(mask, 0, N_ACTIONS);
-    put_bits(o + off[F_HAND], e->hands[me]);
+    put_bits(o + off[F_HAND], e->hands[me] & ~e->tables[me]);
     for (int s = 0; s < n; s++) {
         int r = rel(g, s, me);
         put_bits(o + off[F_PLAYED] + 32 * r, e->played[s]);
-        o[off[F_HAND_SIZES] + r] = (float)__builtin_popcount(e->hands[s]) / 8;
+        o[off[F_HAND_SIZES] + r] = (float)__builtin_popcount(e->hands[s] & ~e->tables[s]) / 8;
+        if (e->ups[s]) { /* two hands: each pile, its face-up card and whether one lies under it */
+            int down = 0;
+            for (uint32_t m = e->ups[s]; m; m &= m - 1) {
+                int up = __builtin_ctz(m), under = e->under[up];
+                if (e->hands[s] >> up & 1) {
+                    o[off[F_TABLE] + 32 * r + up] = 1.0f;
+                    o[off[F_COVERING] + 32 * r + up] = 1.0f;
+                    down++;
+                } else if (e->hands[s] >> under & 1) {
+                    o[off[F_TABLE] + 32 * r + under] = 1.0f;
+                } else if (!(e->played[s] >> under & 1)) {
+                    down++; /* its top card is in the trick on the table */
+                }
+            }
+            o[off[F_FACE_DOWN] + r] = (float)down / 5;
+        }
     }
     for (int i = 0; i < e->trick_len; i++) {
         int s = (e->leader + g->step * i) % n;
@@ -677,7 +718,7 @@ static int int_seq(PyObject *seq, int *out, int n, const char *name) {
 enum {
     C_PLAYERS, C_STEP, C_FLAGS, C_CONTRACTS, C_THREE, C_NTRICKS, C_BIDDING_HAND, C_GAME, C_DECLARATIONS,
     C_CARD_REUSE, C_TIE_NONE, C_ROUNDING, C_FIVE_UP, C_LITIGE_CARRY, C_BELOTE_COUNTS, C_MODES, C_MAX_BID,
-    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, NCONFIG
+    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, C_TWO, NCONFIG
 };
 
 static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
@@ -696,14 +737,15 @@ static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
         int_seq(widths, g->width, NFIELDS, "widths") < 0 || int_seq(levels, g->levels, N_LEVELS, "levels") < 0)
         return -1;
     g->players = c[C_PLAYERS];
-    if (g->players < 3 || g->players > MAXP) {
-        PyErr_SetString(PyExc_ValueError, "the batch plays games of three or four players");
+    if (g->players < 2 || g->players > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "the batch plays games of two to four players");
         return -1;
     }
     g->step = c[C_STEP];
     g->flags = c[C_FLAGS];
     g->contracts = c[C_CONTRACTS];
     g->three = c[C_THREE];
+    g->two = c[C_TWO];
     g->ntricks = c[C_NTRICKS];
     g->bidding_hand = c[C_BIDDING_HAND];
     g->game = c[C_GAME];

@@ -15,8 +15,7 @@ takes one action for each deal's seat to move and writes, in place, into arrays 
   automatic reset), and ``obs``, ``mask`` and ``seat`` are already the new deal's.
 
 Self-play is a loop of ``step``: every seat of a deal is the same agent, told apart by ``seat``. It
-plays the classic game, Coinche and the three-handed game with every rule option (the two-handed
-game, its cards face down on the table, is played by the other environments). An illegal action
+plays every game (classic, Coinche, three- and two-handed) with every rule option. An illegal action
 raises ``ValueError`` naming the deal and the action, and nothing is played.
 
 >>> b = BatchEnv(4, game="coinche", seed=1)
@@ -53,10 +52,9 @@ except ImportError as error:  # built by the package's install where a C compile
 __all__ = ["GAMES_BATCHED", "BatchEnv", "available"]
 
 #: The games the batched engine plays.
-GAMES_BATCHED = ("classic", "coinche", "three-handed")
+GAMES_BATCHED = ("classic", "coinche", "three-handed", "two-handed")
 #: The fields the engine writes, in the order of its own table (``_batch.c``'s ``F_...``); the
-#: others (the two-handed game's table, the match's score and what waits) stay 0 in an episode of
-#: one deal of these games.
+#: others (the match's score and what waits for the next deal) stay 0 in an episode of one deal.
 _FIELDS = (
     "hand",
     "trick",
@@ -82,6 +80,9 @@ _FIELDS = (
     "hand_sizes",
     "won_points",
     "won_tricks",
+    "table",
+    "covering",
+    "face_down",
 )
 
 
@@ -106,7 +107,7 @@ def _config(rules: Rules) -> tuple[int, ...]:
         rules.step,
         rules.play.flags,
         int(variant.contracts),
-        int(not variant.partners),
+        int(variant.players == 3),
         variant.tricks,
         variant.bidding_hand,
         GAMES.index(variant.name),
@@ -124,6 +125,7 @@ def _config(rules: Rules) -> tuple[int, ...]:
         rules.coinche_failed,
         rules.surcoinche,
         int(rules.declarations),
+        int(bool(variant.table_cards)),
     )
 
 
@@ -149,10 +151,7 @@ class BatchEnv:
             raise ValueError(f"reward_scale must be a finite number above 0, not {reward_scale!r}")
         self.rules = _rules(game, rules)
         if self.rules.variant not in GAMES_BATCHED:
-            raise ValueError(
-                f"the batched engine plays {', '.join(GAMES_BATCHED)}; {self.rules.variant} is played by "
-                "belote.env.raw_env and belote.env.single"
-            )
+            raise ValueError(f"the batched engine plays {', '.join(GAMES_BATCHED)}, not {self.rules.variant}")
         self.num_envs = num_envs
         self.players = self.rules.players
         self.reward_scale = float(reward_scale)
