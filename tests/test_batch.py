@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote.actions import PASS
+from belote.bots.heuristic import HeuristicBot
 from belote.contracts import COINCHE, CONTRACT_BASE
 from belote.env import batch
 from belote.env.encoding import ACTIONS, FIELDS, OBS_SIZE, action_mask, action_str, encode, field
@@ -203,3 +204,79 @@ def test_a_deal_set_from_its_deck() -> None:
     np.testing.assert_array_equal(b.obs[1], encode(d.view(d.to_move)))
     with pytest.raises(ValueError, match="each of the 32 cards once"):
         b.set_deal(0, 0, [0] * 32)
+
+
+# ----------------------------------------------------------------- the heuristic bot inside the batch
+
+GAMES = ["classic", "coinche", "three-handed", "two-handed"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_batch_bot_decides_as_the_heuristic_bot_at_every_step(game: str) -> None:
+    """Both bots are asked at every step of deals played mostly by the bot (so that its own lines
+    are met), now and then by a random legal action."""
+    rules = Rules(variant=game)
+    n = 6
+    b = batch.BatchEnv(n, rules=rules, seed=21)
+    mirrors = [Deal(rules, *b.deal(i)) for i in range(n)]
+    bot = HeuristicBot()
+    rng = np.random.default_rng(21)
+    deals = asked = 0
+    while deals < 40:
+        actions = b.sample(rng)
+        for i, d in enumerate(mirrors):
+            expected = int(bot.act(d.view(d.to_move)))
+            assert b.bot_action(i) == expected, f"deal {i} after {[action_str(a) for a in d.actions]}"
+            asked += 1
+            if rng.random() < 0.85:
+                actions[i] = expected
+        b.step(actions)
+        for i, d in enumerate(mirrors):
+            d.apply(int(actions[i]))
+            if d.phase == DONE:
+                deals += 1
+                mirrors[i] = Deal(rules, *b.deal(i))
+    assert asked > 40 * 20
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_learner_against_the_bots_sees_what_the_rules_engine_shows(game: str) -> None:
+    """One seat learns, the bots play the others inside the step: beside the rules engine with
+    belote.bots' heuristic bot at those seats, the same observations, masks, rewards and ends."""
+    rules = Rules(variant=game)
+    n, learner = 4, 1
+    b = batch.BatchEnv(n, rules=rules, seed=5, learner=learner, reward_scale=0.5)
+    bot = HeuristicBot()
+
+    def bots_play(d: Deal) -> None:
+        while d.phase != DONE and d.to_move != learner:
+            d.apply(bot.act(d.view(d.to_move)))
+
+    mirrors = [Deal(rules, *b.deal(i)) for i in range(n)]
+    for d in mirrors:
+        bots_play(d)
+    rng = np.random.default_rng(5)
+    deals = 0
+    while deals < 30:
+        assert (b.seat == learner).all()
+        for i, d in enumerate(mirrors):
+            np.testing.assert_array_equal(b.obs[i], encode(d.view(learner)))
+            np.testing.assert_array_equal(b.mask[i], action_mask(d.legal_actions()))
+        actions = b.sample(rng)
+        b.step(actions)
+        for i, d in enumerate(mirrors):
+            d.apply(int(actions[i]))
+            bots_play(d)
+            if d.phase == DONE:
+                assert b.dones[i]
+                np.testing.assert_allclose(b.rewards[i], rewards_of(d, 0.5), rtol=1e-6)
+                deals += 1
+                mirrors[i] = Deal(rules, *b.deal(i))
+                bots_play(mirrors[i])
+            else:
+                assert not b.dones[i] and not b.rewards[i].any()
+
+
+def test_the_learner_must_be_a_seat() -> None:
+    with pytest.raises(ValueError, match="learner must be a seat, 0 to 2"):
+        batch.BatchEnv(2, game="three-handed", learner=3)

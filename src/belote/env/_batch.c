@@ -55,6 +55,7 @@ typedef struct {
     /* the play */
     int leader, trick_len, trick[MAXP], best, best_seat, led;
     uint32_t played[MAXP];
+    int8_t plays[32], play_seats[32]; /* every card played, in order, and by whom */
     int ntaken, cards_played;
     int won[2], won_tricks[2];
     int by_seat[MAXP], tricks_by_seat[MAXP];
@@ -75,7 +76,9 @@ typedef struct {
     PyObject_HEAD
     int n, players, step, flags, contracts, three, two, ntricks, bidding_hand, game;
     int declarations, declaration_option, card_reuse, tie_none, rounding, five_up, litige_carry, belote_counts;
-    int modes, max_level; /* Coinche: modes bid (4 or 6), the highest level index bid but capot/générale */
+    int modes, max_bid;   /* Coinche: the modes bid (4 or 6), the highest level bid below capot */
+    int take_extra;       /* the game's Variant.take_extra (the heuristic bot's) */
+    int learner;          /* the seat the caller plays, the heuristic bot the others; -1: every seat */
     int level_ok[32];     /* Coinche: whether a level index may be bid */
     int levels[32];       /* LEVELS */
     int capot_level, generale_level;
@@ -511,6 +514,8 @@ static int play(Engine *g, Env *e, int c) {
     int seat = e->to_move, n = g->players;
     e->hands[seat] &= ~(1u << c);
     e->played[seat] |= 1u << c;
+    e->plays[e->cards_played] = (int8_t)c;
+    e->play_seats[e->cards_played] = (int8_t)seat;
     e->cards_played++;
     if (c == e->turned) e->turned_up = 0;
     if (seat == e->belote_holder && e->mode < 4 && (c == 8 * e->mode + 5 || c == 8 * e->mode + 6)) e->belote_said++;
@@ -551,6 +556,8 @@ static int play(Engine *g, Env *e, int c) {
     e->leader = e->to_move = w;
     return last;
 }
+
+#include "_heuristic.h"
 
 /* ------------------------------------------------------------------ the observation */
 
@@ -718,7 +725,7 @@ static int int_seq(PyObject *seq, int *out, int n, const char *name) {
 enum {
     C_PLAYERS, C_STEP, C_FLAGS, C_CONTRACTS, C_THREE, C_NTRICKS, C_BIDDING_HAND, C_GAME, C_DECLARATIONS,
     C_CARD_REUSE, C_TIE_NONE, C_ROUNDING, C_FIVE_UP, C_LITIGE_CARRY, C_BELOTE_COUNTS, C_MODES, C_MAX_BID,
-    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, C_TWO, NCONFIG
+    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, C_TWO, C_TAKE_EXTRA, C_LEARNER, NCONFIG
 };
 
 static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
@@ -746,6 +753,9 @@ static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
     g->contracts = c[C_CONTRACTS];
     g->three = c[C_THREE];
     g->two = c[C_TWO];
+    g->take_extra = c[C_TAKE_EXTRA];
+    g->learner = c[C_LEARNER];
+    g->max_bid = c[C_MAX_BID];
     g->ntricks = c[C_NTRICKS];
     g->bidding_hand = c[C_BIDDING_HAND];
     g->game = c[C_GAME];
@@ -767,6 +777,10 @@ static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
         if (lv == 250) g->capot_level = i;
         if (lv == 500) g->generale_level = i;
         g->level_ok[i] = lv <= c[C_MAX_BID] || lv == 250 || (lv == 500 && c[C_GENERALE]);
+    }
+    if (g->learner < -1 || g->learner >= g->players) {
+        PyErr_SetString(PyExc_ValueError, "no such seat for the learner");
+        return -1;
     }
     if (g->bidding_hand < 1 || g->bidding_hand > 8) {
         PyErr_SetString(PyExc_ValueError, "a bidding hand holds 1 to 8 cards");
@@ -840,6 +854,33 @@ static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
     return 0;
 }
 
+/* A legal action for the seat to move; 1 when it ends the deal. */
+static inline int act(Engine *g, Env *e, int a) { return e->phase == 1 ? play(g, e, a) : bid(g, e, a); }
+
+/* The deal is over: each seat's reward (its score's points less the mean of the others'), and the
+ * next deal. */
+static void finish(Engine *g, Env *e, float *r, uint8_t *done) {
+    int np = g->players, points[MAXP] = {0};
+    if (e->phase == 1) score(g, e, points);
+    int teams = g->three ? np : 2, total = 0;
+    for (int t = 0; t < teams; t++) total += points[t];
+    for (int s = 0; s < np; s++) {
+        int own = points[team_of(g, s)];
+        r[s] = g->reward_scale * ((float)own - (float)(total - own) / (float)(teams - 1));
+    }
+    *done = 1;
+    new_deal(g, e);
+    start_deal(g, e);
+}
+
+/* With a learner: the heuristic bot plays the other seats until it is the learner's turn (a deal
+ * never ends without the learner acting in it: every seat bids, and plays). */
+static void bots(Engine *g, Env *e, float *r, uint8_t *done) {
+    if (g->learner < 0) return;
+    while (e->to_move != g->learner)
+        if (act(g, e, heuristic_act(g, e))) finish(g, e, r, done);
+}
+
 static void write_out(Engine *g, int i) {
     Env *e = &g->envs[i];
     observe(g, e, (float *)g->b_obs.buf + (size_t)i * g->obs_size, (int8_t *)g->b_mask.buf + (size_t)i * N_ACTIONS);
@@ -855,10 +896,13 @@ static PyObject *Engine_reset(Engine *g, PyObject *arg) {
         e->rng = splitmix(&s);
         new_deal(g, e);
         start_deal(g, e);
-        write_out(g, i);
-        ((uint8_t *)g->b_dones.buf)[i] = 0;
     }
     memset(g->b_rewards.buf, 0, g->b_rewards.len);
+    for (int i = 0; i < g->n; i++) {
+        ((uint8_t *)g->b_dones.buf)[i] = 0;
+        bots(g, &g->envs[i], (float *)g->b_rewards.buf + (size_t)i * g->players, (uint8_t *)g->b_dones.buf + i);
+        write_out(g, i);
+    }
     Py_RETURN_NONE;
 }
 
@@ -888,25 +932,11 @@ static PyObject *Engine_step(Engine *g, PyObject *arg) {
     Py_BEGIN_ALLOW_THREADS;
     for (int i = 0; i < g->n; i++) {
         Env *e = &g->envs[i];
-        int a = (int)acts[i], over;
-        over = e->phase == 1 ? play(g, e, a) : bid(g, e, a);
         float *r = rewards + (size_t)i * np;
-        if (over) {
-            int points[MAXP] = {0};
-            if (e->phase == 1) score(g, e, points);
-            int teams = g->three ? np : 2, total = 0;
-            for (int t = 0; t < teams; t++) total += points[t];
-            for (int s = 0; s < np; s++) {
-                int own = points[team_of(g, s)];
-                r[s] = g->reward_scale * ((float)own - (float)(total - own) / (float)(teams - 1));
-            }
-            dones[i] = 1;
-            new_deal(g, e);
-            start_deal(g, e);
-        } else {
-            for (int s = 0; s < np; s++) r[s] = 0.0f;
-            dones[i] = 0;
-        }
+        for (int s = 0; s < np; s++) r[s] = 0.0f;
+        dones[i] = 0;
+        if (act(g, e, (int)acts[i])) finish(g, e, r, &dones[i]);
+        bots(g, e, r, &dones[i]);
         write_out(g, i);
     }
     Py_END_ALLOW_THREADS;
@@ -956,8 +986,20 @@ static PyObject *Engine_set_deal(Engine *g, PyObject *args) {
     for (int k = 0; k < 32; k++) e->deck[k] = (int8_t)d[k];
     e->dealer = dealer;
     start_deal(g, e);
+    bots(g, e, (float *)g->b_rewards.buf + (size_t)i * g->players, (uint8_t *)g->b_dones.buf + i);
     write_out(g, (int)i);
     Py_RETURN_NONE;
+}
+
+/* bot_action(i): the heuristic bot's action for deal i's seat to move (the tests ask the Python bot too). */
+static PyObject *Engine_bot_action(Engine *g, PyObject *arg) {
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if (PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= g->n) {
+        PyErr_SetString(PyExc_IndexError, "no such deal");
+        return NULL;
+    }
+    return PyLong_FromLong(heuristic_act(g, &g->envs[i]));
 }
 
 static PyMethodDef Engine_methods[] = {
@@ -965,6 +1007,7 @@ static PyMethodDef Engine_methods[] = {
     {"step", (PyCFunction)Engine_step, METH_O, "step(actions): one action for each deal's seat to move."},
     {"deal", (PyCFunction)Engine_deal, METH_O, "deal(i): the dealer and deck of deal i."},
     {"set_deal", (PyCFunction)Engine_set_deal, METH_VARARGS, "set_deal(i, dealer, deck): deal i deals this deck."},
+    {"bot_action", (PyCFunction)Engine_bot_action, METH_O, "bot_action(i): the heuristic bot's action in deal i."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1043,6 +1086,7 @@ static int module_exec(PyObject *m) {
         Py_DECREF(v);
     }
     Py_DECREF(seq);
+    if (load_heuristic() < 0) return -1;
     if (PyType_Ready(&EngineType) < 0) return -1;
     Py_INCREF(&EngineType);
     if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {

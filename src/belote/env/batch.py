@@ -98,7 +98,7 @@ def _rules(game: str | None, rules: Rules | dict[str, Any] | None) -> Rules:
     return base
 
 
-def _config(rules: Rules) -> tuple[int, ...]:
+def _config(rules: Rules, learner: int | None) -> tuple[int, ...]:
     """The rules as the engine reads them (``_batch.c``'s ``C_...``, in order)."""
     variant = rules.game
     declarations = rules.declarations and variant.has_declarations
@@ -126,6 +126,8 @@ def _config(rules: Rules) -> tuple[int, ...]:
         rules.surcoinche,
         int(rules.declarations),
         int(bool(variant.table_cards)),
+        variant.take_extra,
+        -1 if learner is None else learner,
     )
 
 
@@ -139,6 +141,7 @@ class BatchEnv:
         rules: Rules | dict[str, Any] | None = None,
         seed: int | None = None,
         reward_scale: float = 1.0,
+        learner: int | None = None,
     ) -> None:
         if _batch is None:
             raise ImportError(
@@ -154,6 +157,10 @@ class BatchEnv:
             raise ValueError(f"the batched engine plays {', '.join(GAMES_BATCHED)}, not {self.rules.variant}")
         self.num_envs = num_envs
         self.players = self.rules.players
+        if learner is not None and not (isinstance(learner, int) and 0 <= learner < self.players):
+            raise ValueError(f"learner must be a seat, 0 to {self.players - 1} in this game, not {learner!r}")
+        #: The seat the caller plays against the heuristic bot; None: the caller plays every seat.
+        self.learner = learner
         self.reward_scale = float(reward_scale)
         self.obs: npt.NDArray[np.float32] = np.zeros((num_envs, OBS_SIZE), np.float32)
         self.mask: npt.NDArray[np.int8] = np.zeros((num_envs, ACTIONS), np.int8)
@@ -163,7 +170,7 @@ class BatchEnv:
         variant = self.rules.game
         self._engine = _batch.Engine(
             num_envs,
-            _config(self.rules),
+            _config(self.rules, learner),
             [FIELD[name].offset for name in _FIELDS],
             [FIELD[name].width for name in _FIELDS],
             variant.places,
@@ -201,6 +208,10 @@ class BatchEnv:
         """A legal action for each deal, drawn evenly from its mask (a random player's)."""
         weights = rng.random(self.mask.shape) * self.mask
         return np.asarray(weights.argmax(axis=1), np.int64)
+
+    def bot_action(self, i: int) -> int:
+        """The heuristic bot's action for deal ``i``'s seat to move (the same as ``belote.bots.HeuristicBot``'s)."""
+        return int(self._engine.bot_action(i))
 
     def deal(self, i: int) -> tuple[int, tuple[int, ...]]:
         """Deal ``i``'s dealer and deck, as ``belote.game.Deal(rules, dealer, deck)`` takes them."""
