@@ -27,7 +27,8 @@ setup(
             ["src/belote/env/_batch.c"],
             optional=True,
             extra_compile_args=["-O3"],
-            **PLAY_H,
+            include_dirs=["src/belote"],
+            depends=["src/belote/_play.h", "src/belote/env/_heuristic.h"],
         ),
     ]
 )
