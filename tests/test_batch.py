@@ -280,3 +280,64 @@ def test_a_learner_against_the_bots_sees_what_the_rules_engine_shows(game: str) 
 def test_the_learner_must_be_a_seat() -> None:
     with pytest.raises(ValueError, match="learner must be a seat, 0 to 2"):
         batch.BatchEnv(2, game="three-handed", learner=3)
+
+
+# ----------------------------------------------------------------- the Gymnasium vector environment
+
+
+def test_the_vector_environment_from_gymnasium_make_vec() -> None:
+    import gymnasium as gym
+
+    from belote.env.vector import BatchVectorEnv
+
+    v = gym.make_vec("belote/Belote-v0", num_envs=16, vectorization_mode="vector_entry_point", game="coinche", seat=2)
+    assert isinstance(v, BatchVectorEnv) and v.num_envs == 16
+    obs, info = v.reset(seed=3)
+    assert v.observation_space.contains(obs)
+    assert obs["observation"].shape == (16, OBS_SIZE) and info == {}
+    rng = np.random.default_rng(0)
+    ended = 0
+    total = np.zeros(16)
+    for _ in range(300):
+        obs, rewards, terminated, truncated, info = v.step(v.sample_legal(rng))
+        assert v.observation_space.contains(obs) and not truncated.any()
+        np.testing.assert_array_equal(obs["action_mask"], v.action_masks())
+        assert (obs["observation"][:, field("to_move", 0)] == 1).all()  # always the learner's turn
+        if terminated.any():
+            np.testing.assert_array_equal(info["rewards"][:, 2], rewards)
+            np.testing.assert_allclose(info["rewards"][terminated].sum(axis=1), 0, atol=1e-3)
+        assert not rewards[~terminated].any()
+        ended += int(terminated.sum())
+        total += rewards
+    assert ended > 16 and total.any()
+
+
+def test_the_vector_environment_refuses_or_replaces_an_illegal_action() -> None:
+    from belote.env.vector import BatchVectorEnv
+
+    v = BatchVectorEnv(4, game="classic", seat=0)
+    v.reset(seed=1)
+    actions = v.sample_legal(np.random.default_rng(1))
+    actions[1] = 0  # a card in the bidding
+    _, _, _, _, info = v.step(actions)
+    assert info["illegal"].tolist() == [False, True, False, False]
+    strict = BatchVectorEnv(4, game="classic", seat=0, illegal="raise")
+    strict.reset(seed=1)
+    before = strict.batch.obs.copy()
+    with pytest.raises(ValueError, match="deal 1: action 0 is not legal"):
+        strict.step(actions)
+    np.testing.assert_array_equal(strict.batch.obs, before)
+    with pytest.raises(ValueError, match=r"outside the action space Discrete\(118\)"):
+        v.step([118, 32, 32, 32])
+    with pytest.raises(ValueError, match="heuristic bot, not 'search'"):
+        BatchVectorEnv(4, bot="search")
+
+
+def test_the_flat_vector_observation_is_the_observation_then_the_mask() -> None:
+    from belote.env.vector import BatchVectorEnv
+
+    v = BatchVectorEnv(3, game="three-handed", seat=1, observation="flat")
+    obs, _ = v.reset(seed=2)
+    assert obs.shape == (3, OBS_SIZE + ACTIONS)
+    np.testing.assert_array_equal(obs[:, :OBS_SIZE], v.batch.obs)
+    np.testing.assert_array_equal(obs[:, OBS_SIZE:], v.batch.mask)

@@ -19,8 +19,13 @@ try:
 except ImportError:  # the observation without the environments: nothing to register
     pass
 else:
-    #: ``gymnasium.make("belote/Belote-v0", game=..., seat=..., bot=...)``: one seat against the bots.
-    register(id="belote/Belote-v0", entry_point="belote.env.single:BeloteSingleEnv")
+    #: ``gymnasium.make("belote/Belote-v0", game=..., seat=..., bot=...)``: one seat against the bots;
+    #: ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``: many, stepped in C.
+    register(
+        id="belote/Belote-v0",
+        entry_point="belote.env.single:BeloteSingleEnv",
+        vector_entry_point="belote.env.vector:BatchVectorEnv",
+    )
 
 _ENVIRONMENTS = ("BeloteEnv", "env", "parallel_env", "raw_env")
 
