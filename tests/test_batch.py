@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote.actions import PASS
+from belote.bots import make_bot
 from belote.bots.heuristic import HeuristicBot
 from belote.contracts import COINCHE, CONTRACT_BASE
 from belote.env import batch
@@ -329,8 +330,8 @@ def test_the_vector_environment_refuses_or_replaces_an_illegal_action() -> None:
     np.testing.assert_array_equal(strict.batch.obs, before)
     with pytest.raises(ValueError, match=r"outside the action space Discrete\(118\)"):
         v.step([118, 32, 32, 32])
-    with pytest.raises(ValueError, match="heuristic bot, not 'search'"):
-        BatchVectorEnv(4, bot="search")
+    with pytest.raises(ValueError, match="no bot named 'nobody'"):
+        BatchVectorEnv(4, bot="nobody")
 
 
 def test_the_flat_vector_observation_is_the_observation_then_the_mask() -> None:
@@ -341,3 +342,44 @@ def test_the_flat_vector_observation_is_the_observation_then_the_mask() -> None:
     assert obs.shape == (3, OBS_SIZE + ACTIONS)
     np.testing.assert_array_equal(obs[:, :OBS_SIZE], v.batch.obs)
     np.testing.assert_array_equal(obs[:, OBS_SIZE:], v.batch.mask)
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "options"), [("classic", "search", {"budget": 20_000}), ("coinche", "random", {})]
+)
+def test_a_learner_against_bots_played_in_python(game: str, bot: str, options: dict[str, object]) -> None:
+    """Any other bot than the heuristic one plays its seats through belote.bots: the same decisions as
+    that bot shown the views of the rules engine's deal."""
+    rules = Rules(variant=game)
+    n, learner = 2, 3
+    b = batch.BatchEnv(n, rules=rules, seed=9, learner=learner, bot=bot, bot_options=options)
+    bots = {s: make_bot(bot, seed=s, **options) for s in range(4) if s != learner}
+
+    def bots_play(d: Deal) -> None:
+        while d.phase != DONE and d.to_move != learner:
+            d.apply(bots[d.to_move].act(d.view(d.to_move)))
+
+    mirrors = [Deal(rules, *b.deal(i)) for i in range(n)]
+    for d in mirrors:
+        bots_play(d)
+    rng = np.random.default_rng(9)
+    deals = 0
+    while deals < 4:
+        assert (b.seat == learner).all()
+        for i, d in enumerate(mirrors):
+            np.testing.assert_array_equal(b.obs[i], encode(d.view(learner)))
+        actions = b.sample(rng)
+        b.step(actions)
+        for i, d in enumerate(mirrors):
+            d.apply(int(actions[i]))
+            bots_play(d)
+            if d.phase == DONE:
+                assert b.dones[i]
+                np.testing.assert_allclose(b.rewards[i], rewards_of(d), rtol=1e-6)
+                deals += 1
+                mirrors[i] = Deal(rules, *b.deal(i))
+                bots_play(mirrors[i])
+    with pytest.raises(ValueError, match="bot needs a learner seat"):
+        batch.BatchEnv(2, game=game, bot=bot)
+    with pytest.raises(ValueError, match="takes no options"):
+        batch.BatchEnv(2, game=game, learner=0, bot_options={"think": 2})

@@ -78,7 +78,8 @@ typedef struct {
     int declarations, declaration_option, card_reuse, tie_none, rounding, five_up, litige_carry, belote_counts;
     int modes, max_bid;   /* Coinche: the modes bid (4 or 6), the highest level bid below capot */
     int take_extra;       /* the game's Variant.take_extra (the heuristic bot's) */
-    int learner;          /* the seat the caller plays, the heuristic bot the others; -1: every seat */
+    int learner;          /* the seat the caller plays, the bots the others; -1: every seat */
+    int bots_in_c;        /* the heuristic bot plays the others inside the step; 0: the caller's bots (act) */
     int level_ok[32];     /* Coinche: whether a level index may be bid */
     int levels[32];       /* LEVELS */
     int capot_level, generale_level;
@@ -725,7 +726,7 @@ static int int_seq(PyObject *seq, int *out, int n, const char *name) {
 enum {
     C_PLAYERS, C_STEP, C_FLAGS, C_CONTRACTS, C_THREE, C_NTRICKS, C_BIDDING_HAND, C_GAME, C_DECLARATIONS,
     C_CARD_REUSE, C_TIE_NONE, C_ROUNDING, C_FIVE_UP, C_LITIGE_CARRY, C_BELOTE_COUNTS, C_MODES, C_MAX_BID,
-    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, C_TWO, C_TAKE_EXTRA, C_LEARNER, NCONFIG
+    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, C_TWO, C_TAKE_EXTRA, C_LEARNER, C_BOTS_IN_C, NCONFIG
 };
 
 static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
@@ -755,6 +756,7 @@ static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
     g->two = c[C_TWO];
     g->take_extra = c[C_TAKE_EXTRA];
     g->learner = c[C_LEARNER];
+    g->bots_in_c = c[C_BOTS_IN_C];
     g->max_bid = c[C_MAX_BID];
     g->ntricks = c[C_NTRICKS];
     g->bidding_hand = c[C_BIDDING_HAND];
@@ -876,7 +878,7 @@ static void finish(Engine *g, Env *e, float *r, uint8_t *done) {
 /* With a learner: the heuristic bot plays the other seats until it is the learner's turn (a deal
  * never ends without the learner acting in it: every seat bids, and plays). */
 static void bots(Engine *g, Env *e, float *r, uint8_t *done) {
-    if (g->learner < 0) return;
+    if (g->learner < 0 || !g->bots_in_c) return;
     while (e->to_move != g->learner)
         if (act(g, e, heuristic_act(g, e))) finish(g, e, r, done);
 }
@@ -991,6 +993,28 @@ static PyObject *Engine_set_deal(Engine *g, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* act(i, action): one action in deal i, for its seat to move (the caller's bots, between two steps):
+ * refused with ValueError if illegal; at the deal's end its rewards and done are written (not
+ * cleared before: they add to the step's). */
+static PyObject *Engine_act(Engine *g, PyObject *args) {
+    Py_ssize_t i;
+    long long a;
+    if (!PyArg_ParseTuple(args, "nL", &i, &a)) return NULL;
+    if (i < 0 || i >= g->n) {
+        PyErr_SetString(PyExc_IndexError, "no such deal");
+        return NULL;
+    }
+    Env *e = &g->envs[i];
+    if (a < 0 || a >= N_ACTIONS || !is_legal(g, e, (int)a)) {
+        PyErr_Format(PyExc_ValueError, "deal %zd: action %lld is not legal for the seat to move", i, a);
+        return NULL;
+    }
+    if (act(g, e, (int)a))
+        finish(g, e, (float *)g->b_rewards.buf + (size_t)i * g->players, (uint8_t *)g->b_dones.buf + i);
+    write_out(g, (int)i);
+    Py_RETURN_NONE;
+}
+
 /* bot_action(i): the heuristic bot's action for deal i's seat to move (the tests ask the Python bot too). */
 static PyObject *Engine_bot_action(Engine *g, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
@@ -1008,6 +1032,7 @@ static PyMethodDef Engine_methods[] = {
     {"deal", (PyCFunction)Engine_deal, METH_O, "deal(i): the dealer and deck of deal i."},
     {"set_deal", (PyCFunction)Engine_set_deal, METH_VARARGS, "set_deal(i, dealer, deck): deal i deals this deck."},
     {"bot_action", (PyCFunction)Engine_bot_action, METH_O, "bot_action(i): the heuristic bot's action in deal i."},
+    {"act", (PyCFunction)Engine_act, METH_VARARGS, "act(i, action): one action in deal i (the caller's bots)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,9 +14,14 @@ takes one action for each deal's seat to move and writes, in place, into arrays 
 - ``dones`` (bool): the deal ended with this step; the deal has started again on new cards (an
   automatic reset), and ``obs``, ``mask`` and ``seat`` are already the new deal's.
 
-Self-play is a loop of ``step``: every seat of a deal is the same agent, told apart by ``seat``. It
-plays every game (classic, Coinche, three- and two-handed) with every rule option. An illegal action
-raises ``ValueError`` naming the deal and the action, and nothing is played.
+Self-play is a loop of ``step``: every seat of a deal is the same agent, told apart by ``seat``. With
+``learner=SEAT`` the caller plays that seat and bots the others, within ``step``: the heuristic bot
+(``bot="heuristic"``, the default) in C, deciding exactly as ``belote.bots.heuristic`` does, with no
+Python call per move; any other bot of ``belote.bots`` (``bot="search"``, ``bot_options={"think": 2}``...)
+through its Python class, each deal then followed by a ``Deal`` of the rules engine for the bots'
+views (a search bot's decision costs milliseconds, the call around it microseconds). It plays every
+game (classic, Coinche, three- and two-handed) with every rule option. An illegal action raises
+``ValueError`` naming the deal and the action, and nothing is played.
 
 >>> b = BatchEnv(4, game="coinche", seed=1)
 >>> b.obs.shape, b.mask.shape, int(b.mask[0].sum())
@@ -39,7 +44,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from belote.bots import Bot, make_bot
 from belote.env.encoding import ACTIONS, FIELD, GAMES, OBS_SIZE
+from belote.game import DONE, Deal
 from belote.rules import Rules
 
 _MISSING: ImportError | None = None
@@ -98,7 +105,7 @@ def _rules(game: str | None, rules: Rules | dict[str, Any] | None) -> Rules:
     return base
 
 
-def _config(rules: Rules, learner: int | None) -> tuple[int, ...]:
+def _config(rules: Rules, learner: int | None, bots_in_c: bool) -> tuple[int, ...]:
     """The rules as the engine reads them (``_batch.c``'s ``C_...``, in order)."""
     variant = rules.game
     declarations = rules.declarations and variant.has_declarations
@@ -128,6 +135,7 @@ def _config(rules: Rules, learner: int | None) -> tuple[int, ...]:
         int(bool(variant.table_cards)),
         variant.take_extra,
         -1 if learner is None else learner,
+        int(bots_in_c),
     )
 
 
@@ -142,6 +150,8 @@ class BatchEnv:
         seed: int | None = None,
         reward_scale: float = 1.0,
         learner: int | None = None,
+        bot: str = "heuristic",
+        bot_options: dict[str, Any] | None = None,
     ) -> None:
         if _batch is None:
             raise ImportError(
@@ -159,8 +169,21 @@ class BatchEnv:
         self.players = self.rules.players
         if learner is not None and not (isinstance(learner, int) and 0 <= learner < self.players):
             raise ValueError(f"learner must be a seat, 0 to {self.players - 1} in this game, not {learner!r}")
-        #: The seat the caller plays against the heuristic bot; None: the caller plays every seat.
+        #: The seat the caller plays against the bots; None: the caller plays every seat.
         self.learner = learner
+        self.bot = bot
+        #: Any other bot than the heuristic one plays through its Python class (``belote.bots``), each
+        #: deal followed by a ``Deal`` of the rules engine for the bots' views.
+        self._bots: dict[int, Bot] = {}
+        self._mirrors: list[Deal] = []
+        if bot != "heuristic":
+            if learner is None:
+                raise ValueError("bot needs a learner seat: in self-play the caller plays every seat")
+            self._bots = {
+                s: make_bot(bot, seed=s, **dict(bot_options or {})) for s in range(self.players) if s != learner
+            }
+        elif bot_options:
+            raise ValueError("the heuristic bot of the batch takes no options (it plays in C as belote.bots' does)")
         self.reward_scale = float(reward_scale)
         self.obs: npt.NDArray[np.float32] = np.zeros((num_envs, OBS_SIZE), np.float32)
         self.mask: npt.NDArray[np.int8] = np.zeros((num_envs, ACTIONS), np.int8)
@@ -170,7 +193,7 @@ class BatchEnv:
         variant = self.rules.game
         self._engine = _batch.Engine(
             num_envs,
-            _config(self.rules, learner),
+            _config(self.rules, learner, not self._bots),
             [FIELD[name].offset for name in _FIELDS],
             [FIELD[name].width for name in _FIELDS],
             variant.places,
@@ -191,6 +214,9 @@ class BatchEnv:
             self._seeds = np.random.default_rng(seed)
         self._engine.reset(int(self._seeds.integers(2**63)))
         self.dones[:] = False
+        if self._bots:
+            self._mirrors = [Deal(self.rules, *self.deal(i)) for i in range(self.num_envs)]
+            self._play_bots()
         return self.obs, self.mask
 
     def step(
@@ -202,7 +228,27 @@ class BatchEnv:
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must be {self.num_envs} whole numbers, one a deal, not of shape {a.shape}")
         self._engine.step(a)
+        if self._bots:
+            for i, mirror in enumerate(self._mirrors):
+                self._follow(i, mirror, int(a[i]))
+            self._play_bots()
         return self.obs, self.mask, self.rewards, self.dones
+
+    def _follow(self, i: int, mirror: Deal, action: int) -> None:
+        """Deal ``i``'s Python twin plays the action the engine played; a new one for a new deal."""
+        mirror.apply(action)
+        if mirror.phase == DONE:
+            self._mirrors[i] = Deal(self.rules, *self.deal(i))
+
+    def _play_bots(self) -> None:
+        """The Python bots play until it is the learner's turn in every deal."""
+        engine, bots, seat = self._engine, self._bots, self.seat
+        for i in range(self.num_envs):
+            while seat[i] != self.learner:
+                mirror = self._mirrors[i]
+                action = int(bots[mirror.to_move].act(mirror.view(mirror.to_move)))
+                engine.act(i, action)
+                self._follow(i, mirror, action)
 
     def sample(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """A legal action for each deal, drawn evenly from its mask (a random player's)."""
@@ -222,6 +268,9 @@ class BatchEnv:
         """Deal ``i`` starts again on this deck (the next deals are drawn as before)."""
         self._engine.set_deal(i, dealer, list(deck))
         self.dones[i] = False
+        if self._bots:
+            self._mirrors[i] = Deal(self.rules, dealer, tuple(deck))
+            self._play_bots()
 
 
 def _levels() -> tuple[int, ...]:

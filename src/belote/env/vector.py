@@ -1,11 +1,12 @@
-"""The Gymnasium vector environment on the batched engine: one seat of many deals against the heuristic bot.
+"""The Gymnasium vector environment on the batched engine: one seat of many deals against the bots.
 
 ``BatchVectorEnv(num_envs, game=..., seat=0)`` is what ``BeloteSingleEnv`` is, ``num_envs`` times
 over, stepped in C (``belote.env.batch``): the learner plays ``seat``, the heuristic bot the other
-seats inside the step. Each sub-environment's episode is a deal; at its end the deal starts again on
-new cards within the same step (Gymnasium's ``SAME_STEP`` autoreset): the observation returned is
-the new deal's first, and ``terminated`` is true. A deal is never truncated, so nothing is
-bootstrapped from its last observation, which is not kept.
+seats inside the step (``bot="search"`` and the others of ``belote.bots`` play through Python). Each
+sub-environment's episode is a deal; at its end the deal starts again on new cards within the same
+step (Gymnasium's ``SAME_STEP`` autoreset): the observation returned is the new deal's first, and
+``terminated`` is true. A deal is never truncated, so nothing is bootstrapped from its last
+observation, which is not kept.
 
 Made by ``gymnasium.make_vec("belote/Belote-v0", num_envs=N, vectorization_mode="vector_entry_point",
 game=...)`` too. ``action_masks()`` gives every legal action (the name sb3-contrib's MaskablePPO asks for).
@@ -42,7 +43,7 @@ ILLEGAL = ("random", "raise")
 
 
 class BatchVectorEnv(VectorEnv[Any, Any, Any]):
-    """``num_envs`` deals of one game, the learner at ``seat`` and the heuristic bot at the others."""
+    """``num_envs`` deals of one game, the learner at ``seat`` and the bots at the others."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
 
@@ -53,20 +54,19 @@ class BatchVectorEnv(VectorEnv[Any, Any, Any]):
         rules: Rules | dict[str, Any] | None = None,
         seat: int = 0,
         bot: str = "heuristic",
+        bot_options: dict[str, Any] | None = None,
         reward_scale: float = 1.0,
         observation: str = "dict",
         illegal: str = "random",
         copy: bool = True,
     ) -> None:
-        if bot != "heuristic":
-            raise ValueError(
-                f"the batched engine's bot is the heuristic bot, not {bot!r} (BeloteSingleEnv has the others)"
-            )
         if observation not in ("dict", "flat"):
             raise ValueError(f"observation must be 'dict' or 'flat', not {observation!r}")
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
-        self.batch = BatchEnv(num_envs, game=game, rules=rules, reward_scale=reward_scale, learner=seat)
+        self.batch = BatchEnv(
+            num_envs, game=game, rules=rules, reward_scale=reward_scale, learner=seat, bot=bot, bot_options=bot_options
+        )
         self.num_envs = num_envs
         self.seat = seat
         self.flat = observation == "flat"
