@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote.actions import PASS
-from belote.bots import make_bot
+from belote.bots import Bot, make_bot
 from belote.bots.heuristic import HeuristicBot
 from belote.contracts import COINCHE, CONTRACT_BASE
 from belote.env import batch
@@ -193,6 +193,11 @@ def test_refusals_of_the_constructor() -> None:
         batch.BatchEnv(0)
     with pytest.raises(ValueError, match="reward_scale"):
         batch.BatchEnv(4, reward_scale=0)
+    b = batch.BatchEnv(2, seed=1)
+    with pytest.raises(IndexError, match="no deal 2: the batch holds 2"):
+        b.deal(2)
+    with pytest.raises(IndexError, match="no deal -1"):
+        b.bot_action(-1)
 
 
 def test_a_deal_set_from_its_deck() -> None:
@@ -240,28 +245,26 @@ def test_the_batch_bot_decides_as_the_heuristic_bot_at_every_step(game: str) -> 
     assert asked > 40 * 20
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_learner_against_the_bots_sees_what_the_rules_engine_shows(game: str) -> None:
-    """One seat learns, the bots play the others inside the step: beside the rules engine with
-    belote.bots' heuristic bot at those seats, the same observations, masks, rewards and ends."""
-    rules = Rules(variant=game)
-    n, learner = 4, 1
-    b = batch.BatchEnv(n, rules=rules, seed=5, learner=learner, reward_scale=0.5)
-    bot = HeuristicBot()
+def learner_beside(b: batch.BatchEnv, rules: Rules, bots: dict[int, Bot], deals: int, scale: float = 1.0) -> None:
+    """Steps ``b`` (a learner seat against bots) with random legal actions beside the rules engine,
+    whose deals ``bots`` play at the other seats, until ``deals`` are over: at every step the same
+    observation, mask and seat; at each end the same rewards."""
+    learner = b.learner
+    n = b.num_envs
 
     def bots_play(d: Deal) -> None:
         while d.phase != DONE and d.to_move != learner:
-            d.apply(bot.act(d.view(d.to_move)))
+            d.apply(bots[d.to_move].act(d.view(d.to_move)))
 
     mirrors = [Deal(rules, *b.deal(i)) for i in range(n)]
     for d in mirrors:
         bots_play(d)
     rng = np.random.default_rng(5)
-    deals = 0
-    while deals < 30:
+    ended = 0
+    while ended < deals:
         assert (b.seat == learner).all()
         for i, d in enumerate(mirrors):
-            np.testing.assert_array_equal(b.obs[i], encode(d.view(learner)))
+            np.testing.assert_array_equal(b.obs[i], encode(d.view(d.to_move)))
             np.testing.assert_array_equal(b.mask[i], action_mask(d.legal_actions()))
         actions = b.sample(rng)
         b.step(actions)
@@ -270,12 +273,22 @@ def test_a_learner_against_the_bots_sees_what_the_rules_engine_shows(game: str) 
             bots_play(d)
             if d.phase == DONE:
                 assert b.dones[i]
-                np.testing.assert_allclose(b.rewards[i], rewards_of(d, 0.5), rtol=1e-6)
-                deals += 1
+                np.testing.assert_allclose(b.rewards[i], rewards_of(d, scale), rtol=1e-6)
+                ended += 1
                 mirrors[i] = Deal(rules, *b.deal(i))
                 bots_play(mirrors[i])
             else:
                 assert not b.dones[i] and not b.rewards[i].any()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_learner_against_the_bots_sees_what_the_rules_engine_shows(game: str) -> None:
+    """One seat learns, the bots play the others inside the step: beside the rules engine with
+    belote.bots' heuristic bot at those seats, the same observations, masks, rewards and ends."""
+    rules = Rules(variant=game)
+    b = batch.BatchEnv(4, rules=rules, seed=5, learner=1, reward_scale=0.5)
+    bot = HeuristicBot()
+    learner_beside(b, rules, dict.fromkeys(range(rules.players), bot), deals=30, scale=0.5)
 
 
 def test_the_learner_must_be_a_seat() -> None:
@@ -351,34 +364,8 @@ def test_a_learner_against_bots_played_in_python(game: str, bot: str, options: d
     """Any other bot than the heuristic one plays its seats through belote.bots: the same decisions as
     that bot shown the views of the rules engine's deal."""
     rules = Rules(variant=game)
-    n, learner = 2, 3
-    b = batch.BatchEnv(n, rules=rules, seed=9, learner=learner, bot=bot, bot_options=options)
-    bots = {s: make_bot(bot, seed=s, **options) for s in range(4) if s != learner}
-
-    def bots_play(d: Deal) -> None:
-        while d.phase != DONE and d.to_move != learner:
-            d.apply(bots[d.to_move].act(d.view(d.to_move)))
-
-    mirrors = [Deal(rules, *b.deal(i)) for i in range(n)]
-    for d in mirrors:
-        bots_play(d)
-    rng = np.random.default_rng(9)
-    deals = 0
-    while deals < 4:
-        assert (b.seat == learner).all()
-        for i, d in enumerate(mirrors):
-            np.testing.assert_array_equal(b.obs[i], encode(d.view(learner)))
-        actions = b.sample(rng)
-        b.step(actions)
-        for i, d in enumerate(mirrors):
-            d.apply(int(actions[i]))
-            bots_play(d)
-            if d.phase == DONE:
-                assert b.dones[i]
-                np.testing.assert_allclose(b.rewards[i], rewards_of(d), rtol=1e-6)
-                deals += 1
-                mirrors[i] = Deal(rules, *b.deal(i))
-                bots_play(mirrors[i])
+    b = batch.BatchEnv(2, rules=rules, seed=9, learner=3, bot=bot, bot_options=options)
+    learner_beside(b, rules, {s: make_bot(bot, seed=s, **options) for s in range(3)}, deals=4)
     with pytest.raises(ValueError, match="bot needs a learner seat"):
         batch.BatchEnv(2, game=game, bot=bot)
     with pytest.raises(ValueError, match="takes no options"):

@@ -946,15 +946,28 @@ static PyObject *Engine_step(Engine *g, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-/* deal(i): (dealer, deck) of deal i's current deal, the deck as belote.game.Deal takes it. */
-static PyObject *Engine_deal(Engine *g, PyObject *arg) {
-    Py_ssize_t i = PyLong_AsSsize_t(arg);
-    if (PyErr_Occurred()) return NULL;
+/* Deal i, or NULL with IndexError set. */
+static Env *env_at(Engine *g, Py_ssize_t i) {
     if (i < 0 || i >= g->n) {
-        PyErr_SetString(PyExc_IndexError, "no such deal");
+        PyErr_Format(PyExc_IndexError, "no deal %zd: the batch holds %d", i, g->n);
         return NULL;
     }
-    Env *e = &g->envs[i];
+    return &g->envs[i];
+}
+
+/* The deal whose index is arg, or NULL with an exception set. */
+static Env *env_of(Engine *g, PyObject *arg, Py_ssize_t *index) {
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    *index = i;
+    return env_at(g, i);
+}
+
+/* deal(i): (dealer, deck) of deal i's current deal, the deck as belote.game.Deal takes it. */
+static PyObject *Engine_deal(Engine *g, PyObject *arg) {
+    Py_ssize_t i;
+    Env *e = env_of(g, arg, &i);
+    if (e == NULL) return NULL;
     PyObject *deck = PyTuple_New(32);
     if (deck == NULL) return NULL;
     for (int k = 0; k < 32; k++) PyTuple_SET_ITEM(deck, k, PyLong_FromLong(e->deck[k]));
@@ -967,10 +980,8 @@ static PyObject *Engine_set_deal(Engine *g, PyObject *args) {
     int dealer;
     PyObject *deck;
     if (!PyArg_ParseTuple(args, "niO", &i, &dealer, &deck)) return NULL;
-    if (i < 0 || i >= g->n) {
-        PyErr_SetString(PyExc_IndexError, "no such deal");
-        return NULL;
-    }
+    Env *e = env_at(g, i);
+    if (e == NULL) return NULL;
     if (dealer < 0 || dealer >= g->players) {
         PyErr_SetString(PyExc_ValueError, "no such dealer");
         return NULL;
@@ -984,7 +995,6 @@ static PyObject *Engine_set_deal(Engine *g, PyObject *args) {
         }
         seen |= 1 << d[k];
     }
-    Env *e = &g->envs[i];
     for (int k = 0; k < 32; k++) e->deck[k] = (int8_t)d[k];
     e->dealer = dealer;
     start_deal(g, e);
@@ -1000,11 +1010,8 @@ static PyObject *Engine_act(Engine *g, PyObject *args) {
     Py_ssize_t i;
     long long a;
     if (!PyArg_ParseTuple(args, "nL", &i, &a)) return NULL;
-    if (i < 0 || i >= g->n) {
-        PyErr_SetString(PyExc_IndexError, "no such deal");
-        return NULL;
-    }
-    Env *e = &g->envs[i];
+    Env *e = env_at(g, i);
+    if (e == NULL) return NULL;
     if (a < 0 || a >= N_ACTIONS || !is_legal(g, e, (int)a)) {
         PyErr_Format(PyExc_ValueError, "deal %zd: action %lld is not legal for the seat to move", i, a);
         return NULL;
@@ -1017,13 +1024,9 @@ static PyObject *Engine_act(Engine *g, PyObject *args) {
 
 /* bot_action(i): the heuristic bot's action for deal i's seat to move (the tests ask the Python bot too). */
 static PyObject *Engine_bot_action(Engine *g, PyObject *arg) {
-    Py_ssize_t i = PyLong_AsSsize_t(arg);
-    if (PyErr_Occurred()) return NULL;
-    if (i < 0 || i >= g->n) {
-        PyErr_SetString(PyExc_IndexError, "no such deal");
-        return NULL;
-    }
-    return PyLong_FromLong(heuristic_act(g, &g->envs[i]));
+    Py_ssize_t i;
+    Env *e = env_of(g, arg, &i);
+    return e == NULL ? NULL : PyLong_FromLong(heuristic_act(g, e));
 }
 
 static PyMethodDef Engine_methods[] = {

@@ -535,66 +535,61 @@ static int bares_a_ten(const Table *t, int c) {
 
 static inline int uncovers_nothing(const Table *t, int c) { return !(t->covering >> c & 1); }
 
-/* The lowest card of a mask by key(), the first on equal keys. */
-static int min_by_key(const Table *t, uint32_t m) {
-    int best = -1;
-    for (; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        if (best < 0 || key(t, c) < key(t, best)) best = c;
-    }
-    return best;
-}
+/* The card of a mask whose key (a tuple of ints, key_of fills it and returns its length) is least
+ * (sign 1) or greatest (sign -1), the first of equal keys: Python's min and max over the cards in
+ * ascending order. */
+#define MAXKEY 6
+typedef int (*KeyOf)(const Table *t, int c, int *k);
 
-static int max_by_key(const Table *t, uint32_t m) {
-    int best = -1;
+static int best_card(const Table *t, uint32_t m, KeyOf key_of, int sign) {
+    int best = -1, bk[MAXKEY] = {0};
     for (; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        if (best < 0 || key(t, c) > key(t, best)) best = c;
-    }
-    return best;
-}
-
-static int shed_lowest(const Table *t, uint32_t legal) {
-    int best = -1;
-    int bk[6] = {0};
-    for (uint32_t m = legal; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        int k[6] = {is_trump(t, c), is_master(t, c), pts(t, c), bares_a_ten(t, c), uncovers_nothing(t, c), key(t, c)};
-        int better = best < 0;
-        for (int i = 0; !better && i < 6; i++) {
-            if (k[i] != bk[i]) {
-                better = k[i] < bk[i];
-                break;
-            }
-        }
-        if (better) {
+        int c = __builtin_ctz(m), k[MAXKEY];
+        int n = key_of(t, c, k), cmp = 0;
+        for (int i = 0; best >= 0 && i < n && !cmp; i++) cmp = (k[i] > bk[i]) - (k[i] < bk[i]);
+        if (best < 0 || cmp * sign < 0) {
             best = c;
-            memcpy(bk, k, sizeof k);
+            memcpy(bk, k, sizeof(int) * (size_t)n);
         }
     }
     return best;
 }
+
+static int strength_key(const Table *t, int c, int *k) {
+    k[0] = key(t, c);
+    return 1;
+}
+
+/* shed_lowest's: what it costs to give a card away */
+static int shed_key(const Table *t, int c, int *k) {
+    k[0] = is_trump(t, c);
+    k[1] = is_master(t, c);
+    k[2] = pts(t, c);
+    k[3] = bares_a_ten(t, c);
+    k[4] = uncovers_nothing(t, c);
+    k[5] = key(t, c);
+    return 6;
+}
+
+/* feed_partner's: a ten that would die otherwise first, then aces and tens */
+static int feed_key(const Table *t, int c, int *k) {
+    k[0] = pts(t, c) >= H_TEN_POINTS;
+    k[1] = !is_master(t, c);
+    k[2] = pts(t, c);
+    k[3] = -c;
+    return 4;
+}
+
+/* lead_low's: what a lead gives away */
+static int low_lead_key(const Table *t, int c, int *k);
+
+static inline int min_by_key(const Table *t, uint32_t m) { return best_card(t, m, strength_key, 1); }
+static inline int max_by_key(const Table *t, uint32_t m) { return best_card(t, m, strength_key, -1); }
+static inline int shed_lowest(const Table *t, uint32_t legal) { return best_card(t, legal, shed_key, 1); }
 
 static int feed_partner(const Table *t, uint32_t legal) {
     uint32_t plain = legal & ~t->trumps;
-    if (!plain) return shed_lowest(t, legal);
-    int best = -1;
-    int bk[4] = {0};
-    for (uint32_t m = plain; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        int k[4] = {pts(t, c) >= H_TEN_POINTS, !is_master(t, c), pts(t, c), -c};
-        int better = best < 0;
-        for (int i = 0; !better && i < 4; i++)
-            if (k[i] != bk[i]) {
-                better = k[i] > bk[i];
-                break;
-            }
-        if (better) {
-            best = c;
-            memcpy(bk, k, sizeof k);
-        }
-    }
-    return best;
+    return plain ? best_card(t, plain, feed_key, -1) : shed_lowest(t, legal);
 }
 
 static int secure_partners_trick(const Table *t, uint32_t legal) {
@@ -693,23 +688,16 @@ static int lead(const Table *t, uint32_t legal) {
             if (is_master(t, __builtin_ctz(m))) masters |= 1u << __builtin_ctz(m);
         return masters ? max_by_key(t, masters) : min_by_key(t, options);
     }
-    int best = -1;
-    int bk[5] = {0};
-    for (uint32_t m = plain; m; m &= m - 1) {
-        int c = __builtin_ctz(m);
-        int k[5] = {dies_under_its_ace(t, c), pts(t, c), uncovers_nothing(t, c), key(t, c), c};
-        int better = best < 0;
-        for (int i = 0; !better && i < 5; i++)
-            if (k[i] != bk[i]) {
-                better = k[i] < bk[i];
-                break;
-            }
-        if (better) {
-            best = c;
-            memcpy(bk, k, sizeof k);
-        }
-    }
-    return best;
+    return best_card(t, plain, low_lead_key, 1);
+}
+
+static int low_lead_key(const Table *t, int c, int *k) {
+    k[0] = dies_under_its_ace(t, c);
+    k[1] = pts(t, c);
+    k[2] = uncovers_nothing(t, c);
+    k[3] = key(t, c);
+    k[4] = c;
+    return 5;
 }
 
 /* The heuristic bot's action for the seat to move of a deal in the bidding or the play. */

@@ -33,6 +33,18 @@ BOTS = ("heuristic", "search", "random")
 OBSERVATIONS = ("dict", "flat")
 
 
+def observation_space(flat: bool) -> spaces.Space[Any]:
+    """One seat's observation: the dict of the observation and the mask, or the flat vector of both."""
+    if flat:
+        return spaces.Box(0.0, 1.0, (OBS_SIZE + ACTIONS,), np.float32)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
+        }
+    )
+
+
 class BeloteSingleEnv(gym.Env[Any, int]):
     """One seat of any game against bots, for single-agent learning."""
 
@@ -74,16 +86,7 @@ class BeloteSingleEnv(gym.Env[Any, int]):
         self.bot_name, self.bot_options = bot, dict(bot_options or {})
         self.render_mode = render_mode
         self.flat = observation == "flat"
-        self.observation_space: spaces.Space[Any] = (
-            spaces.Box(0.0, 1.0, (OBS_SIZE + ACTIONS,), np.float32)
-            if self.flat
-            else spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
-                }
-            )
-        )
+        self.observation_space = observation_space(self.flat)
         self.action_space: spaces.Space[Any] = spaces.Discrete(ACTIONS)
         self.bots: dict[str, Bot] = {}
 

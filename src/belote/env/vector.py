@@ -32,7 +32,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from belote.env.batch import BatchEnv
-from belote.env.encoding import ACTIONS, OBS_SIZE
+from belote.env.encoding import ACTIONS
+from belote.env.single import observation_space
 from belote.rules import Rules
 
 __all__ = ["BatchVectorEnv"]
@@ -72,16 +73,7 @@ class BatchVectorEnv(VectorEnv[Any, Any, Any]):
         self.flat = observation == "flat"
         self.illegal = illegal
         self.copy = copy
-        self.single_observation_space: spaces.Space[Any] = (
-            spaces.Box(0.0, 1.0, (OBS_SIZE + ACTIONS,), np.float32)
-            if self.flat
-            else spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
-                }
-            )
-        )
+        self.single_observation_space = observation_space(self.flat)
         self.single_action_space: spaces.Space[Any] = spaces.Discrete(ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
