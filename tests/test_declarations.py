@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from belote.cards import CLUBS, DIAMONDS, HEARTS, SPADES, cards_of, mask_of, parse_card
 from belote.declarations import (
@@ -14,6 +16,7 @@ from belote.declarations import (
     belote_cards,
     belote_holder,
     best_side,
+    declaration_names,
     describe,
     find_declarations,
 )
@@ -306,3 +309,15 @@ def test_belote_cards() -> None:
     assert belote_cards(SPADES) == m("QS KS")
     assert belote_cards(NO_TRUMP) == 0
     assert belote_cards(ALL_TRUMP) == 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=st.integers(0, 2**32 - 1).filter(lambda m: m.bit_count() <= 8), reuse=st.booleans(), mode=st.integers(0, 5))
+def test_the_names_of_a_hands_declarations_are_those_find_declarations_gives(hand: int, reuse: bool, mode: int) -> None:
+    assert declaration_names(hand, reuse) == sorted(d.name for d in find_declarations(hand, mode, reuse))
+
+
+def test_the_names_of_four_jacks_and_a_quinte() -> None:
+    hand = mask_of(["JS", "JH", "JD", "JC", "8H", "9H", "TH", "QH"])
+    assert declaration_names(hand) == ["four jacks", "quinte"]
+    assert declaration_names(hand, card_reuse=False) == ["four jacks", "tierce"]  # 8-9-10 left

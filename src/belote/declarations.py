@@ -127,6 +127,35 @@ def find_declarations(hand: int, mode: int, card_reuse: bool = True) -> list[Dec
     return best
 
 
+#: The name of the four of each rank ("" where four of that rank is no declaration).
+FOUR_NAMES = tuple("four " + _plural(RANK_NAMES[rank]) if FOUR_POINTS[rank] else "" for rank in range(8))
+
+
+def declaration_names(hand: int, card_reuse: bool = True) -> list[str]:
+    """The names of every declaration of a hand, sorted: what its player announces, the same as the
+    names of ``find_declarations`` (which the trump mode does not change), for a bot that checks many
+    drawn hands against what the table heard.
+
+    >>> from belote.cards import mask_of, HEARTS
+    >>> hand = mask_of("QH KH AH 9S 9H 9D 9C 7C".split())
+    >>> declaration_names(hand) == sorted(d.name for d in find_declarations(hand, HEARTS))
+    True
+    """
+    if not card_reuse:
+        return sorted(d.name for d in find_declarations(hand, 0, False))
+    names = []
+    ranks = hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFC
+    while ranks:
+        names.append(FOUR_NAMES[(ranks & -ranks).bit_length() - 1])
+        ranks &= ranks - 1
+    if hand & hand >> 1 & hand >> 2 & 0x3F3F3F3F:
+        for suit in range(4):
+            for _, length in _RUNS[hand >> (8 * suit) & 0xFF]:
+                names.append(SEQUENCE_NAMES[length])
+    names.sort()
+    return names
+
+
 def best_side(declared: list[list[Declaration]], order: list[int], side_of: list[int], tie_rule: str) -> int | None:
     """The side whose declarations score, or None.
 

@@ -53,7 +53,7 @@ from functools import cached_property
 
 from belote.auctions import COUNT, TAKES, Claim
 from belote.cards import FULL_PACK, SUIT_MASKS, bits_of, mask_of
-from belote.declarations import FOUR_RANK_MASK, belote_cards, find_declarations
+from belote.declarations import FOUR_RANK_MASK, belote_cards, declaration_names, find_declarations
 from belote.game import PlayerView
 from belote.play import ALL_TRUMP, NO_TRUMP, beats, not_held
 
@@ -186,18 +186,19 @@ class Knowledge:
         (True, False)
         """
         others = [s for s in range(self.holders) if s != self.seat]
-        need = {s: self.counts[s] - self.hands[s].bit_count() for s in others}
-        reach: dict[int, int] = {}  # a set of holders (as bits) -> how many cards exactly those may hold
-        for c in bits_of(self.unknown):
-            may = sum(1 << s for s in others if not self.excluded[s] >> c & 1)
-            reach[may] = reach.get(may, 0) + 1
-        every = sum(1 << s for s in others)
-        chosen = every
-        while chosen:  # each non-empty set of the other holders
-            wanted = sum(need[s] for s in others if chosen >> s & 1)
-            if wanted > sum(k for may, k in reach.items() if may & chosen):
+        need = [self.counts[s] - self.hands[s].bit_count() for s in others]
+        excluded = [self.excluded[s] for s in others]
+        unknown = self.unknown
+        # Each non-empty set of the other holders (as bits over ``others``): the cards not placed that
+        # one of them at least may hold are those not excluded from all of them.
+        for chosen in range(1, 1 << len(others)):
+            wanted, barred = 0, unknown
+            for i, s_need in enumerate(need):
+                if chosen >> i & 1:
+                    wanted += s_need
+                    barred &= excluded[i]
+            if wanted > (unknown & ~barred).bit_count():
                 return False
-            chosen = (chosen - 1) & every
         return True
 
     def place_declarations(self, view: PlayerView, rng: random.Random) -> Knowledge | None:
@@ -211,10 +212,15 @@ class Knowledge:
         placed may make more than was announced: ``Plausibility`` keeps the deals whose hands
         announce exactly the names said.
         """
-        hidden = [(s, name) for s, name, cards in view.declarations if not cards and s != self.seat]
+        hidden = _hidden_declarations(view)
         if not hidden:
             return self
-        played_by = view.cards_played_by()
+        return self._place(hidden, view.cards_played_by(), rng)
+
+    def _place(
+        self, hidden: Sequence[tuple[int, str]], played_by: Sequence[int], rng: random.Random
+    ) -> Knowledge | None:
+        """``place_declarations`` of the declarations ``hidden`` (seat, name), each seat's cards played given."""
         hands = list(self.hands)
         excluded = list(self.excluded)
         unknown = self.unknown
@@ -261,10 +267,16 @@ class Knowledge:
         holder still takes."""
         holders = len(self.counts)
         need = [self.counts[s] - self.hands[s].bit_count() for s in range(holders)]
-        cards = [c for c in range(32) if self.unknown >> c & 1]
-        allowed = [
-            sum(1 << s for s in range(holders) if s != self.seat and not self.excluded[s] >> c & 1) for c in cards
-        ]
+        unknown = self.unknown
+        cards = bits_of(unknown)
+        rows = [(1 << s, unknown & ~self.excluded[s]) for s in range(holders) if s != self.seat]
+        allowed = []
+        for c in cards:
+            may = 0
+            for bit, row in rows:
+                if row >> c & 1:
+                    may |= bit
+            allowed.append(may)
         return cards, allowed, need
 
     def _sample(self, rng: random.Random, attempts: int) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
@@ -339,6 +351,11 @@ def _deal_function() -> Callable[[int, list[int], list[int], list[int], list[int
 
 #: How a deal is drawn: the C solver's module when it was built, else ``_deal_plain``.
 _deal = _deal_function()
+
+
+def _hidden_declarations(view: PlayerView) -> list[tuple[int, str]]:
+    """The declarations the others announced and have not shown: (seat, name)."""
+    return [(s, name) for s, name, cards in view.declarations if not cards and s != view.seat]
 
 
 def _belote_silence(view: PlayerView, mode: int) -> tuple[int, int] | None:
@@ -481,21 +498,24 @@ class Plausibility:
         self.announced = {s: sorted(announced.get(s, [])) for s in first_trick_seats if s != view.seat}
         #: What the bids say of the other bidders' hands.
         self.claims = tuple(c for c in view.game.auction.claims(view) if c.seat != view.seat)
+        # Asked of every hand drawn: read once.
+        self._table_cards = bool(view.game.table_cards)
+        self._check_declarations = view.trump is not None and view.rules.declarations and bool(self.announced)
+        self._card_reuse = view.rules.declaration_card_reuse
+        self._hidden = _hidden_declarations(view)
 
     def weight(self, hands: Sequence[int]) -> float:
-        view = self.view
-        if view.game.table_cards:
+        if self._table_cards:
             return 1.0  # the table cards were dealt after the bidding: the bids say too little
-        start = [h | p for h, p in zip(hands, self.played_by, strict=False)]
-        trump = view.trump
-        if trump is not None and view.rules.declarations and self.announced:
+        played_by = self.played_by
+        if self._check_declarations:
+            reuse = self._card_reuse
             for s, names in self.announced.items():
-                found = sorted(d.name for d in find_declarations(start[s], trump, view.rules.declaration_card_reuse))
-                if found != names:
+                if declaration_names(hands[s] | played_by[s], reuse) != names:
                     return 0.0
         w = 1.0
         for claim in self.claims:
-            w = self._believed(claim, start[claim.seat], w)
+            w = self._believed(claim, hands[claim.seat] | played_by[claim.seat], w)
         return w
 
     def _believed(self, claim: Claim, hand: int, w: float) -> float:
@@ -535,7 +555,8 @@ class Plausibility:
     def _drawn(self, knowledge: Knowledge, rng: random.Random) -> tuple[list[int], tuple[int, ...] | None]:
         """A deal drawn from ``knowledge``, the declarations announced but not shown placed first
         (``Knowledge.place_declarations``; as it is when the cards placed leave no deal)."""
-        return (knowledge.place_declarations(self.view, rng) or knowledge).sample_world(rng)
+        placed = knowledge._place(self._hidden, self.played_by, rng) if self._hidden else None
+        return (placed or knowledge).sample_world(rng)
 
 
 def _soft(shortfall: float, scale: float = 12.0) -> float:
