@@ -223,8 +223,9 @@ def test_one_seat_against_the_search_bot() -> None:
     assert e.table.view("player_1").to_move == 1  # the bots played up to the learner's next turn
 
 
-def test_one_seat_plays_a_whole_deal_against_the_heuristic_bot() -> None:
-    e = BeloteSingleEnv(game="coinche", seat=0, bot="heuristic")
+@pytest.mark.parametrize("bot", ["heuristic", "learned"])
+def test_one_seat_plays_a_whole_deal_against_a_bot(bot: str) -> None:
+    e = BeloteSingleEnv(game="coinche", seat=0, bot=bot)
     obs, _ = e.reset(seed=11)
     rewards, steps, terminated = [], 0, False
     while not terminated:

@@ -25,9 +25,9 @@ from belote.rules import Rules
 
 __all__ = ["BOTS", "OBSERVATIONS", "BeloteSingleEnv"]
 
-#: The bots the other seats may be: the heuristic bot, or the search bot (much stronger, and
-#: about a second a decision: for evaluation rather than training).
-BOTS = ("heuristic", "search", "random")
+#: The bots the other seats may be: the heuristic bot; the search bot (much stronger, a few
+#: milliseconds a decision: for evaluation rather than training); the random bot; the learned one.
+BOTS = ("heuristic", "search", "random", "learned")
 #: What an observation is: the dict of the PettingZoo environment (``observation`` and
 #: ``action_mask``), or one flat vector, the observation followed by the mask (for a plain MLP policy).
 OBSERVATIONS = ("dict", "flat")
