@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from belote.actions import PASS
 from belote.bots import Bot, make_bot
 from belote.bots.heuristic import HeuristicBot
-from belote.contracts import COINCHE, CONTRACT_BASE
+from belote.cards import HEARTS, mask_of, parse_card
+from belote.contracts import COINCHE, CONTRACT_BASE, GENERALE, contract_action
 from belote.env import batch
 from belote.env.encoding import ACTIONS, FIELDS, OBS_SIZE, action_mask, action_str, encode, field
 from belote.game import DONE, Deal
@@ -370,3 +371,31 @@ def test_a_learner_against_bots_played_in_python(game: str, bot: str, options: d
         batch.BatchEnv(2, game=game, bot=bot)
     with pytest.raises(ValueError, match="takes no options"):
         batch.BatchEnv(2, game=game, learner=0, bot_options={"think": 2})
+
+
+def test_a_generale_made_is_scored_as_the_rules_engine_scores_it() -> None:
+    """Coinche with the générale: the bidder alone takes every trick (a path random play never
+    finds), scored by the batch as by the rules engine."""
+    rules = Rules(variant="coinche", generale=True)
+    dealer = 3  # North, next to the dealer, bids first and leads
+    mine = [parse_card(c) for c in ["JH", "9H", "AH", "TH", "KH", "QH", "AS", "AD"]]
+    rest = [c for c in range(32) if c not in mine]
+    deck = rest[:]
+    for place, card in zip((0, 1, 2, 12, 13, 20, 21, 22), mine, strict=True):
+        deck.insert(place, card)
+    b = batch.BatchEnv(1, rules=rules, seed=0)
+    b.set_deal(0, dealer, deck)
+    d = Deal(rules, dealer, deck)
+    assert d.hand_mask(0) == mask_of(mine)
+    plays = [contract_action(GENERALE, HEARTS), PASS, PASS, PASS]
+    plays_in = iter(mine)
+    while d.phase != DONE:
+        action = plays.pop(0) if plays else next(plays_in) if d.to_move == 0 else d.legal_actions()[0]
+        np.testing.assert_array_equal(b.obs[0], encode(d.view(d.to_move)))
+        b.step([int(action)])
+        d.apply(action)
+    assert d.result is not None and d.result.outcome == "made" and d.contract is not None
+    assert d.contract.level == GENERALE
+    assert b.dones[0]
+    np.testing.assert_allclose(b.rewards[0], rewards_of(d), rtol=1e-6)
+    assert b.rewards[0][0] > 500
