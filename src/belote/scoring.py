@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 DEAL_POINTS = 162
 CAPOT_POINTS = 252
+#: With rounded scores (``Rules.rounding``), a deal counts 160 and a capot 250 (docs/rules.md).
+ROUNDED_DEAL_POINTS = 160
+ROUNDED_CAPOT_POINTS = 250
 #: Belote-rebelote: the king and queen of trumps in one hand.
 BELOTE_POINTS = 20
 SIDES = ("NS", "EW")
@@ -211,7 +214,7 @@ def score_deal(
     own = list(cards)
     if rules.rounding:
         # Only the takers' points are rounded; the defenders have the rest of 160 (docs/rules.md).
-        deal_total, capot_total = 160, 250
+        deal_total, capot_total = ROUNDED_DEAL_POINTS, ROUNDED_CAPOT_POINTS
         own[t] = round_points(cards[t], rules.round_five)
         own[d] = deal_total - own[t]
     counted = belote if rules.belote_counts else (0, 0)

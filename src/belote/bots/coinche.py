@@ -266,9 +266,13 @@ def _cdf(z: float) -> float:
     return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
+#: The points a capot's count must reach to be likely made: every trick (252), less a little slack.
+CAPOT_TARGET = 245.0
+
+
 def make_chance(mean: float, sd: float, level: int) -> float:
     """The chance that points spread as N(mean, sd) reach ``level`` (a capot: every trick, 252)."""
-    target = 245.0 if level >= CAPOT else float(level)
+    target = CAPOT_TARGET if level >= CAPOT else float(level)
     return 1 - _cdf((target - mean) / sd)
 
 
@@ -276,7 +280,7 @@ def contract_value(rules: Rules, level: int, mean: float, sd: float, multiplier:
     """The expected score of the takers less the defenders' for a contract of ``level`` when the
     takers' points (cards, declarations, belote) spread as N(mean, sd)."""
     failed = rules.coinche_failed + level
-    target = 245.0 if level >= CAPOT else float(level)
+    target = CAPOT_TARGET if level >= CAPOT else float(level)
     z = (target - mean) / sd
     p = 1 - _cdf(z)
     if multiplier > 1:

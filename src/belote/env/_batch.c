@@ -27,6 +27,10 @@
 /* Actions (belote.actions, belote.contracts), checked against the Python modules at construction. */
 static int A_PASS, A_TAKE, A_NAME, A_CONTRACT, A_COINCHE, A_SURCOINCHE, N_ACTIONS, N_LEVELS;
 static int TRUMP_ORDER[8];
+/* belote.contracts' capot and générale levels; belote.scoring's points of a deal, a capot, belote and
+ * their rounded counts; belote.env.encoding's scales of the declarations announced */
+static int CAPOT, GENERALE, DEAL_POINTS, CAPOT_POINTS, BELOTE_POINTS, ROUNDED_DEAL_POINTS, ROUNDED_CAPOT_POINTS,
+    MAX_SEQUENCES, MAX_FOURS;
 static int SEQ_POINTS[9];  /* by length */
 static int FOUR_POINTS[8]; /* by rank */
 
@@ -74,7 +78,8 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int n, players, step, flags, contracts, three, two, ntricks, bidding_hand, game;
+    int n, players, teams, step, flags, contracts, three, two, ntricks, game;
+    int playing_hand, out_of_play; /* cards each holds when play starts; cards dealt to nobody (three hands) */
     int declarations, declaration_option, card_reuse, tie_none, rounding, five_up, litige_carry, belote_counts;
     int modes, max_bid;   /* Coinche: the modes bid (4 or 6), the highest level bid below capot */
     int take_extra;       /* the game's Variant.take_extra (the heuristic bot's) */
@@ -85,7 +90,15 @@ typedef struct {
     int capot_level, generale_level;
     int coinche_made_points, coinche_failed, surcoinche;
     float reward_scale;
-    int places[MAXP][8];
+    /* The deal as the games deal it (belote.variants, read through belote.env.batch: each table is
+     * the game's own function applied to a deck of cards in order, so it gives places of the deck):
+     * by dealer, the seats in playing order, each seat's places in the first distribution and the
+     * turned card's (-1 none); by dealer and taker, each seat's places once the deal is complete,
+     * its table cards and those dealt face up (two hands), the place under each place (-1 none); the
+     * camps before anyone takes, and by taker. */
+    int order[MAXP][MAXP], turned_at[MAXP], parity[MAXP], team_of[MAXP], camps[MAXP][MAXP];
+    uint32_t first[MAXP][MAXP], second[MAXP][MAXP][MAXP], tables[MAXP][MAXP][MAXP], ups[MAXP][MAXP][MAXP];
+    int8_t under[MAXP][MAXP][32];
     int off[NFIELDS], width[NFIELDS];
     int obs_size;
     Env *envs;
@@ -206,10 +219,17 @@ static void new_deal(Engine *g, Env *e) {
     e->dealer = below(&e->rng, n);
 }
 
+/* The cards at the places of the deck a mask gives. */
+static inline uint32_t dealt(const Env *e, uint32_t places) {
+    uint32_t m = 0;
+    for (; places; places &= places - 1) m |= 1u << e->deck[__builtin_ctz(places)];
+    return m;
+}
+
 /* The deal's first distribution and the auction's start, from e->deck and e->dealer. */
 static void start_deal(Engine *g, Env *e) {
     int n = g->players;
-    for (int i = 0; i < n; i++) e->order[i] = (e->dealer + g->step * (i + 1)) % n;
+    for (int i = 0; i < n; i++) e->order[i] = g->order[e->dealer][i];
     for (int i = 0; i < MAXP; i++) {
         e->hands[i] = 0;
         e->last_bid[i] = e->highest[i] = -1;
@@ -218,15 +238,11 @@ static void start_deal(Engine *g, Env *e) {
         e->decl_seq[i] = e->decl_four[i] = 0;
         e->decl_cards[i] = 0;
         e->ndecl[i] = 0;
-        e->camps[i] = i & 1;
+        e->camps[i] = g->parity[i];
         e->tables[i] = e->ups[i] = 0;
     }
-    for (int k = 0; k < n; k++) {
-        uint32_t m = 0;
-        for (int j = 0; j < g->bidding_hand; j++) m |= 1u << e->deck[g->places[k][j]];
-        e->hands[e->order[k]] = m;
-    }
-    e->turned = g->contracts ? -1 : e->deck[5 * n];
+    for (int s = 0; s < n; s++) e->hands[s] = dealt(e, g->first[e->dealer][s]);
+    e->turned = g->turned_at[e->dealer] < 0 ? -1 : e->deck[g->turned_at[e->dealer]];
     e->turned_up = e->turned >= 0;
     e->phase = 0;
     e->nbids = 0;
@@ -249,37 +265,22 @@ static void start_deal(Engine *g, Env *e) {
 /* The auction is over: the second distribution, the camps, the declarations, then play. */
 static void start_play(Engine *g, Env *e, int taker, int mode) {
     int n = g->players;
-    if (g->two) { /* belote.variants.two: one more card, then five piles each on the table */
-        int pos = 5 * n + 1;
-        e->hands[1 - taker] |= 1u << e->deck[pos];
+    int d = e->dealer;
+    for (int s = 0; s < n; s++) {
+        e->hands[s] = dealt(e, g->second[d][taker][s]);
+        e->tables[s] = dealt(e, g->tables[d][taker][s]);
+        e->ups[s] = dealt(e, g->ups[d][taker][s]);
+        e->camps[s] = g->camps[taker][s];
+    }
+    if (g->two) {
         memset(e->under, -1, sizeof e->under);
-        for (int k = 0; k < n; k++) {
-            int seat = e->order[k];
-            for (int i = 0; i < 5; i++) {
-                int down = e->deck[pos + 1 + 5 * k + i], up = e->deck[pos + 11 + 5 * k + i];
-                e->under[up] = (int8_t)down;
-                e->hands[seat] |= 1u << up;
-                e->ups[seat] |= 1u << up;
-                e->tables[seat] |= 1u << up | 1u << down;
-            }
-        }
-        e->hands[taker] |= 1u << e->turned;
-    } else if (!g->contracts) {
-        int pos = 5 * n + 1;
-        for (int k = 0; k < n; k++) {
-            int seat = e->order[k];
-            int end = pos + (seat == taker ? 2 : 3);
-            for (int i = pos; i < end; i++) e->hands[seat] |= 1u << e->deck[i];
-            pos = end;
-        }
-        e->hands[taker] |= 1u << e->turned;
+        for (int at = 0; at < 32; at++)
+            if (g->under[d][taker][at] >= 0) e->under[e->deck[at]] = e->deck[g->under[d][taker][at]];
     }
     e->taker = taker;
     e->mode = mode;
     e->phase = 1;
     e->leader = e->to_move = e->order[0];
-    if (g->three)
-        for (int s = 0; s < n; s++) e->camps[s] = s == taker ? 0 : 1;
     if (mode < 4) {
         uint32_t pair = (1u << (8 * mode + 5)) | (1u << (8 * mode + 6));
         for (int s = 0; s < n; s++)
@@ -310,7 +311,7 @@ static void start_play(Engine *g, Env *e, int taker, int mode) {
     }
 }
 
-static inline int team_of(Engine *g, int seat) { return g->three ? seat : seat & 1; }
+static inline int team_of(Engine *g, int seat) { return g->team_of[seat]; }
 
 static inline int round_points(int p, int five_up) { return (p + (five_up ? 5 : 4)) / 10 * 10; }
 
@@ -321,7 +322,7 @@ static void score(Engine *g, Env *e, int *points) {
     if (e->decl_side >= 0)
         for (int s = 0; s < n; s++)
             if (e->camps[s] == e->decl_side) decl[team_of(g, s)] += e->decl_seq[s] + e->decl_four[s];
-    if (e->belote_holder >= 0) bel[team_of(g, e->belote_holder)] = 20;
+    if (e->belote_holder >= 0) bel[team_of(g, e->belote_holder)] = BELOTE_POINTS;
     if (g->three) {
         int taker = e->taker, def[2] = {0, 0}, k = 0;
         for (int i = 0; i < n; i++)
@@ -334,7 +335,7 @@ static void score(Engine *g, Env *e, int *points) {
         int all_decl = decl[0] + decl[1] + decl[2];
         for (int s = 0; s < n; s++) points[s] = bel[s];
         int def_tricks = tricks[def[0]] + tricks[def[1]];
-        if (def_tricks == 0 || tricks[taker] == 0) deal_total += 90;
+        if (def_tricks == 0 || tricks[taker] == 0) deal_total += CAPOT_POINTS - DEAL_POINTS;
         if (def_tricks == 0) {
             points[taker] += deal_total + decl[taker];
             for (int i = 0; i < 2; i++) points[def[i]] += decl[def[i]];
@@ -356,7 +357,7 @@ static void score(Engine *g, Env *e, int *points) {
         int t = e->c_bidder & 1, d = 1 - t;
         int capot = tricks[d] == 0 ? t : tricks[t] == 0 ? d : -1;
         int made_cards[2] = {cards[0], cards[1]};
-        if (capot >= 0) made_cards[capot] += 90;
+        if (capot >= 0) made_cards[capot] += CAPOT_POINTS - DEAL_POINTS;
         int made_points = made_cards[t] + decl[t] + (g->belote_counts ? bel[t] : 0);
         int level = g->levels[e->c_level], made;
         if (e->c_level == g->generale_level) {
@@ -385,11 +386,11 @@ static void score(Engine *g, Env *e, int *points) {
     }
     /* score_deal */
     int t = e->taker & 1, d = 1 - t;
-    int deal_total = 162, capot_total = 252;
+    int deal_total = DEAL_POINTS, capot_total = CAPOT_POINTS;
     int own[2] = {cards[0], cards[1]};
     if (g->rounding) {
-        deal_total = 160;
-        capot_total = 250;
+        deal_total = ROUNDED_DEAL_POINTS;
+        capot_total = ROUNDED_CAPOT_POINTS;
         own[t] = round_points(cards[t], g->five_up);
         own[d] = deal_total - own[t];
     }
@@ -650,8 +651,8 @@ static void observe(Engine *g, Env *e, float *o, int8_t *mask) {
         for (int s = 0; s < n; s++) {
             if (!e->ndecl[s] || !(e->played[s])) continue;
             int r = rel(g, s, me);
-            o[off[F_DECLARED] + 2 * r] = (float)e->decl_seq[s] / 200;
-            o[off[F_DECLARED] + 2 * r + 1] = (float)e->decl_four[s] / 350;
+            o[off[F_DECLARED] + 2 * r] = (float)e->decl_seq[s] / MAX_SEQUENCES;
+            o[off[F_DECLARED] + 2 * r + 1] = (float)e->decl_four[s] / MAX_FOURS;
         }
         if (e->ntaken && e->decl_side >= 0)
             for (int s = 0; s < n; s++)
@@ -662,7 +663,7 @@ static void observe(Engine *g, Env *e, float *o, int8_t *mask) {
         int mine = e->camps[me];
         for (int side = 0; side < 2; side++) {
             int camp = side == 0 ? mine : 1 - mine;
-            o[off[F_WON_POINTS] + side] = (float)e->won[camp] / 162;
+            o[off[F_WON_POINTS] + side] = (float)e->won[camp] / DEAL_POINTS;
             o[off[F_WON_TRICKS] + side] = (float)e->won_tricks[camp] / g->ntricks;
         }
     }
@@ -721,19 +722,49 @@ static int int_seq(PyObject *seq, int *out, int n, const char *name) {
     return 0;
 }
 
-/* Engine(n, config, offsets, widths, places, obs, mask, seat, rewards, dones): config is a tuple
- * of ints in the order of CONFIG below (belote.env.batch makes it from the rules). */
+/* The tables of the deal (Engine's order, turned_at ... team_of), from one sequence of DEALING ints. */
+#define DEALING (MAXP * MAXP * 3 + MAXP * 3 + MAXP * MAXP * MAXP * 3 + MAXP * MAXP * 32)
+static int read_dealing(Engine *g, PyObject *seq) {
+    int v[DEALING], k = 0;
+    if (int_seq(seq, v, DEALING, "dealing") < 0) return -1;
+    for (int d = 0; d < MAXP; d++)
+        for (int s = 0; s < MAXP; s++) g->order[d][s] = v[k++];
+    for (int d = 0; d < MAXP; d++) g->turned_at[d] = v[k++];
+    for (int s = 0; s < MAXP; s++) g->parity[s] = v[k++];
+    g->teams = 0;
+    for (int s = 0; s < MAXP; s++) {
+        g->team_of[s] = v[k++];
+        if (s < g->players && g->team_of[s] >= g->teams) g->teams = g->team_of[s] + 1;
+    }
+    for (int t = 0; t < MAXP; t++)
+        for (int s = 0; s < MAXP; s++) g->camps[t][s] = v[k++];
+    for (int d = 0; d < MAXP; d++)
+        for (int s = 0; s < MAXP; s++) g->first[d][s] = (uint32_t)v[k++];
+    uint32_t(*per_taker[3])[MAXP][MAXP] = {g->second, g->tables, g->ups};
+    for (int w = 0; w < 3; w++)
+        for (int d = 0; d < MAXP; d++)
+            for (int t = 0; t < MAXP; t++)
+                for (int s = 0; s < MAXP; s++) per_taker[w][d][t][s] = (uint32_t)v[k++];
+    for (int d = 0; d < MAXP; d++)
+        for (int t = 0; t < MAXP; t++)
+            for (int at = 0; at < 32; at++) g->under[d][t][at] = (int8_t)v[k++];
+    return 0;
+}
+
+/* Engine(n, config, offsets, widths, dealing, levels, scale, obs, mask, seat, rewards, dones): config
+ * is a tuple of ints in the order of C_... below, dealing one of DEALING ints in the order of read_dealing
+ * (belote.env.batch makes both from the rules). */
 enum {
-    C_PLAYERS, C_STEP, C_FLAGS, C_CONTRACTS, C_THREE, C_NTRICKS, C_BIDDING_HAND, C_GAME, C_DECLARATIONS,
+    C_PLAYERS, C_STEP, C_FLAGS, C_CONTRACTS, C_THREE, C_NTRICKS, C_GAME, C_DECLARATIONS,
     C_CARD_REUSE, C_TIE_NONE, C_ROUNDING, C_FIVE_UP, C_LITIGE_CARRY, C_BELOTE_COUNTS, C_MODES, C_MAX_BID,
-    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, C_TWO, C_TAKE_EXTRA, C_LEARNER, C_BOTS_IN_C, NCONFIG
+    C_GENERALE, C_MADE_POINTS, C_FAILED, C_SURCOINCHE, C_DECLARATION_OPTION, C_TWO, C_TAKE_EXTRA, C_LEARNER, C_BOTS_IN_C, C_PLAYING_HAND, C_OUT_OF_PLAY, NCONFIG
 };
 
 static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
     int n;
     double scale;
-    PyObject *config, *offsets, *widths, *places, *levels, *obs, *mask, *seat, *rewards, *dones;
-    if (!PyArg_ParseTuple(args, "iOOOOOdOOOOO", &n, &config, &offsets, &widths, &places, &levels, &scale, &obs,
+    PyObject *config, *offsets, *widths, *dealing, *levels, *obs, *mask, *seat, *rewards, *dones;
+    if (!PyArg_ParseTuple(args, "iOOOOOdOOOOO", &n, &config, &offsets, &widths, &dealing, &levels, &scale, &obs,
                           &mask, &seat, &rewards, &dones))
         return -1;
     if (n < 1) {
@@ -757,9 +788,10 @@ static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
     g->take_extra = c[C_TAKE_EXTRA];
     g->learner = c[C_LEARNER];
     g->bots_in_c = c[C_BOTS_IN_C];
+    g->playing_hand = c[C_PLAYING_HAND];
+    g->out_of_play = c[C_OUT_OF_PLAY];
     g->max_bid = c[C_MAX_BID];
     g->ntricks = c[C_NTRICKS];
-    g->bidding_hand = c[C_BIDDING_HAND];
     g->game = c[C_GAME];
     g->declarations = c[C_DECLARATIONS];
     g->declaration_option = c[C_DECLARATION_OPTION];
@@ -776,28 +808,15 @@ static int Engine_init(Engine *g, PyObject *args, PyObject *kw) {
     g->capot_level = g->generale_level = -1;
     for (int i = 0; i < N_LEVELS; i++) {
         int lv = g->levels[i];
-        if (lv == 250) g->capot_level = i;
-        if (lv == 500) g->generale_level = i;
-        g->level_ok[i] = lv <= c[C_MAX_BID] || lv == 250 || (lv == 500 && c[C_GENERALE]);
+        if (lv == CAPOT) g->capot_level = i;
+        if (lv == GENERALE) g->generale_level = i;
+        g->level_ok[i] = lv <= c[C_MAX_BID] || lv == CAPOT || (lv == GENERALE && c[C_GENERALE]);
     }
     if (g->learner < -1 || g->learner >= g->players) {
         PyErr_SetString(PyExc_ValueError, "no such seat for the learner");
         return -1;
     }
-    if (g->bidding_hand < 1 || g->bidding_hand > 8) {
-        PyErr_SetString(PyExc_ValueError, "a bidding hand holds 1 to 8 cards");
-        return -1;
-    }
-    PyObject *pf = PySequence_Fast(places, "places");
-    if (pf == NULL) return -1;
-    int ok = PySequence_Fast_GET_SIZE(pf) == g->players;
-    for (int k = 0; ok && k < g->players; k++)
-        ok = int_seq(PySequence_Fast_GET_ITEM(pf, k), g->places[k], g->bidding_hand, "places") == 0;
-    Py_DECREF(pf);
-    if (!ok) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "places must give each player's places");
-        return -1;
-    }
+    if (read_dealing(g, dealing) < 0) return -1;
     g->obs_size = 0; /* the last cell a field's first slot reaches: the rows must hold at least that */
     for (int f = 0; f < NFIELDS; f++)
         if (g->off[f] < 0 || g->width[f] < 1) {
@@ -864,7 +883,7 @@ static inline int act(Engine *g, Env *e, int a) { return e->phase == 1 ? play(g,
 static void finish(Engine *g, Env *e, float *r, uint8_t *done) {
     int np = g->players, points[MAXP] = {0};
     if (e->phase == 1) score(g, e, points);
-    int teams = g->three ? np : 2, total = 0;
+    int teams = g->teams, total = 0;
     for (int t = 0; t < teams; t++) total += points[t];
     for (int s = 0; s < np; s++) {
         int own = points[team_of(g, s)];
@@ -1078,7 +1097,15 @@ static int module_exec(PyObject *m) {
         load_attr("belote.actions", "NAME_SUIT", &A_NAME) < 0 ||
         load_attr("belote.contracts", "CONTRACT_BASE", &A_CONTRACT) < 0 ||
         load_attr("belote.contracts", "COINCHE", &A_COINCHE) < 0 ||
-        load_attr("belote.contracts", "SURCOINCHE", &A_SURCOINCHE) < 0)
+        load_attr("belote.contracts", "SURCOINCHE", &A_SURCOINCHE) < 0 ||
+        load_attr("belote.contracts", "CAPOT", &CAPOT) < 0 || load_attr("belote.contracts", "GENERALE", &GENERALE) < 0 ||
+        load_attr("belote.scoring", "DEAL_POINTS", &DEAL_POINTS) < 0 ||
+        load_attr("belote.scoring", "CAPOT_POINTS", &CAPOT_POINTS) < 0 ||
+        load_attr("belote.scoring", "BELOTE_POINTS", &BELOTE_POINTS) < 0 ||
+        load_attr("belote.scoring", "ROUNDED_DEAL_POINTS", &ROUNDED_DEAL_POINTS) < 0 ||
+        load_attr("belote.scoring", "ROUNDED_CAPOT_POINTS", &ROUNDED_CAPOT_POINTS) < 0 ||
+        load_attr("belote.env.encoding", "MAX_SEQUENCES", &MAX_SEQUENCES) < 0 ||
+        load_attr("belote.env.encoding", "MAX_FOURS", &MAX_FOURS) < 0)
         return -1;
     PyObject *contracts = PyImport_ImportModule("belote.contracts");
     if (contracts == NULL) return -1;

@@ -24,7 +24,7 @@ static int H_EACH_TRUMP, H_THIRD_TRUMP, H_EACH_TRUMP_BEYOND_THREE, H_BELOTE_WORT
 /* belote.bots.coinche's weights (suit, no-trumps, all-trumps) and style */
 static double CW_INTERCEPT[3], CW_WEIGHTS[3][16], CW_LEAD[3], CW_SPREAD[3];
 static int CW_NWEIGHTS[3];
-static double CS_BID_MARGIN, CS_OPEN_PASS, CS_COINCHE_MARGIN, CS_SURCOINCHE_MARGIN, CS_PROMISE, CS_OPPOSED,
+static double C_CAPOT_TARGET, CS_BID_MARGIN, CS_OPEN_PASS, CS_COINCHE_MARGIN, CS_SURCOINCHE_MARGIN, CS_PROMISE, CS_OPPOSED,
     CS_SUPPORT, CS_COINCHE_SAYS, C_AVERAGE, C_KNOWN_SPREAD;
 static int C_TOP_PROMISE;
 
@@ -207,18 +207,18 @@ static double cdf(double z) { return 0.5 * (1 + erf(z / sqrt(2))); }
 
 static double contract_value(Engine *g, int level, double mean, double sd, int multiplier) {
     int failed = g->coinche_failed + level;
-    double target = level >= 250 ? 245.0 : (double)level;
+    double target = level >= CAPOT ? C_CAPOT_TARGET : (double)level;
     double z = (target - mean) / sd;
     double p = 1 - cdf(z);
     if (multiplier > 1) return (2 * p - 1) * failed * multiplier;
     double made_points = mean * p + sd * phi(z);
     double made;
-    if (level >= 250)
-        made = p * (level + (g->coinche_made_points ? 252 : 0));
+    if (level >= CAPOT)
+        made = p * (level + (g->coinche_made_points ? CAPOT_POINTS : 0));
     else if (g->coinche_made_points)
-        made = p * (level - 162) + 2 * made_points;
+        made = p * (level - DEAL_POINTS) + 2 * made_points;
     else
-        made = p * (level - 162) + made_points;
+        made = p * (level - DEAL_POINTS) + made_points;
     return made - (1 - p) * failed;
 }
 
@@ -274,7 +274,7 @@ static double contract_worth(Engine *g, uint32_t hand, const Auction *a, int mod
                              int ours, int coinched) {
     if (ours && sure_capot(hand, mode)) {
         if (multiplier > 1) return (double)(g->coinche_failed + level) * multiplier;
-        return level + (g->coinche_made_points ? 252 : 0);
+        return level + (g->coinche_made_points ? CAPOT_POINTS : 0);
     }
     double sd;
     if (ours) {
@@ -282,7 +282,7 @@ static double contract_worth(Engine *g, uint32_t hand, const Auction *a, int mod
         if (coinched) mean -= CS_COINCHE_SAYS;
         return contract_value(g, level, mean, sd, multiplier);
     }
-    double mean = 162 - side_count(hand, a->cur_mode, a, &sd);
+    double mean = DEAL_POINTS - side_count(hand, a->cur_mode, a, &sd);
     return -contract_value(g, level, mean, sd, multiplier);
 }
 
@@ -311,7 +311,7 @@ static int choose_bid(Engine *g, Env *e) {
     for (int mode = 0; mode < g->modes; mode++)
         for (int lv = 0; lv < N_LEVELS; lv++) {
             int level = g->levels[lv];
-            if (!(level <= g->max_bid || level == 250) || level <= floor) continue; /* levels(): no générale */
+            if (!(level <= g->max_bid || level == CAPOT) || level <= floor) continue; /* levels(): no générale */
             double v = contract_worth(g, hand, &a, mode, level, 1, 1, 0);
             if (v > best) {
                 best = v;
@@ -427,8 +427,8 @@ static void read_table(Engine *g, Env *e, Table *t) {
     for (int s = 0; s < n; s++)
         t->may_hold[s] = s == me ? hand : (known[s] | (unknown & ~excluded[s])) & t->unseen;
     int won_all = e->won[0] + e->won[1];
-    int in_play = 162 - won_all;
-    if (g->three) { /* cards lie out of play: their share of the points not seen */
+    int in_play = DEAL_POINTS - won_all;
+    if (g->out_of_play) { /* cards lie out of play: their share of the points not seen */
         uint32_t seen = 0;
         for (int s = 0; s < n; s++) seen |= known[s];
         uint32_t out_of_sight = t->unseen & ~seen;
@@ -436,13 +436,14 @@ static void read_table(Engine *g, Env *e, Table *t) {
         for (uint32_t m = out_of_sight; m; m &= m - 1) hidden += POINTS[mode][__builtin_ctz(m)];
         int held = 0;
         for (int s = 0; s < n; s++)
-            if (s != me) held += 8 - popc(e->played[s]) - popc(known[s]);
-        double share = held + 8 ? 8.0 / (8 + held) : 0.0;
+            if (s != me) held += g->playing_hand - popc(e->played[s]) - popc(known[s]);
+        int out = g->out_of_play;
+        double share = held + out ? (double)out / (out + held) : 0.0;
         in_play -= (int)nearbyint(hidden * share);
     }
     t->remaining = in_play;
     t->tricks_left = g->ntricks - e->ntaken;
-    t->goal = e->c_level < 0 ? -1 : (g->levels[e->c_level] < 162 ? g->levels[e->c_level] : 162);
+    t->goal = e->c_level < 0 ? -1 : (g->levels[e->c_level] < DEAL_POINTS ? g->levels[e->c_level] : DEAL_POINTS);
     /* _count: each camp's card points, declarations shown, belote */
     t->count[0] = e->won[0];
     t->count[1] = e->won[1];
@@ -794,7 +795,7 @@ static int load_heuristic(void) {
         load_float(style, "surcoinche_margin", &CS_SURCOINCHE_MARGIN) < 0 ||
         load_float(style, "promise", &CS_PROMISE) < 0 || load_float(style, "opposed", &CS_OPPOSED) < 0 ||
         load_float(style, "support", &CS_SUPPORT) < 0 || load_float(style, "coinche_says", &CS_COINCHE_SAYS) < 0 ||
-        load_float(coinche, "AVERAGE", &C_AVERAGE) < 0 || load_float(coinche, "KNOWN_SPREAD", &C_KNOWN_SPREAD) < 0 ||
+        load_float(coinche, "CAPOT_TARGET", &C_CAPOT_TARGET) < 0 || load_float(coinche, "AVERAGE", &C_AVERAGE) < 0 || load_float(coinche, "KNOWN_SPREAD", &C_KNOWN_SPREAD) < 0 ||
         load_int(coinche, "TOP_PROMISE", &C_TOP_PROMISE) < 0)
         goto done;
     r = 0;

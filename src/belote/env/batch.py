@@ -38,13 +38,14 @@ game (classic, Coinche, three- and two-handed) with every rule option. An illega
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from belote.bots import Bot, make_bot
+from belote.env import make_rules
 from belote.env.encoding import ACTIONS, FIELD, GAMES, OBS_SIZE
 from belote.game import DONE, Deal
 from belote.rules import Rules
@@ -98,13 +99,6 @@ def available() -> bool:
     return _batch is not None
 
 
-def _rules(game: str | None, rules: Rules | dict[str, Any] | None) -> Rules:
-    base = rules if isinstance(rules, Rules) else Rules.from_dict(dict(rules or {}))
-    if game is not None and game != base.variant:
-        base = replace(base, variant=game)
-    return base
-
-
 def _config(rules: Rules, learner: int | None, bots_in_c: bool) -> tuple[int, ...]:
     """The rules as the engine reads them (``_batch.c``'s ``C_...``, in order)."""
     variant = rules.game
@@ -116,7 +110,6 @@ def _config(rules: Rules, learner: int | None, bots_in_c: bool) -> tuple[int, ..
         int(variant.contracts),
         int(variant.players == 3),
         variant.tricks,
-        variant.bidding_hand,
         GAMES.index(variant.name),
         int(declarations),
         int(rules.declaration_card_reuse),
@@ -136,7 +129,74 @@ def _config(rules: Rules, learner: int | None, bots_in_c: bool) -> tuple[int, ..
         variant.take_extra,
         -1 if learner is None else learner,
         int(bots_in_c),
+        variant.playing_hand,
+        variant.out_of_play,
     )
+
+
+#: The most players a game has: the engine's tables of the deal are this wide.
+_SEATS = 4
+
+
+def _dealing(rules: Rules) -> list[int]:
+    """How the game deals, as the engine reads it (``_batch.c``'s ``read_dealing``): each table is the
+    game's own function (``belote.variants``) applied to a deck whose card ``i`` lies at place ``i``, so
+    the cards it gives are places of the deck. The seats beyond the game's players are 0."""
+    variant = rules.game
+    n = variant.players
+    deck = tuple(range(32))
+    seats = range(_SEATS)
+
+    def row(values: Sequence[int], fill: int = 0) -> list[int]:
+        return [*values, *[fill] * (_SEATS - len(values))]
+
+    orders, turned, first = [], [], []
+    second, tables, ups, under = [], [], [], []
+    for dealer in seats:
+        if dealer >= n:
+            orders += row([])
+            turned.append(-1)
+            first += row([])
+            for _ in seats:
+                second += row([])
+                tables += row([])
+                ups += row([])
+                under += [-1] * 32
+            continue
+        order = variant.order(dealer, rules.step)
+        hands, card = variant.first_distribution(deck, order)
+        orders += row(order)
+        turned.append(-1 if card is None else int(card))
+        first += row(hands)
+        for taker in seats:
+            if taker >= n:
+                second += row([])
+                tables += row([])
+                ups += row([])
+                under += [-1] * 32
+                continue
+            full, lying, table = variant.second_distribution(deck, list(hands), order, taker)
+            below = list(lying) if lying is not None else [-1] * 32
+            face_up = sum(1 << c for c in range(32) if below[c] >= 0)
+            second += row(full)
+            tables += row(table)
+            ups += row([t & face_up for t in table])
+            under += below
+    camps = []
+    for taker in seats:
+        camps += row(variant.camps(taker) if taker < n else ())
+    return [
+        *orders,
+        *turned,
+        *row(variant.parity),
+        *row(variant.team_of),
+        *camps,
+        *first,
+        *second,
+        *tables,
+        *ups,
+        *under,
+    ]
 
 
 class BatchEnv:
@@ -162,7 +222,7 @@ class BatchEnv:
             raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
         if not (isinstance(reward_scale, (int, float)) and np.isfinite(reward_scale) and reward_scale > 0):
             raise ValueError(f"reward_scale must be a finite number above 0, not {reward_scale!r}")
-        self.rules = _rules(game, rules)
+        self.rules = make_rules(game, rules)
         if self.rules.variant not in GAMES_BATCHED:
             raise ValueError(f"the batched engine plays {', '.join(GAMES_BATCHED)}, not {self.rules.variant}")
         self.num_envs = num_envs
@@ -190,13 +250,12 @@ class BatchEnv:
         self.seat: npt.NDArray[np.int64] = np.zeros(num_envs, np.int64)
         self.rewards: npt.NDArray[np.float32] = np.zeros((num_envs, self.players), np.float32)
         self.dones: npt.NDArray[np.bool_] = np.zeros(num_envs, np.bool_)
-        variant = self.rules.game
         self._engine = _batch.Engine(
             num_envs,
             _config(self.rules, learner, not self._bots),
             [FIELD[name].offset for name in _FIELDS],
             [FIELD[name].width for name in _FIELDS],
-            variant.places,
+            _dealing(self.rules),
             _levels(),
             self.reward_scale,
             self.obs,
