@@ -20,6 +20,7 @@ tells each column.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -55,21 +56,28 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: The columns that may hold null (a bid's ``dd_value``); every other column holds a value in every row.
+NULLABLE = ("dd_value",)
+#: The Arrow types of ``COLUMNS``' text, by pyarrow's name.
+_ARROW_TYPES = {"int8": "int8", "int16": "int16", "int32": "int32", "float32": "float32", "bool": "bool_"}
+
+
+def _arrow_type(text: str) -> Any:
+    """The Arrow type a column's type is written as: ``int16``, or ``fixed_size_list<float32>[32]``."""
+    import pyarrow as pa
+
+    listed = re.fullmatch(r"fixed_size_list<(\w+)>\[(\d+)\]", text)
+    if listed is None:
+        return getattr(pa, _ARROW_TYPES[text])()
+    return pa.list_(pa.field("element", getattr(pa, _ARROW_TYPES[listed[1]])()), int(listed[2]))
+
+
 def schema() -> Any:
-    """The Arrow schema of decisions.parquet."""
+    """The Arrow schema of decisions.parquet: ``COLUMNS``, read."""
     import pyarrow as pa
 
     return pa.schema(
-        [
-            pa.field("deal", pa.int32(), nullable=False),
-            pa.field("step", pa.int16(), nullable=False),
-            pa.field("seat", pa.int8(), nullable=False),
-            pa.field("phase", pa.int8(), nullable=False),
-            pa.field("observation", pa.list_(pa.field("element", pa.float32()), OBS_SIZE), nullable=False),
-            pa.field("mask", pa.list_(pa.field("element", pa.bool_()), ACTIONS), nullable=False),
-            pa.field("action", pa.int16(), nullable=False),
-            pa.field("dd_value", pa.list_(pa.field("element", pa.float32()), 32), nullable=True),
-        ],
+        [pa.field(name, _arrow_type(kind), nullable=name in NULLABLE) for name, kind, _ in COLUMNS],
         metadata={"format": FORMAT},
     )
 

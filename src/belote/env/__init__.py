@@ -10,9 +10,20 @@ and importing this package registers ``belote/Belote-v0`` with Gymnasium when it
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from belote.env.encoding import ACTIONS, FIELDS, OBS_SIZE, action_mask, encode, field
+from belote.rules import Rules
+
+
+def make_rules(game: str | None, rules: Rules | dict[str, Any] | None) -> Rules:
+    """The rules of an environment: a ``Rules``, a dict of options, and/or the game's name."""
+    base = rules if isinstance(rules, Rules) else Rules.from_dict(dict(rules or {}))
+    if game is not None and game != base.variant:
+        base = replace(base, variant=game)
+    return base
+
 
 try:
     from gymnasium.envs.registration import register
@@ -48,6 +59,7 @@ __all__ = [
     "encode",
     "env",
     "field",
+    "make_rules",
     "parallel_env",
     "raw_env",
 ]

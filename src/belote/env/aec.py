@@ -28,6 +28,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from belote.actions import IllegalAction
 from belote.cards import CARDS
 from belote.contracts import MODE_LETTERS
+from belote.env import make_rules
 from belote.env.encoding import ACTIONS, OBS_SIZE, Observer
 from belote.game import BIDDING, DONE, PLAY, SEATS, Deal, Match
 from belote.rules import Rules
@@ -60,17 +61,6 @@ class RenderModeError(TypeError, ValueError):
     """A render mode the environment does not have (it has ``ansi``). A ``TypeError`` as well as a
     ``ValueError``: stable-baselines3's ``make_vec_env`` asks for ``rgb_array`` first and, refused
     with a ``TypeError``, makes the environment without a render mode."""
-
-
-def make_rules(game: str | None, rules: Rules | dict[str, Any] | None) -> Rules:
-    """The rules of an environment: a ``Rules``, a dict of options, and/or the game's name."""
-    if isinstance(rules, Rules):
-        base = rules
-    else:
-        base = Rules.from_dict(dict(rules or {}))
-    if game is not None and game != base.variant:
-        base = replace(base, variant=game)
-    return base
 
 
 def _check(name: str, value: str, choices: tuple[str, ...]) -> None:
