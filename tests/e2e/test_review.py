@@ -24,6 +24,10 @@ from table_fixtures import ARTIFACTS, DESKTOP, PHONE, ServerProcess, Tab, open_t
 
 READY_JS = """() => { const b = window.__belote; const v = b && b.view;
   return !!v && b.connected && (b.waiting === 'continue' || v.match_over || v.to_move === b.seat); }"""
+# The home (My games, the drop zone) is hidden until review.js has run, and review.js runs only once
+# GET /api/games has answered (games.js awaits it at the top level), after the page's load event: a
+# file set or dropped before it shows is heard by no one. Each visit waits for the drop zone first.
+READY_HOME = "drop-zone"
 ANALYSED_JS = "() => window.__review && window.__review.analysis !== null && !window.__review.loading"
 
 
@@ -151,6 +155,7 @@ def test_a_solo_deal_reviewed_from_its_end_of_deal_window(
     review.wait_for_function(ANALYSED_JS)
     assert shown_costs(review) == want
     review.goto(f"{review_server.url}/review")
+    expect(review.get_by_test_id(READY_HOME)).to_be_visible()
     content = (tmp_path / "deal.json").read_text()
     dropped = review.evaluate_handle(
         """text => { const d = new DataTransfer();
@@ -195,6 +200,7 @@ def test_a_french_phone_review_of_a_dropped_file(browser: Any, review_server: Se
     assert_no_serious(page, "the review on a phone, in French")
     # A deal in progress is refused by the server, and the page says why in the reader's language.
     page.goto(f"{review_server.url}/review")
+    expect(page.get_by_test_id(READY_HOME)).to_be_visible()
     page.get_by_test_id("file-input").set_input_files(str(first.with_name("two_in_progress.json")))
     error = page.get_by_test_id("review-error")
     expect(error).to_have_attribute("data-code", "deal_not_over")
