@@ -19,7 +19,7 @@ from belote.server.manager import TableManager
 from belote.server.matchmaking import QUEUE_GAP, Matchmaker
 from belote.server.room import BOT_NAMES, bot_names, online_seats, same_name
 from belote.server.store import SQLiteStore
-from belote.server.tables import ServerConfig
+from belote.server.tables import ServerConfig, Table
 from belote.variants import VARIANTS
 from netplay import error, receive, run, stored_table, until
 
@@ -509,6 +509,29 @@ def test_an_absent_player_gets_a_stand_in_bot_and_takes_the_seat_back(client: Te
         ws[mover].send_json({"type": "back"})
         back = until(ws[mover], lambda m: not m["players"][mover]["standin"])
         assert back["seat"] == mover
+
+
+def test_a_person_back_hears_first_that_they_are_back(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person whose page closed opens it again: the first state their socket hears shows them back,
+    even when the table tells everybody a change while their join is under way (as a catch-up with
+    another process's change does, in Redis mode: ``test_multiprocess``'s coming back saw it)."""
+    t, tokens = four_people(client)
+    others = {s: tokens[s] for s in "SEW"}
+    with started(client, t, others) as (ws, _):
+        with client.websocket_connect("/ws") as north:
+            join(north, t["table"], tokens["N"])
+        until(ws["S"], lambda m: "away" in m["players"]["N"])  # the page closed: North is shown gone
+        told = Table.presence
+
+        async def telling(self: Table, gone: int | None = None) -> None:
+            await told(self, gone)
+            await self.broadcast()  # a change told to the table's sockets while the join is under way
+
+        monkeypatch.setattr(Table, "presence", telling)
+        with client.websocket_connect("/ws") as north:
+            first = join(north, t["table"], tokens["N"])
+            assert "away" not in first["players"]["N"] and first["players"]["N"]["standin"] is False
+        until(ws["S"], lambda m: "away" not in m["players"]["N"])  # and the others are told they are back
 
 
 def test_reconnecting_gets_what_was_missed(client: TestClient) -> None:

@@ -638,25 +638,31 @@ class Connection:
         events = 0 if found.match is None else len(found.match.events())
         person = msg.token if seat is not None else None
         since = min(msg.since, events - 1)
-        client = Client(seat, self.send, since, token=person, address=self.address, epoch=found.replica.epoch)
+        client = Client(
+            seat, self.send, since, token=person, address=self.address, epoch=found.replica.epoch, welcomed=False
+        )
         if seat is None:
             client.name = msg.name
         self.table, self.client = found, client
-        found.clients.append(self.client)
-        if seat is not None:
-            await found.presence()  # a solo table's bots go on when their person is back
-            player = found.meta.seats[seat].player
-            if player is not None:  # online at this table for their friends
-                if self.player != player:
-                    await self.online({"id": player})
-                where = {"id": found.id, "variant": found.meta.settings["variant"]}
-                await self.presence.at_table(player, id(self), where)
-        for line in await self.manager.hub.store.recent_chat(found.id):
-            await self.send({**line, "old": True})
-        if seat is not None and found.meta.missing(seat):
-            with contextlib.suppress(StoreFull):  # a full disk: the table is shown as it is stored
-                await found.mutate(Back(seat))  # sends everybody the table without the stand-in and gone marks
-        await found.send_state(self.client)
+        found.clients.append(client)  # heard of here (its seat has a socket), sent no state before its own
+        try:
+            if seat is not None:
+                await found.presence()  # a solo table's bots go on when their person is back
+                player = found.meta.seats[seat].player
+                if player is not None:  # online at this table for their friends
+                    if self.player != player:
+                        await self.online({"id": player})
+                    where = {"id": found.id, "variant": found.meta.settings["variant"]}
+                    await self.presence.at_table(player, id(self), where)
+            for line in await self.manager.hub.store.recent_chat(found.id):
+                await self.send({**line, "old": True})
+            if seat is not None and found.meta.missing(seat):
+                with contextlib.suppress(StoreFull):  # a full disk: the table is shown as it is stored
+                    await found.mutate(Back(seat))  # tells everybody the table without the stand-in and gone marks
+        except BaseException:  # refused with its reason (the store out of reach...): changes still reach it
+            client.welcomed = True
+            raise
+        await found.send_state(client)  # the table as it is now: from here on the socket hears every change
 
 
 async def play_socket(ws: WebSocket) -> None:

@@ -128,6 +128,10 @@ class Client:
     address: str = ""  # where the socket comes from: the limits count by it
     epoch: int = 0  # the room's epoch its events were sent from (``Replica.epoch``)
     name: str | None = None  # a spectator's name in the chat, as they joined (``Join.name``)
+    # Sent the table's state yet (``Table.send_state``)? A socket that joins is added to the table
+    # before its person is marked back; until its own state is sent, no broadcast reaches it (one made
+    # meanwhile, a catch-up with another process's change, would show them still gone).
+    welcomed: bool = True
 
     @property
     def owner(self) -> str:
@@ -467,10 +471,11 @@ class Table:
         return out
 
     async def send_state(self, client: Client) -> None:
+        client.welcomed = True
         await client.send(self._states([client])[0])
 
     async def broadcast(self) -> None:
-        clients = list(self.clients)
+        clients = [c for c in self.clients if c.welcomed]
         if not clients:
             return
         for client, text in zip(clients, self._states(clients), strict=True):
