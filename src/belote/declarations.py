@@ -43,7 +43,7 @@ class Declaration:
     @property
     def name(self) -> str:
         if self.kind == KIND_FOUR:
-            return "four " + _plural(RANK_NAMES[self.top & 7])
+            return FOUR_NAMES[self.top & 7]
         return SEQUENCE_NAMES[self.length]
 
     @property
@@ -65,6 +65,12 @@ def _plural(word: str) -> str:
     return word + "es" if word.endswith("x") else word + "s"
 
 
+#: The ranks whose four is a declaration, as bits (not the sevens, nor the eights).
+FOUR_RANKS = sum(1 << rank for rank in range(8) if FOUR_POINTS[rank])
+#: The name of the four of each rank ("" where four of that rank is no declaration).
+FOUR_NAMES = tuple("four " + _plural(RANK_NAMES[rank]) if FOUR_POINTS[rank] else "" for rank in range(8))
+
+
 def _runs(bits: int) -> tuple[tuple[int, int], ...]:
     """The runs of three or more set bits in a byte, as (lowest bit, length)."""
     out = []
@@ -82,20 +88,29 @@ def _runs(bits: int) -> tuple[tuple[int, int], ...]:
 _RUNS = tuple(_runs(b) for b in range(256))
 
 
+def _suit_runs(hand: int) -> list[tuple[int, int, int]]:
+    """The sequences of a hand: its runs of three or more cards of a suit, as (suit, lowest rank, length)."""
+    if not hand & hand >> 1 & hand >> 2 & 0x3F3F3F3F:  # no three in a row in any suit
+        return []
+    return [(suit, rank, length) for suit in range(4) for rank, length in _RUNS[hand >> (8 * suit) & 0xFF]]
+
+
+def _four_ranks(hand: int) -> int:
+    """The fours of a hand, as bits by rank: the ranks it holds in every suit whose four is a declaration."""
+    return hand & hand >> 8 & hand >> 16 & hand >> 24 & FOUR_RANKS
+
+
 def _sequences(hand: int, mode: int) -> list[Declaration]:
     out: list[Declaration] = []
-    if not hand & hand >> 1 & hand >> 2 & 0x3F3F3F3F:  # no three in a row in any suit
-        return out
-    for suit in range(4):
-        for rank, length in _RUNS[hand >> (8 * suit) & 0xFF]:
-            mask = ((1 << length) - 1) << (8 * suit + rank)
-            trump = mode == suit or mode == ALL_TRUMP
-            out.append(Declaration(KIND_SEQUENCE, mask, 8 * suit + rank + length - 1, SEQUENCE_POINTS[length], trump))
+    for suit, rank, length in _suit_runs(hand):
+        mask = ((1 << length) - 1) << (8 * suit + rank)
+        trump = mode == suit or mode == ALL_TRUMP
+        out.append(Declaration(KIND_SEQUENCE, mask, 8 * suit + rank + length - 1, SEQUENCE_POINTS[length], trump))
     return out
 
 
 def _fours(hand: int) -> list[Declaration]:
-    ranks = hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFC  # a four of sevens or eights is no declaration
+    ranks = _four_ranks(hand)
     out = []
     while ranks:
         rank = (ranks & -ranks).bit_length() - 1
@@ -127,10 +142,6 @@ def find_declarations(hand: int, mode: int, card_reuse: bool = True) -> list[Dec
     return best
 
 
-#: The name of the four of each rank ("" where four of that rank is no declaration).
-FOUR_NAMES = tuple("four " + _plural(RANK_NAMES[rank]) if FOUR_POINTS[rank] else "" for rank in range(8))
-
-
 def declaration_names(hand: int, card_reuse: bool = True) -> list[str]:
     """The names of every declaration of a hand, sorted: what its player announces, the same as the
     names of ``find_declarations`` (which the trump mode does not change), for a bot that checks many
@@ -143,15 +154,11 @@ def declaration_names(hand: int, card_reuse: bool = True) -> list[str]:
     """
     if not card_reuse:
         return sorted(d.name for d in find_declarations(hand, 0, False))
-    names = []
-    ranks = hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFC
+    names = [SEQUENCE_NAMES[length] for _, _, length in _suit_runs(hand)]
+    ranks = _four_ranks(hand)
     while ranks:
         names.append(FOUR_NAMES[(ranks & -ranks).bit_length() - 1])
         ranks &= ranks - 1
-    if hand & hand >> 1 & hand >> 2 & 0x3F3F3F3F:
-        for suit in range(4):
-            for _, length in _RUNS[hand >> (8 * suit) & 0xFF]:
-                names.append(SEQUENCE_NAMES[length])
     names.sort()
     return names
 
@@ -216,6 +223,6 @@ def name_key(name: str) -> tuple[int, int, int]:
         if word == name:
             return (KIND_SEQUENCE, n, 0)
     for rank in range(8):
-        if FOUR_POINTS[rank] and name == "four " + _plural(RANK_NAMES[rank]):
+        if FOUR_POINTS[rank] and name == FOUR_NAMES[rank]:
             return (KIND_FOUR, 0, TRUMP_ORDER[rank])
     raise ValueError(f"{name!r} is not a declaration")
