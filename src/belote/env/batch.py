@@ -152,16 +152,21 @@ def _dealing(rules: Rules) -> list[int]:
 
     orders, turned, first = [], [], []
     second, tables, ups, under = [], [], [], []
+
+    def no_taker() -> None:
+        """A taker at a seat the game has not, or a dealer's there: nothing dealt."""
+        second.extend(row([]))
+        tables.extend(row([]))
+        ups.extend(row([]))
+        under.extend([-1] * 32)
+
     for dealer in seats:
         if dealer >= n:
             orders += row([])
             turned.append(-1)
             first += row([])
             for _ in seats:
-                second += row([])
-                tables += row([])
-                ups += row([])
-                under += [-1] * 32
+                no_taker()
             continue
         order = variant.order(dealer, rules.step)
         hands, card = variant.first_distribution(deck, order)
@@ -170,10 +175,7 @@ def _dealing(rules: Rules) -> list[int]:
         first += row(hands)
         for taker in seats:
             if taker >= n:
-                second += row([])
-                tables += row([])
-                ups += row([])
-                under += [-1] * 32
+                no_taker()
                 continue
             full, lying, table = variant.second_distribution(deck, list(hands), order, taker)
             below = list(lying) if lying is not None else [-1] * 32
